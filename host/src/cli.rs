@@ -1,0 +1,151 @@
+//! The command line: flags, their defaults, and their validation. Every check
+//! that can be made without a GPU is made here, before anything runs.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::gpu::launch::Block;
+use crate::reference;
+
+/// The page's five sizes, from 4,096 to 4,194,304 elements.
+pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 262_144, 1_048_576, 4_194_304];
+
+// The page's static_assert: raising a default size past the exact-sum limit
+// fails the build, not a run.
+const _: () = {
+    let mut i = 0;
+    while i < DEFAULT_SIZES.len() {
+        assert!(reference::fits_exactly(DEFAULT_SIZES[i]), "a default size breaks the exact-sum rule");
+        i += 1;
+    }
+};
+
+/// Launch, time and check GPU synchronization kernels written in Rust.
+#[derive(Debug, Parser)]
+#[command(name = "host", version, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// Load kernels from this PTX file instead of the PTX built with the binary.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub ptx: Option<PathBuf>,
+
+    /// What to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a sum was not bit-exact, or a driver or PTX error; \
+2 bad flags or no CUDA device.";
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Sum one array three ways at several sizes, time each, check each sum
+    /// bit for bit, then show how deterministic each kernel is.
+    Sweep(SweepArgs),
+}
+
+/// `sweep`'s flags.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Threads per block: a power of two from 32 to 1024.
+    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    pub block: Block,
+
+    /// Timed launches per kernel and size.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+
+    /// Untimed launches before the timed ones.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+
+    /// Array sizes, comma-separated; each at least 1 and small enough that the
+    /// exact sum stays below 2^24.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
+    pub sizes: Vec<usize>,
+}
+
+/// Parses `--block`.
+pub fn parse_block(text: &str) -> Result<Block, String> {
+    let threads: u32 = text.trim().parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    Block::new(threads).map_err(|e| e.to_string())
+}
+
+/// Parses one `--sizes` entry: a positive integer (underscores allowed) whose
+/// exact sum cannot reach 2^24.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if n == 0 {
+        return Err("a size must be at least 1".to_owned());
+    }
+    if !reference::fits_exactly(n) {
+        return Err(format!(
+            "n = {n} is too large: its exact sum could reach 2^24, where float addition stops being exact \
+             (the largest allowed n is {})",
+            reference::MAX_EXACT_N
+        ));
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("host").chain(args.iter().copied()))
+    }
+
+    fn sweep(args: &[&str]) -> SweepArgs {
+        match parse(args).unwrap().command {
+            Command::Sweep(a) => a,
+        }
+    }
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sweep_defaults_are_the_issue_s() {
+        let a = sweep(&["sweep"]);
+        assert_eq!(a.block.threads(), 256);
+        assert_eq!((a.runs, a.warmup), (10, 3));
+        assert_eq!(a.sizes, DEFAULT_SIZES);
+    }
+
+    #[test]
+    fn sizes_parse_as_a_comma_list() {
+        assert_eq!(sweep(&["sweep", "--sizes", "1,31,4_097"]).sizes, [1, 31, 4097]);
+    }
+
+    #[test]
+    fn bad_values_name_the_flag_and_the_reason() {
+        for (args, flag, reason) in [
+            (&["sweep", "--block", "48"][..], "--block", "48 is not a power of two from 32 to 1024"),
+            (&["sweep", "--block", "2048"], "--block", "2048 is not a power of two"),
+            (&["sweep", "--block", "x"], "--block", "`x` is not a whole number"),
+            (&["sweep", "--sizes", "0"], "--sizes", "at least 1"),
+            (&["sweep", "--sizes", ""], "--sizes", "not a whole number"),
+            (&["sweep", "--sizes", "10000000"], "--sizes", "could reach 2^24"),
+            (&["sweep", "--runs", "0"], "--runs", "0 is not in 1..=10000"),
+        ] {
+            let message = parse(args).unwrap_err().to_string();
+            let first = message.lines().next().unwrap();
+            assert!(first.contains(flag) && first.contains(reason), "{args:?}: {first}");
+        }
+    }
+
+    #[test]
+    fn the_largest_exact_size_is_accepted_and_the_next_refused() {
+        assert_eq!(parse_size("5592405"), Ok(5_592_405));
+        assert!(parse_size("5592406").is_err());
+    }
+}

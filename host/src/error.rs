@@ -1,0 +1,80 @@
+//! The one error type of the host, and the exit code each error maps to.
+
+use std::path::PathBuf;
+
+/// Everything that stops a command before it can print its results.
+///
+/// A failed *check* (a sum that is not bit-exact) is not an error: the run
+/// finishes its table and reports it, and `main` turns it into exit code 1.
+#[derive(Debug, thiserror::Error)]
+pub enum LabError {
+    /// No usable GPU: no driver library, no device, or the driver refused to
+    /// initialise. The message says which.
+    #[error("no CUDA device: {0}")]
+    NoDevice(String),
+
+    /// A PTX file given with `--ptx` could not be read.
+    #[error("cannot read PTX file {path}: {reason}")]
+    PtxRead {
+        /// The file named on the command line.
+        path: PathBuf,
+        /// Why it could not be read.
+        reason: String,
+    },
+
+    /// The driver rejected the PTX, or a kernel is missing from it.
+    #[error("PTX {source_name} did not load: {reason}")]
+    PtxLoad {
+        /// The PTX file, or "embedded PTX".
+        source_name: String,
+        /// The driver's error.
+        reason: String,
+    },
+
+    /// A driver call failed during a run.
+    #[error("CUDA driver error while {doing}: {}", describe(error))]
+    Driver {
+        /// What the host was doing, e.g. "launching sum_tree_atomic".
+        doing: String,
+        /// The driver's error, with its name and description.
+        error: cudarc::driver::DriverError,
+    },
+
+    /// Options that are each valid but do not fit together, or sizes the
+    /// exact-sum rule refuses.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl LabError {
+    /// The process exit code for this error: 2 for "no GPU" and usage errors
+    /// (the code clap uses for bad flags), 1 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            LabError::NoDevice(_) | LabError::Usage(_) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// A driver error as `NAME: description`, e.g.
+/// `CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed`.
+pub fn describe(error: &cudarc::driver::DriverError) -> String {
+    let name = error.error_name().map_or_else(|_| format!("{:?}", error.0), |s| s.to_string_lossy().into_owned());
+    match error.error_string() {
+        Ok(text) => format!("{name}: {}", text.to_string_lossy()),
+        Err(_) => name,
+    }
+}
+
+/// Attaches what the host was doing to a driver error.
+pub trait DriverContext<T> {
+    /// Wraps the driver error as [`LabError::Driver`] with `doing` as context.
+    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, LabError>;
+}
+
+impl<T> DriverContext<T> for Result<T, cudarc::driver::DriverError> {
+    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, LabError> {
+        self.map_err(|error| LabError::Driver { doing: doing(), error })
+    }
+}

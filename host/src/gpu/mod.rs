@@ -1,0 +1,157 @@
+//! Everything that talks to the CUDA driver. No other module of the host
+//! calls `cudarc`.
+//!
+//! Layers, bottom up, as in cudarc itself: cudarc's `sys` and `result` calls;
+//! [`Gpu`], which turns their failures into [`LabError`]s a person can read;
+//! and one typed wrapper per kernel family ([`sum::SumKernels`]) that owns the
+//! kernel's launch contract, so no caller ever builds a grid by hand.
+
+pub mod launch;
+pub mod sum;
+pub mod timing;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, sys};
+use cudarc::nvrtc::Ptx;
+
+use crate::error::{LabError, describe};
+
+/// The kernels' PTX, built by `host/build.rs` (through the same builder as
+/// `cargo xtask build-ptx`) and embedded in the binary, so the binary runs
+/// with no file beside it.
+pub const EMBEDDED_PTX: &str = include_str!(env!("KERNELS_PTX"));
+
+/// Where the PTX comes from: the embedded build, or a file named by `--ptx`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PtxSource {
+    /// [`EMBEDDED_PTX`].
+    #[default]
+    Embedded,
+    /// A PTX file read at run time.
+    File(PathBuf),
+}
+
+impl PtxSource {
+    fn name(&self) -> String {
+        match self {
+            PtxSource::Embedded => "embedded PTX (target/ptx/kernels.ptx at build time)".to_owned(),
+            PtxSource::File(path) => path.display().to_string(),
+        }
+    }
+
+    fn text(&self) -> Result<String, LabError> {
+        match self {
+            PtxSource::Embedded => Ok(EMBEDDED_PTX.to_owned()),
+            PtxSource::File(path) => std::fs::read_to_string(path).map_err(|e| LabError::PtxRead {
+                path: path.clone(),
+                reason: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// What the device header shows, read from the driver.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// The marketing name, e.g. "NVIDIA H200".
+    pub name: String,
+    /// Compute capability (major, minor).
+    pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// The driver's CUDA version as (major, minor), e.g. (13, 0).
+    pub driver_cuda_version: (i32, i32),
+}
+
+/// One GPU, its stream and the lab's loaded PTX module.
+pub struct Gpu {
+    context: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    module: Arc<CudaModule>,
+    ptx_name: String,
+    /// The device's identity, read once.
+    pub info: DeviceInfo,
+}
+
+impl Gpu {
+    /// Opens device 0 and loads the PTX.
+    ///
+    /// Fails with [`LabError::NoDevice`] when there is no driver library or no
+    /// device, and with [`LabError::PtxRead`] / [`LabError::PtxLoad`] when the
+    /// PTX is missing or the driver rejects it.
+    pub fn open(ptx: &PtxSource) -> Result<Gpu, LabError> {
+        // SAFETY: this only tries to dlopen the driver library; it calls
+        // nothing in it. Without it, the first driver call would panic.
+        if !unsafe { sys::is_culib_present() } {
+            return Err(LabError::NoDevice(
+                "the NVIDIA driver library (libcuda.so) was not found; is a GPU driver installed?".to_owned(),
+            ));
+        }
+        let count = CudaContext::device_count().map_err(|e| LabError::NoDevice(describe(&e)))?;
+        if count == 0 {
+            return Err(LabError::NoDevice("the driver reports no GPU".to_owned()));
+        }
+        let context = CudaContext::new(0).map_err(|e| LabError::NoDevice(describe(&e)))?;
+        // SAFETY: the lab uses one stream, so cudarc's cross-stream event
+        // tracking is not needed; turning it off keeps its bookkeeping events
+        // out of the timed regions.
+        unsafe { context.disable_event_tracking() };
+        let stream = context.default_stream();
+        let info = query_info(&context)?;
+
+        let ptx_name = ptx.name();
+        let text = ptx.text()?;
+        if text.contains('\0') {
+            return Err(LabError::PtxLoad {
+                source_name: ptx_name,
+                reason: "the file contains a NUL byte; PTX is text".to_owned(),
+            });
+        }
+        let module = context
+            .load_module(Ptx::from_src(text))
+            .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
+        Ok(Gpu { context, stream, module, ptx_name, info })
+    }
+
+    /// The kernel named `symbol` in the loaded PTX.
+    pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
+        self.module.load_function(symbol).map_err(|e| LabError::PtxLoad {
+            source_name: self.ptx_name.clone(),
+            reason: format!("no kernel `{symbol}` ({})", describe(&e)),
+        })
+    }
+
+    /// The stream every launch and copy of the lab goes to.
+    pub fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// The context, for creating events.
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.context
+    }
+}
+
+fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
+    use crate::error::DriverContext;
+    let name = context.name().doing(|| "reading the device name".to_owned())?;
+    let compute_capability = context
+        .compute_capability()
+        .doing(|| "reading the compute capability".to_owned())?;
+    let sm_count = context
+        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .doing(|| "reading the SM count".to_owned())?;
+    let mut version = 0;
+    // SAFETY: `cuDriverGetVersion` writes one int through a valid pointer.
+    unsafe { sys::cuDriverGetVersion(&mut version) }
+        .result()
+        .doing(|| "reading the driver version".to_owned())?;
+    Ok(DeviceInfo {
+        name,
+        compute_capability,
+        sm_count: sm_count as u32,
+        driver_cuda_version: (version / 1000, (version % 1000) / 10),
+    })
+}

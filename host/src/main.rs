@@ -1,0 +1,34 @@
+//! `host`: the lab's command line. Parses, runs, and maps the outcome to an
+//! exit code; every message for a user's mistake is one line.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use host::app::{self, Outcome};
+use host::cli::Cli;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            // clap's first line names the flag and the problem; the rest is a
+            // usage reminder that would bury it.
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            return ExitCode::from(2);
+        }
+    };
+    match app::run(cli) {
+        Ok(Outcome::Passed) => ExitCode::SUCCESS,
+        Ok(Outcome::ChecksFailed) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}

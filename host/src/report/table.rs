@@ -1,0 +1,217 @@
+//! The human-readable tables, drawn with `tabled` in the page's layout.
+
+use tabled::builder::Builder;
+use tabled::settings::object::{Columns, Rows};
+use tabled::settings::{Alignment, Style};
+
+use crate::determinism::DeterminismReport;
+use crate::gpu::DeviceInfo;
+use crate::gpu::launch::Block;
+use crate::gpu::sum::SumKernel;
+use crate::stats;
+use crate::sweep::{Mismatch, SweepReport};
+
+/// Bytes each kernel reads per element. The GB/s columns count the input
+/// stream only: the atomic traffic is what the kernels differ in, so putting
+/// it in the denominator would hide the comparison (the page's note).
+pub const INPUT_BYTES_PER_ELEMENT: u64 = 4;
+
+/// The device header printed above every table.
+pub fn device_header(info: &DeviceInfo, block: Block) -> String {
+    let (major, minor) = info.compute_capability;
+    let (cuda_major, cuda_minor) = info.driver_cuda_version;
+    format!(
+        "GPU: {} (compute capability {major}.{minor}), driver supports CUDA {cuda_major}.{cuda_minor}\n\
+         SMs: {}, threads per block: {block}\n",
+        info.name, info.sm_count
+    )
+}
+
+fn render(builder: Builder) -> String {
+    let mut table = builder.build();
+    table
+        .with(Style::psql())
+        .modify(Columns::new(..), Alignment::right())
+        .modify(Rows::first(), Alignment::center());
+    table.to_string()
+}
+
+/// The sweep table: median milliseconds and input GB/s per kernel and size,
+/// and the fastest kernel of each row; then one line on the exactness check.
+pub fn sweep(report: &SweepReport) -> String {
+    let o = &report.options;
+    let mut builder = Builder::default();
+    let mut header = vec!["n".to_owned()];
+    header.extend(SumKernel::ALL.iter().map(|k| format!("{} ms", k.short())));
+    header.extend(SumKernel::ALL.iter().map(|k| format!("{} GB/s", &k.short()[..2])));
+    header.push("fastest".to_owned());
+    builder.push_record(header);
+
+    for row in &report.rows {
+        let medians: Vec<f32> = row
+            .measurements
+            .iter()
+            .map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN))
+            .collect();
+        let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
+        let fastest = row
+            .measurements
+            .iter()
+            .zip(&medians)
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .map_or("-", |(m, _)| m.kernel.short());
+        let mut record = vec![row.n.to_string()];
+        record.extend(medians.iter().map(|ms| format!("{ms:.4}")));
+        record.extend(medians.iter().map(|&ms| format!("{:.1}", stats::gb_per_s(bytes, ms))));
+        record.push(fastest.to_owned());
+        builder.push_record(record);
+    }
+
+    let checked: usize = report.rows.iter().flat_map(|r| &r.measurements).map(|m| m.sums.len()).sum();
+    let wrong = report.mismatches().len();
+    let verdict = if wrong == 0 {
+        format!(
+            "All {checked} sums (every launch, warm-ups included) equal the Kahan double reference\n\
+             bit for bit, compared with == and not a tolerance."
+        )
+    } else {
+        format!("{wrong} of {checked} sums differ from the Kahan double reference; they are listed below.")
+    };
+    format!(
+        "Sweep: one sum three ways, {} timed runs after {} warm-ups, median of the runs\n{}\n{verdict}\n",
+        o.runs,
+        o.warmup,
+        render(builder)
+    )
+}
+
+/// One line per mismatching sum: kernel, n, block, expected and found.
+pub fn mismatches(list: &[Mismatch]) -> String {
+    list.iter()
+        .map(|m| {
+            format!(
+                "mismatch: {} at n = {}, block {}, launch {}: expected {} (f32 bits {:#010x}), found {} (bits {:#010x})\n",
+                m.kernel.label(),
+                m.n,
+                m.block,
+                m.launch,
+                m.expected,
+                (m.expected as f32).to_bits(),
+                m.found,
+                m.found.to_bits()
+            )
+        })
+        .collect()
+}
+
+/// The determinism table: distinct results and their range per kernel.
+pub fn determinism(report: &DeterminismReport) -> String {
+    let mut builder = Builder::default();
+    builder.push_record(["kernel", "distinct", "min", "max", "max - min"]);
+    for (kernel, sums) in &report.sums {
+        let (min, max) = stats::min_max(sums).unwrap_or((f32::NAN, f32::NAN));
+        builder.push_record([
+            kernel.label().to_owned(),
+            stats::distinct_bits(sums).to_string(),
+            min.to_string(),
+            max.to_string(),
+            (f64::from(max) - f64::from(min)).to_string(),
+        ]);
+    }
+    let runs = report.sums.first().map_or(0, |(_, s)| s.len());
+    format!(
+        "Determinism at n = {}, block {}, {runs} runs each, input that is not exactly representable.\n\
+         Kahan double reference: {:.2}\n{}\n",
+        report.n,
+        report.block,
+        report.reference,
+        render(builder)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::sum::SumMeasurement;
+    use crate::sweep::{SweepOptions, SweepRow};
+
+    fn block(threads: u32) -> Block {
+        Block::new(threads).unwrap()
+    }
+
+    fn measurement(kernel: SumKernel, ms: f32, sum: f32) -> SumMeasurement {
+        SumMeasurement { kernel, times_ms: vec![ms, ms * 2.0, ms / 2.0], sums: vec![sum; 4] }
+    }
+
+    fn report(tree_sum: f32) -> SweepReport {
+        SweepReport {
+            options: SweepOptions { block: block(256), runs: 3, warmup: 1, sizes: vec![4096] },
+            rows: vec![SweepRow {
+                n: 4096,
+                reference: 6144.0,
+                measurements: vec![
+                    measurement(SumKernel::GlobalAtomic, 0.0175, 6144.0),
+                    measurement(SumKernel::SharedAtomic, 0.03, 6144.0),
+                    measurement(SumKernel::TreeAtomic, 0.004, tree_sum),
+                ],
+            }],
+        }
+    }
+
+    #[test]
+    fn sweep_table_has_the_page_columns_and_values() {
+        let text = sweep(&report(6144.0));
+        let expected = "\
+Sweep: one sum three ways, 3 timed runs after 1 warm-ups, median of the runs
+  n   | global ms | shared ms | tree ms | gl GB/s | sh GB/s | tr GB/s | fastest 
+------+-----------+-----------+---------+---------+---------+---------+---------
+ 4096 |    0.0175 |    0.0300 |  0.0040 |     0.9 |     0.5 |     4.1 |    tree 
+All 12 sums (every launch, warm-ups included) equal the Kahan double reference
+bit for bit, compared with == and not a tolerance.
+";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn a_wrong_sum_is_counted_and_listed_with_kernel_size_and_values() {
+        let r = report(6143.0);
+        let text = sweep(&r);
+        assert!(text.contains("4 of 12 sums differ"), "{text}");
+        let lines = mismatches(&r.mismatches());
+        assert_eq!(lines.lines().count(), 4);
+        assert!(lines.starts_with(
+            "mismatch: tree + atomic at n = 4096, block 256, launch 0: expected 6144 (f32 bits 0x45c00000), found 6143 (bits 0x45bff800)"
+        ));
+    }
+
+    #[test]
+    fn determinism_table_counts_distinct_sums() {
+        let r = DeterminismReport {
+            n: 8,
+            block: block(32),
+            reference: 10.25,
+            sums: vec![(SumKernel::GlobalAtomic, vec![10.0, 10.5, 10.0]), (SumKernel::TreeAtomic, vec![10.25; 3])],
+        };
+        let text = determinism(&r);
+        assert!(text.contains("Kahan double reference: 10.25"));
+        let global = text.lines().find(|l| l.contains("global atomic")).unwrap();
+        let cells: Vec<&str> = global.split('|').map(str::trim).collect();
+        assert_eq!(cells, ["global atomic", "2", "10", "10.5", "0.5"]);
+        let tree = text.lines().find(|l| l.contains("tree + atomic")).unwrap();
+        assert!(tree.split('|').map(str::trim).eq(["tree + atomic", "1", "10.25", "10.25", "0"]));
+    }
+
+    #[test]
+    fn header_names_the_device_and_block() {
+        let info = DeviceInfo {
+            name: "NVIDIA H200".to_owned(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            driver_cuda_version: (13, 0),
+        };
+        assert_eq!(
+            device_header(&info, block(64)),
+            "GPU: NVIDIA H200 (compute capability 9.0), driver supports CUDA 13.0\nSMs: 132, threads per block: 64\n"
+        );
+    }
+}

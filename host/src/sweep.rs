@@ -1,0 +1,100 @@
+//! The sweep: the three sums at each size, timed and checked.
+
+use crate::error::LabError;
+use crate::gpu::launch::Block;
+use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
+use crate::{input, reference};
+
+/// What one sweep measures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SweepOptions {
+    /// Threads per block for every kernel.
+    pub block: Block,
+    /// Timed launches per kernel and size.
+    pub runs: usize,
+    /// Untimed launches before them.
+    pub warmup: usize,
+    /// Array sizes, each within [`reference::fits_exactly`].
+    pub sizes: Vec<usize>,
+}
+
+/// One size of the sweep: the reference and the three measurements.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepRow {
+    /// Elements summed.
+    pub n: usize,
+    /// The Kahan `f64` reference of the exact input.
+    pub reference: f64,
+    /// One measurement per kernel, in [`SumKernel::ALL`] order.
+    pub measurements: Vec<SumMeasurement>,
+}
+
+/// A finished sweep, ready for an exporter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepReport {
+    /// The options it ran with.
+    pub options: SweepOptions,
+    /// One row per size, in the order given.
+    pub rows: Vec<SweepRow>,
+}
+
+/// A sum that is not bit-for-bit the reference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    /// Which kernel.
+    pub kernel: SumKernel,
+    /// The array size.
+    pub n: usize,
+    /// The block size.
+    pub block: Block,
+    /// Which launch (0-based, warm-ups first).
+    pub launch: usize,
+    /// The reference.
+    pub expected: f64,
+    /// What the kernel returned.
+    pub found: f32,
+}
+
+impl SweepReport {
+    /// Every sum that differs from its reference, in table order.
+    pub fn mismatches(&self) -> Vec<Mismatch> {
+        self.rows
+            .iter()
+            .flat_map(|row| {
+                row.measurements.iter().flat_map(move |m| {
+                    m.sums.iter().enumerate().filter(|(_, s)| !reference::bit_exact(**s, row.reference)).map(
+                        move |(launch, &found)| Mismatch {
+                            kernel: m.kernel,
+                            n: row.n,
+                            block: self.options.block,
+                            launch,
+                            expected: row.reference,
+                            found,
+                        },
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+/// Runs the sweep. Sizes must already satisfy the exact-sum rule; a size that
+/// does not is a programming error here, since the CLI refuses it first.
+pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions) -> Result<SweepReport, LabError> {
+    let rows = options
+        .sizes
+        .iter()
+        .map(|&n| {
+            assert!(reference::fits_exactly(n), "the CLI refuses n = {n}");
+            let values = input::exact(n);
+            let reference = reference::kahan_sum(&values);
+            let device_input = kernels.upload(&values)?;
+            let measurements = SumKernel::ALL
+                .iter()
+                .map(|&k| kernels.measure(k, &device_input, options.block, options.warmup, options.runs))
+                .collect::<Result<_, _>>()?;
+            Ok(SweepRow { n, reference, measurements })
+        })
+        .collect::<Result<_, LabError>>()?;
+    Ok(SweepReport { options: options.clone(), rows })
+}

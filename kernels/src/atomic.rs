@@ -1,0 +1,117 @@
+//! Read-modify-write operations on one address.
+//!
+//! Each function is the Rust spelling of one CUDA `atomicAdd` whose result is
+//! unused, and emits the PTX `red` ("reduction") instruction that nvcc emits
+//! for it. What an atomic promises is narrow, and every doc here says it:
+//!
+//! * **Atomicity**: concurrent updates of the *same address* are not lost.
+//! * **No ordering**: with no `.sem` qualifier PTX defines the operation as
+//!   `.relaxed`. It publishes no other store, and orders nothing around it.
+//! * **No waiting**: no thread waits for any other; that is a barrier's job
+//!   (`thread::sync_threads`).
+//!
+//! Rust pointers are generic addresses. The `.global` and `.shared` forms need
+//! an address in that state space's own window, so each wrapper converts with
+//! `cvta.to.global` or `cvta.to.shared` first; passing a pointer into the
+//! other space is undefined behaviour that `ptxas` cannot catch, which is why
+//! the space is part of each function's name and safety contract.
+
+use core::arch::asm;
+
+/// Adds `value` to the `f32` at `address` in global memory (`atomicAdd` on a
+/// global pointer, result unused).
+///
+/// Emits `cvta.to.global.u64` then `red.global.add.f32`: relaxed, `.gpu`
+/// scope, round-to-nearest. Concurrent adds to one address are all applied,
+/// in an order the hardware picks, so a float total can differ in its last
+/// bits from run to run.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `f32` in global memory.
+#[inline(always)]
+pub unsafe fn global_add_f32(address: *mut f32, value: f32) {
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "red.global.add.f32 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+}
+
+/// Adds `value` to the `f32` at `address` in this block's shared memory
+/// (`atomicAdd` on a `__shared__` float, result unused).
+///
+/// Emits `cvta.to.shared.u64` then `red.shared.add.f32`: relaxed, applied
+/// to the block's own copy of shared memory. Whether the hardware does this
+/// in one instruction or in a compare-and-swap loop depends on the
+/// architecture: the README shows the SASS `ptxas` makes of it.
+///
+/// # Safety
+///
+/// `address` must be a generic pointer to a live, 4-byte aligned `f32` in
+/// this block's shared memory (for example from `shared::dynamic_shared`).
+#[inline(always)]
+pub unsafe fn shared_add_f32(address: *mut f32, value: f32) {
+    // SAFETY: the caller guarantees a valid, aligned shared-memory address.
+    unsafe {
+        asm!(
+            "cvta.to.shared.u64 {a}, {a};",
+            "red.shared.add.f32 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+}
+
+/// Adds `value` to the `u32` at `address` in global memory (`atomicAdd` on
+/// an `unsigned int*` in global memory, result unused).
+///
+/// Emits `cvta.to.global.u64` then `red.global.add.u32`: relaxed, `.gpu`
+/// scope. Integer addition is associative, so the final count does not depend
+/// on the order in which concurrent adds land.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory.
+#[inline(always)]
+pub unsafe fn global_add_u32(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "red.global.add.u32 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+}
+
+/// Adds `value` to the `u32` at `address` in this block's shared memory.
+///
+/// Emits `cvta.to.shared.u64` then `red.shared.add.u32`: relaxed, block-local.
+/// Since Maxwell this is a native shared-memory atomic (`ATOMS.ADD` in SASS).
+///
+/// # Safety
+///
+/// `address` must be a generic pointer to a live, 4-byte aligned `u32` in
+/// this block's shared memory.
+#[inline(always)]
+pub unsafe fn shared_add_u32(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned shared-memory address.
+    unsafe {
+        asm!(
+            "cvta.to.shared.u64 {a}, {a};",
+            "red.shared.add.u32 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! The lab's kernels, written in `no_std` Rust and compiled to PTX by rustc's
+//! own `nvptx64-nvidia-cuda` backend.
+//!
+//! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
+//! [`thread`] (indices and the block barrier), [`shared`] (dynamic shared
+//! memory), [`atomic`] (read-modify-write operations with a stated scope and
+//! ordering). Each kernel lives in its own file; the naive and the better
+//! versions of one algorithm sit side by side in one folder.
+//!
+//! This crate knows nothing of the host: no driver, no allocation, no `std`.
+//! The host decides grid, block and shared-memory bytes; each kernel's
+//! `# Launch` section states the contract the host's typed wrapper enforces.
+
+#![no_std]
+#![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
+#![feature(core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+#![allow(internal_features)]
+#![deny(unsafe_op_in_unsafe_fn, missing_docs)]
+
+pub mod atomic;
+pub mod shared;
+pub mod sum;
+pub mod thread;
+
+mod panic;

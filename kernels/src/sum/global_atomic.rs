@@ -1,0 +1,30 @@
+use crate::{atomic, thread};
+
+/// Sums `input[0..n]` into `*total` with one global atomic add per element:
+/// the naive kernel, and the one the "atomics take turns" folklore is about.
+///
+/// # Launch
+///
+/// Grid `ceil(n / block)` blocks of any `block` threads; no shared memory.
+/// `*total` must be zeroed before the launch: the kernel adds into it.
+///
+/// # Thread mapping
+///
+/// Thread `i = blockIdx.x * blockDim.x + threadIdx.x` reads `input[i]` and
+/// adds it to `*total`; threads with `i >= n` do nothing. Every one of the `n`
+/// adds goes to the same address, so all of them contend for one location in
+/// the L2 cache, however the grid is cut up.
+///
+/// # Safety
+///
+/// `input` must point to `n` readable `f32` in global memory and `total` to
+/// one writable, 4-byte aligned `f32` in global memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
+    let i = thread::index_1d();
+    if i < n {
+        // SAFETY: `i < n` keeps the read inside the input the caller provided,
+        // and `total` is a global f32 by the launch contract.
+        unsafe { atomic::global_add_f32(total, *input.add(i)) };
+    }
+}

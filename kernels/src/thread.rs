@@ -1,0 +1,70 @@
+//! Where a thread is in the launch, and the block barrier.
+//!
+//! The names follow `cuda_std::thread`. Every read is of a PTX special
+//! register (`%tid`, `%ctaid`, `%ntid`, `%nctaid`) and is free of side effects.
+
+use core::arch::nvptx;
+
+/// This thread's index within its block along x (`threadIdx.x`).
+///
+/// Emits `mov.u32 %r, %tid.x`.
+#[inline(always)]
+pub fn thread_idx_x() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { nvptx::_thread_idx_x() }
+}
+
+/// This block's index within the grid along x (`blockIdx.x`).
+///
+/// Emits `mov.u32 %r, %ctaid.x`.
+#[inline(always)]
+pub fn block_idx_x() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { nvptx::_block_idx_x() }
+}
+
+/// The number of threads in a block along x (`blockDim.x`).
+///
+/// Emits `mov.u32 %r, %ntid.x`.
+#[inline(always)]
+pub fn block_dim_x() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { nvptx::_block_dim_x() }
+}
+
+/// The number of blocks in the grid along x (`gridDim.x`).
+///
+/// Emits `mov.u32 %r, %nctaid.x`.
+#[inline(always)]
+pub fn grid_dim_x() -> u32 {
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { nvptx::_grid_dim_x() }
+}
+
+/// This thread's index in a one-dimensional grid,
+/// `blockIdx.x * blockDim.x + threadIdx.x`, computed in 64 bits.
+///
+/// The product is widened before it is formed, as the page's
+/// `static_cast<size_t>(blockDim.x)` does, so grids of more than 2^32 threads
+/// index correctly.
+#[inline(always)]
+pub fn index_1d() -> usize {
+    block_idx_x() as usize * block_dim_x() as usize + thread_idx_x() as usize
+}
+
+/// The block barrier, `__syncthreads()`.
+///
+/// Emits `barrier.sync 0` (`bar.sync 0`). Every thread of the block waits
+/// here until all of them have arrived, and shared- and global-memory writes
+/// made by the block's threads before the barrier are visible to the block's
+/// threads after it. It orders nothing for other blocks.
+///
+/// # Safety
+///
+/// Every thread of the block must reach this call, the same number of times:
+/// a barrier in a branch that some threads skip deadlocks or is undefined.
+#[inline(always)]
+pub unsafe fn sync_threads() {
+    // SAFETY: the caller guarantees the barrier is reached by the whole block.
+    unsafe { nvptx::_syncthreads() }
+}

@@ -1,0 +1,22 @@
+//! Where things are, found from this crate's manifest rather than the current
+//! directory, so every task works from any directory inside the checkout.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root: the parent of `xtask/`.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ sits inside the workspace root")
+        .to_path_buf()
+}
+
+/// The one fixed path of the kernels' PTX: `target/ptx/kernels.ptx`.
+pub fn ptx_file(root: &Path) -> PathBuf {
+    root.join("target").join("ptx").join("kernels.ptx")
+}
+
+/// Where tools installed by the tasks live (`.tools/`, ignored by git).
+pub fn tools_dir(root: &Path) -> PathBuf {
+    root.join(".tools")
+}

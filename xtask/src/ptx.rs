@@ -1,0 +1,182 @@
+//! Compile `kernels/` to PTX with rustc's own `nvptx64-nvidia-cuda` target.
+//!
+//! Why not rust-cuda's `cuda_builder`: it drives `rustc_codegen_nvvm`, which
+//! needs LLVM 7 (the IR dialect libNVVM accepts for pre-Blackwell GPUs), and
+//! no registry reachable from the machines this lab is built on ships it.
+//! rustc's NVPTX backend needs only a nightly and two rustup components.
+//!
+//! The recipe, in order:
+//! 1. `-Zbuild-std=core,panic_abort`: rustup ships no `core` for nvptx64, so it
+//!    is compiled from the toolchain's `rust-src`.
+//! 2. `-Ctarget-cpu=sm_70`: the oldest architecture with the scoped memory
+//!    operations (`ld.acquire`, `st.release`, `.relaxed`) the kernels use.
+//! 3. The target links with `llvm-bitcode-linker`, which runs `llvm-link`,
+//!    `opt` and `llc` from the nightly's `llvm-tools` (same LLVM as rustc).
+//!    Rustup publishes that linker for stable releases but not for recent
+//!    nightlies, so it is taken from the pinned stable [`LINKER_TOOLCHAIN`]
+//!    and installed there on first use.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::{env, fmt, fs, io};
+
+use crate::paths;
+
+/// The rustc target the kernels are compiled for.
+pub const TARGET: &str = "nvptx64-nvidia-cuda";
+
+/// The PTX architecture the kernels are compiled for (`.target` in the PTX).
+pub const ARCH: &str = "sm_70";
+
+/// The stable toolchain that supplies `llvm-bitcode-linker`.
+pub const LINKER_TOOLCHAIN: &str = "1.95.0";
+
+/// Why the PTX could not be built, in words meant for the person at the
+/// terminal.
+#[derive(Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Builds the kernels (release) and returns the fixed PTX path,
+/// [`paths::ptx_file`]. The file is rewritten only when its text changes, so
+/// the host's build script does not rebuild the host for nothing.
+///
+/// `cargo` is the cargo to run (`$CARGO` from the caller). Progress goes to
+/// stderr of the nested cargo, which the caller may show or hide.
+pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
+    let sysroot = rustc_sysroot(root)?;
+    let host = host_triple(root)?;
+    let llvm_tools = sysroot.join("lib/rustlib").join(&host).join("bin");
+    if !llvm_tools.join("llc").exists() {
+        return Err(Error(format!(
+            "llc not found in {}: install the toolchain's components with `rustup toolchain install` in {}",
+            llvm_tools.display(),
+            root.display()
+        )));
+    }
+    let linker = bitcode_linker(&host)?;
+
+    let mut path = OsString::from(&llvm_tools);
+    if let Some(old) = env::var_os("PATH") {
+        path.push(":");
+        path.push(old);
+    }
+    let flags = [format!("-Ctarget-cpu={ARCH}"), "-Alinker_messages".to_owned(), format!("-Clinker={}", linker.display())];
+
+    let mut cmd = Command::new(cargo);
+    cmd.current_dir(root)
+        .args(["build", "--release", "--target", TARGET, "-Zbuild-std=core,panic_abort"])
+        .arg("--manifest-path")
+        .arg(root.join("kernels/Cargo.toml"))
+        .arg("--target-dir")
+        .arg(root.join("target/ptx-build"));
+    // A build script inherits the outer build's flags, wrappers and target
+    // settings; none of them are meant for the GPU build.
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC",
+        "RUSTC_WRAPPER",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "RUSTDOC",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET",
+        "CARGO_ENCODED_RUSTFLAGS",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f")).env("PATH", path);
+
+    let status = cmd
+        .status()
+        .map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
+    if !status.success() {
+        return Err(Error(format!("building kernels/ for {TARGET} failed ({status})")));
+    }
+
+    let built = root.join("target/ptx-build").join(TARGET).join("release/kernels.ptx");
+    let ptx = fs::read_to_string(&built)
+        .map_err(|e| Error(format!("the kernel build wrote no PTX at {}: {e}", built.display())))?;
+    let out = paths::ptx_file(root);
+    write_if_changed(&out, &ptx).map_err(|e| Error(format!("cannot write {}: {e}", out.display())))?;
+    Ok(out)
+}
+
+fn write_if_changed(path: &Path, text: &str) -> io::Result<()> {
+    if fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::create_dir_all(path.parent().expect("the PTX path has a parent"))?;
+    fs::write(path, text)
+}
+
+/// Runs a command and returns its trimmed stdout, or an error naming it.
+fn output(cmd: &mut Command) -> Result<String, Error> {
+    let shown = format!("{cmd:?}");
+    let out = cmd.output().map_err(|e| Error(format!("cannot run {shown}: {e}")))?;
+    if !out.status.success() {
+        return Err(Error(format!(
+            "{shown} failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
+}
+
+/// The sysroot of the toolchain `rust-toolchain.toml` selects in `root`.
+fn rustc_sysroot(root: &Path) -> Result<PathBuf, Error> {
+    let mut cmd = Command::new("rustc");
+    cmd.current_dir(root).args(["--print", "sysroot"]).env_remove("RUSTC");
+    output(&mut cmd).map(PathBuf::from)
+}
+
+fn host_triple(root: &Path) -> Result<String, Error> {
+    let mut cmd = Command::new("rustc");
+    cmd.current_dir(root).args(["--print", "host-tuple"]);
+    output(&mut cmd)
+}
+
+/// The path of `llvm-bitcode-linker` in [`LINKER_TOOLCHAIN`], installing the
+/// toolchain's component with rustup when it is missing.
+fn bitcode_linker(host: &str) -> Result<PathBuf, Error> {
+    let locate = || -> Result<PathBuf, Error> {
+        let rustc = output(Command::new("rustup").args(["which", "--toolchain", LINKER_TOOLCHAIN, "rustc"]))?;
+        let sysroot = Path::new(&rustc)
+            .parent()
+            .and_then(Path::parent)
+            .ok_or_else(|| Error(format!("unexpected rustc path {rustc}")))?;
+        Ok(sysroot
+            .join("lib/rustlib")
+            .join(host)
+            .join("bin/self-contained/llvm-bitcode-linker"))
+    };
+    if let Ok(path) = locate()
+        && path.exists()
+    {
+        return Ok(path);
+    }
+    eprintln!("installing llvm-bitcode-linker (toolchain {LINKER_TOOLCHAIN}) for the PTX link step");
+    output(Command::new("rustup").args([
+        "toolchain",
+        "install",
+        LINKER_TOOLCHAIN,
+        "--profile",
+        "minimal",
+        "--component",
+        "llvm-bitcode-linker-preview",
+    ]))?;
+    let path = locate()?;
+    if path.exists() {
+        Ok(path)
+    } else {
+        Err(Error(format!("rustup installed llvm-bitcode-linker but it is not at {}", path.display())))
+    }
+}
