@@ -82,6 +82,16 @@ impl Gpu {
     /// device, and with [`LabError::PtxRead`] / [`LabError::PtxLoad`] when the
     /// PTX is missing or the driver rejects it.
     pub fn open(ptx: &PtxSource) -> Result<Gpu, LabError> {
+        // The PTX is read first, so a missing file is reported the same way on
+        // a machine with or without a GPU.
+        let ptx_name = ptx.name();
+        let text = ptx.text()?;
+        if text.contains('\0') {
+            return Err(LabError::PtxLoad {
+                source_name: ptx_name,
+                reason: "the file contains a NUL byte; PTX is text".to_owned(),
+            });
+        }
         // SAFETY: this only tries to dlopen the driver library; it calls
         // nothing in it. Without it, the first driver call would panic.
         if !unsafe { sys::is_culib_present() } {
@@ -101,14 +111,6 @@ impl Gpu {
         let stream = context.default_stream();
         let info = query_info(&context)?;
 
-        let ptx_name = ptx.name();
-        let text = ptx.text()?;
-        if text.contains('\0') {
-            return Err(LabError::PtxLoad {
-                source_name: ptx_name,
-                reason: "the file contains a NUL byte; PTX is text".to_owned(),
-            });
-        }
         let module = context
             .load_module(Ptx::from_src(text))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;

@@ -1,0 +1,89 @@
+//! The kernels' PTX, checked on any machine: it assembles with NVIDIA's
+//! `ptxas` for three architectures, links nothing it does not define, and each
+//! kernel contains the instructions its documentation promises.
+//!
+//! `cargo xtask test` installs `ptxas` where it is missing and passes it in
+//! `$PTXAS`; without one these tests fail and say how to get it.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use host::gpu::EMBEDDED_PTX;
+use lab_tests::entry_body;
+
+/// Every kernel, the instructions its docs promise, and ones it must not have.
+const KERNELS: &[(&str, &[&str], &[&str])] = &[
+    ("sum_global_atomic", &["red.global.add.f32"], &["bar.sync", "red.shared"]),
+    ("sum_shared_atomic", &["red.shared.add.f32", "bar.sync", "red.global.add.f32"], &["atom.shared"]),
+    ("sum_tree_atomic", &["bar.sync", "add.rn.f32", "red.global.add.f32"], &["red.shared", "atom.shared"]),
+];
+
+fn ptxas() -> PathBuf {
+    xtask::ptxas::find(&xtask::paths::workspace_root())
+        .expect("no ptxas found: run `cargo xtask test` (it installs one) or set PTXAS=/path/to/ptxas")
+}
+
+fn ptx_file() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("lab-ptx-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("kernels.ptx");
+    std::fs::write(&path, EMBEDDED_PTX).unwrap();
+    path
+}
+
+#[test]
+fn assembles_for_turing_ampere_and_hopper() {
+    let ptx = ptx_file();
+    for arch in ["sm_75", "sm_80", "sm_90"] {
+        let cubin = ptx.with_extension(format!("{arch}.cubin"));
+        let out = Command::new(ptxas())
+            .args(["-v", "-arch", arch])
+            .arg(&ptx)
+            .arg("-o")
+            .arg(&cubin)
+            .output()
+            .expect("ptxas runs");
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "ptxas -arch={arch} failed:\n{log}");
+        // `-v` reports each function's registers; every kernel must be there.
+        for (name, _, _) in KERNELS {
+            assert!(log.contains(&format!("Compiling entry function '{name}' for '{arch}'")), "{arch}: {name}\n{log}");
+        }
+        assert!(cubin.metadata().unwrap().len() > 0);
+    }
+}
+
+#[test]
+fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
+    for (name, _, _) in KERNELS {
+        assert!(EMBEDDED_PTX.contains(&format!(".visible .entry {name}(")), "no .entry {name}");
+    }
+    let unresolved: Vec<&str> = EMBEDDED_PTX.lines().filter(|l| l.trim_start().starts_with(".extern .func")).collect();
+    assert!(unresolved.is_empty(), "unresolved functions: {unresolved:?}");
+}
+
+#[test]
+fn each_kernel_emits_the_instructions_its_docs_promise() {
+    for (name, required, forbidden) in KERNELS {
+        let body = entry_body(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        for instruction in *required {
+            assert!(body.contains(instruction), "{name} lacks {instruction}:\n{body}");
+        }
+        for instruction in *forbidden {
+            assert!(!body.contains(instruction), "{name} has {instruction}:\n{body}");
+        }
+    }
+}
+
+#[test]
+fn no_panic_path_survives_in_any_kernel() {
+    // The panic handler traps; a `trap` in the PTX means some kernel kept a
+    // bounds check or overflow check that could fire.
+    assert!(!EMBEDDED_PTX.contains("trap;"), "a panic path reached the PTX");
+}
+
+#[test]
+fn the_ptx_targets_the_architecture_the_builder_names() {
+    assert!(EMBEDDED_PTX.contains(&format!(".target {}", xtask::ptx::ARCH)));
+    assert!(EMBEDDED_PTX.contains(".address_size 64"));
+}
