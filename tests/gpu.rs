@@ -8,10 +8,13 @@
 use std::process::ExitCode;
 
 use host::error::LabError;
+use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
+use host::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
 use host::gpu::sum::{SumKernel, SumKernels};
 use host::gpu::{Gpu, PtxSource};
-use host::{input, reference};
+use host::input::{self, Distribution};
+use host::{publish, reference};
 
 /// Sizes that are and are not multiples of every block: one element, less
 /// than a warp, one past a power of two, a prime-ish million, the largest
@@ -38,6 +41,16 @@ fn main() -> ExitCode {
     let mut cases: Vec<Case> = Vec::new();
     for threads in BLOCKS {
         cases.push((format!("sums_are_bit_exact/block_{threads}"), Box::new(move |gpu| sums_are_bit_exact(gpu, threads))));
+    }
+    for variant in [PublishVariant::BlockReleaseAcquire, PublishVariant::GridReleaseAcquire] {
+        cases.push((
+            format!("guaranteed_publication_is_never_stale/{}", variant.symbol()),
+            Box::new(move |gpu| guaranteed_publication_is_never_stale(gpu, variant)),
+        ));
+    }
+    cases.push(("broken_variants_run_to_the_end".to_owned(), Box::new(broken_variants_run_to_the_end)));
+    for bins in [1, 7, 256, 4096, 12_288] {
+        cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
 
@@ -70,6 +83,61 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
             for found in m.sums {
                 if !reference::bit_exact(found, expected) {
                     wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label()));
+                }
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// The page's example and the device-scope version: over three launches
+/// (over six million pairs on an H200) every consumer reads `{42, 3.5}` and
+/// none times out.
+fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> Result<(), String> {
+    let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
+    let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
+    let c = kernels.run(variant, geometry, 3).map_err(|e| e.to_string())?;
+    let expected_pairs = geometry.pairs_per_launch(variant) * 3;
+    if c.pairs == expected_pairs && c.stale == 0 && c.timeouts == 0 && c.observed == (42, 3.5) {
+        Ok(())
+    } else {
+        Err(format!("  expected {expected_pairs} clean pairs ending in {{42, 3.5}}, got {c:?}"))
+    }
+}
+
+/// The relaxed and wrong-scope variants may show anything, but they must end
+/// (the deadline bounds every wait) and account for every round.
+fn broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
+    let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
+    for variant in [PublishVariant::BlockRelaxed, PublishVariant::GridWrongScope] {
+        let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
+        let c = kernels.run(variant, geometry, 1).map_err(|e| e.to_string())?;
+        if c.pairs + c.timeouts != geometry.pairs_per_launch(variant) {
+            return Err(format!("  {}: rounds unaccounted for: {c:?}", variant.symbol()));
+        }
+        let row = publish::PublishRow { variant, geometry, counts: c };
+        println!("  {}: {}", variant.symbol(), publish::Verdict::of(&row).text());
+    }
+    Ok(())
+}
+
+/// Both histogram kernels, both distributions, sizes that are not multiples
+/// of the block: counts equal the CPU's exactly.
+fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
+    let kernels = HistogramKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for threads in [32, 256, 1024] {
+        let block = Block::new(threads).map_err(|e| e.to_string())?;
+        for n in [1, 31, 4097, 1_000_003] {
+            for distribution in [Distribution::Uniform, Distribution::OneBin] {
+                let values = input::bin_indices(n, bins, distribution);
+                let expected = reference::histogram(&values, bins);
+                let device_values = kernels.upload(&values, bins).map_err(|e| e.to_string())?;
+                for kernel in HistogramKernel::ALL {
+                    let m = kernels.measure(kernel, &device_values, block, 1, 0).map_err(|e| e.to_string())?;
+                    if m.counts.iter().any(|c| *c != expected) {
+                        wrong.push(format!("  {} n = {n} block {threads} {distribution:?}", kernel.symbol()));
+                    }
                 }
             }
         }

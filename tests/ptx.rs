@@ -16,6 +16,28 @@ const KERNELS: &[(&str, &[&str], &[&str])] = &[
     ("sum_global_atomic", &["red.global.add.f32"], &["bar.sync", "red.shared"]),
     ("sum_shared_atomic", &["red.shared.add.f32", "bar.sync", "red.global.add.f32"], &["atom.shared"]),
     ("sum_tree_atomic", &["bar.sync", "add.rn.f32", "red.global.add.f32"], &["red.shared", "atom.shared"]),
+    (
+        "publish_block_release_acquire",
+        &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
+        &[".relaxed", ".gpu.b32", "fence"],
+    ),
+    (
+        "publish_block_relaxed",
+        &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
+        &[".release", ".acquire", "fence", "membar"],
+    ),
+    (
+        "publish_grid_release_acquire",
+        &["st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
+        &[".cta.b32", ".relaxed", "bar.sync"],
+    ),
+    (
+        "publish_grid_wrong_scope",
+        &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
+        &[".gpu.b32", ".relaxed", "bar.sync"],
+    ),
+    ("histogram_global_atomic", &["red.global.add.u32"], &["bar.sync", "red.shared"]),
+    ("histogram_privatized", &["red.shared.add.u32", "bar.sync", "red.global.add.u32"], &["atom."]),
 ];
 
 fn ptxas() -> PathBuf {

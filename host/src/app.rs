@@ -1,12 +1,16 @@
 //! The commands, wired: options → runner → result → exporter → stdout.
 
-use crate::cli::{Cli, Command, SweepArgs};
+use crate::cli::{Cli, Command, HistogramArgs, PublishArgs, SweepArgs};
+use crate::gpu::histogram::HistogramKernels;
+use crate::gpu::publish::PublishKernels;
+use crate::histogram::HistogramOptions;
+use crate::publish::Verdict;
 use crate::error::LabError;
 use crate::gpu::sum::SumKernels;
 use crate::gpu::{Gpu, PtxSource};
 use crate::report::table;
 use crate::sweep::SweepOptions;
-use crate::{determinism, sweep};
+use crate::{determinism, histogram, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +26,8 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
     let ptx = cli.ptx.map_or(PtxSource::Embedded, PtxSource::File);
     match cli.command {
         Command::Sweep(args) => run_sweep(&ptx, args),
+        Command::Publish(args) => run_publish(&ptx, args),
+        Command::Histogram(args) => run_histogram(&ptx, args),
     }
 }
 
@@ -47,6 +53,43 @@ fn run_sweep(ptx: &PtxSource, args: SweepArgs) -> Result<Outcome, LabError> {
         Ok(Outcome::Passed)
     } else {
         eprint!("{}", table::mismatches(&mismatches));
+        Ok(Outcome::ChecksFailed)
+    }
+}
+
+fn run_publish(ptx: &PtxSource, args: PublishArgs) -> Result<Outcome, LabError> {
+    let gpu = Gpu::open(ptx)?;
+    let kernels = PublishKernels::load(&gpu)?;
+    let (major, minor) = gpu.info.compute_capability;
+    println!("GPU: {} (compute capability {major}.{minor}), SMs: {}\n", gpu.info.name, gpu.info.sm_count);
+    let rows = publish::run(&kernels, gpu.info.sm_count, args.iterations as usize)?;
+    print!("{}", table::publish(&rows));
+    if rows.iter().any(|r| Verdict::of(r) == Verdict::Failed) {
+        Ok(Outcome::ChecksFailed)
+    } else {
+        Ok(Outcome::Passed)
+    }
+}
+
+fn run_histogram(ptx: &PtxSource, args: HistogramArgs) -> Result<Outcome, LabError> {
+    let options = HistogramOptions {
+        bins: args.bins,
+        block: args.block,
+        runs: args.runs as usize,
+        warmup: args.warmup as usize,
+        sizes: args.sizes,
+        distributions: args.distribution,
+    };
+    let gpu = Gpu::open(ptx)?;
+    let kernels = HistogramKernels::load(&gpu)?;
+    print!("{}\n", table::device_header(&gpu.info, options.block));
+    let report = histogram::run(&kernels, &options)?;
+    print!("{}", table::histogram(&report));
+    let mismatches = report.mismatches();
+    if mismatches.is_empty() {
+        Ok(Outcome::Passed)
+    } else {
+        eprint!("{}", table::histogram_mismatches(&mismatches));
         Ok(Outcome::ChecksFailed)
     }
 }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::gpu::histogram::MAX_BINS;
 use crate::gpu::launch::Block;
+use crate::input::Distribution;
 use crate::reference;
 
 /// The page's five sizes, from 4,096 to 4,194,304 elements.
@@ -43,6 +45,50 @@ pub enum Command {
     /// Sum one array three ways at several sizes, time each, check each sum
     /// bit for bit, then show how deterministic each kernel is.
     Sweep(SweepArgs),
+    /// Publish a record from a producer to a consumer thread in four ways
+    /// (release/acquire, relaxed, device scope across blocks, wrong scope)
+    /// under stress, and count stale records.
+    Publish(PublishArgs),
+    /// Count values into bins with global atomics and with a privatized
+    /// shared-memory histogram, timed, and checked exactly against the CPU.
+    Histogram(HistogramArgs),
+}
+
+/// `publish`'s flags.
+#[derive(Debug, Args)]
+pub struct PublishArgs {
+    /// Launches per variant; each launch runs about 16384 producer/consumer
+    /// pairs per SM (over 2 million on a 132-SM H200).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub iterations: u32,
+}
+
+/// `histogram`'s flags.
+#[derive(Debug, Args)]
+pub struct HistogramArgs {
+    /// Number of bins, from 1 to 12288 (48 KiB of shared memory).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BINS)))]
+    pub bins: u32,
+
+    /// Threads per block: a power of two from 32 to 1024.
+    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    pub block: Block,
+
+    /// Timed launches per kernel and case.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+
+    /// Untimed launches before the timed ones.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+
+    /// Input sizes, comma-separated, from 1 to 2^28.
+    #[arg(long, value_delimiter = ',', default_values_t = [65_536usize, 1_048_576, 16_777_216], value_parser = parse_count)]
+    pub sizes: Vec<usize>,
+
+    /// Input distributions, comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = [Distribution::Uniform, Distribution::OneBin], value_enum)]
+    pub distribution: Vec<Distribution>,
 }
 
 /// `sweep`'s flags.
@@ -93,6 +139,23 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// The largest input the histogram accepts: 2^28 values (1 GiB).
+pub const MAX_COUNT: usize = 1 << 28;
+
+/// Parses one histogram `--sizes` entry: a whole number from 1 to 2^28.
+pub fn parse_count(text: &str) -> Result<usize, String> {
+    let n: usize = text
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    if (1..=MAX_COUNT).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} is not between 1 and 2^28"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +168,7 @@ mod tests {
     fn sweep(args: &[&str]) -> SweepArgs {
         match parse(args).unwrap().command {
             Command::Sweep(a) => a,
+            other => panic!("parsed as {other:?}"),
         }
     }
 
@@ -136,6 +200,11 @@ mod tests {
             (&["sweep", "--sizes", ""], "--sizes", "not a whole number"),
             (&["sweep", "--sizes", "10000000"], "--sizes", "could reach 2^24"),
             (&["sweep", "--runs", "0"], "--runs", "0 is not in 1..=10000"),
+            (&["publish", "--iterations", "0"], "--iterations", "0 is not in 1..=100000"),
+            (&["histogram", "--bins", "0"], "--bins", "0 is not in 1..=12288"),
+            (&["histogram", "--bins", "20000"], "--bins", "20000 is not in 1..=12288"),
+            (&["histogram", "--sizes", "0"], "--sizes", "0 is not between 1 and 2^28"),
+            (&["histogram", "--distribution", "zipf"], "--distribution", "zipf"),
         ] {
             let message = parse(args).unwrap_err().to_string();
             let first = message.lines().next().unwrap();

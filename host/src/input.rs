@@ -37,6 +37,39 @@ pub fn inexact(n: usize) -> Vec<f32> {
         .collect()
 }
 
+/// How histogram input values spread over the bins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum Distribution {
+    /// Values uniform over all bins: contention spread thin.
+    Uniform,
+    /// Every value in bin 0: every atomic hits one address.
+    OneBin,
+}
+
+impl Distribution {
+    /// The name used on the command line and in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Distribution::Uniform => "uniform",
+            Distribution::OneBin => "one-bin",
+        }
+    }
+}
+
+/// `n` bin indices below `bins`, spread as `distribution` says (uniform
+/// values from SplitMix64 seeded with [`INEXACT_SEED`]).
+pub fn bin_indices(n: usize, bins: u32, distribution: Distribution) -> Vec<u32> {
+    match distribution {
+        Distribution::OneBin => vec![0; n],
+        Distribution::Uniform => {
+            let mut state = INEXACT_SEED;
+            (0..n)
+                .map(|_| ((splitmix64(&mut state) >> 32) * u64::from(bins) >> 32) as u32)
+                .collect()
+        }
+    }
+}
+
 /// One step of SplitMix64 (Steele, Lea and Flood, 2014).
 fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -62,6 +95,14 @@ mod tests {
         assert!(a.iter().all(|&x| (0.0..3.0).contains(&x)));
         let fractional = a.iter().filter(|x| x.fract() != 0.0).count();
         assert!(fractional > 9_900, "only {fractional} of 10000 have a fraction");
+    }
+
+    #[test]
+    fn bin_indices_stay_below_the_bin_count_and_cover_it() {
+        let v = bin_indices(100_000, 7, Distribution::Uniform);
+        assert!(v.iter().all(|&b| b < 7));
+        assert!((0..7).all(|b| v.contains(&b)));
+        assert_eq!(bin_indices(5, 7, Distribution::OneBin), [0; 5]);
     }
 
     #[test]

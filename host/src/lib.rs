@@ -3,7 +3,7 @@
 //!
 //! The pipeline, after hyperfine's: [`cli`] parses and validates flags;
 //! [`app`] turns them into options and calls a runner ([`sweep`],
-//! [`determinism`]); runners return one result type each; [`report`] turns a
+//! [`determinism`], [`publish`], [`histogram`]); runners return one result type each; [`report`] turns a
 //! result into text. Only [`gpu`] talks to the driver, and statistics
 //! ([`stats`], [`reference`]) are pure functions with their tests beside them.
 
@@ -12,7 +12,9 @@ pub mod cli;
 pub mod determinism;
 pub mod error;
 pub mod gpu;
+pub mod histogram;
 pub mod input;
+pub mod publish;
 pub mod reference;
 pub mod report;
 pub mod stats;

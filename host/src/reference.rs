@@ -40,6 +40,16 @@ pub fn bit_exact(found: f32, reference: f64) -> bool {
     found.to_bits() == (reference as f32).to_bits()
 }
 
+/// The CPU histogram every GPU histogram is checked against: exact counts of
+/// each value in `0..bins`.
+pub fn histogram(values: &[u32], bins: u32) -> Vec<u32> {
+    let mut counts = vec![0u32; bins as usize];
+    for &v in values {
+        counts[v as usize] += 1;
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,6 +82,12 @@ mod tests {
         assert!(!fits_exactly(MAX_EXACT_N + 1));
         assert!(fits_exactly(4_194_304));
         assert!(!fits_exactly(usize::MAX));
+    }
+
+    #[test]
+    fn histogram_counts_each_value() {
+        assert_eq!(histogram(&[0, 2, 2, 3, 2], 4), [1, 0, 3, 1]);
+        assert_eq!(histogram(&[], 2), [0, 0]);
     }
 
     #[test]

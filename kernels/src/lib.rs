@@ -2,9 +2,10 @@
 //! own `nvptx64-nvidia-cuda` backend.
 //!
 //! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
-//! [`thread`] (indices and the block barrier), [`shared`] (dynamic shared
-//! memory), [`atomic`] (read-modify-write operations with a stated scope and
-//! ordering). Each kernel lives in its own file; the naive and the better
+//! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
+//! shared memory), [`atomic`] (read-modify-write on one address) and
+//! [`order`] (release, acquire and relaxed accesses, and fences, at a stated
+//! scope). Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder.
 //!
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
@@ -18,6 +19,9 @@
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 
 pub mod atomic;
+pub mod histogram;
+pub mod order;
+pub mod publish;
 pub mod shared;
 pub mod sum;
 pub mod thread;

@@ -68,3 +68,17 @@ pub unsafe fn sync_threads() {
     // SAFETY: the caller guarantees the barrier is reached by the whole block.
     unsafe { nvptx::_syncthreads() }
 }
+
+/// The GPU's global nanosecond timer (`%globaltimer`).
+///
+/// Emits `mov.u64 %rd, %globaltimer`. It is shared by every SM, so two
+/// threads anywhere on the device can compare readings; its resolution is
+/// coarse (about a microsecond on recent GPUs). The `publish` kernels use it
+/// to bound a spin by time, not by a count of loads.
+#[inline(always)]
+pub fn global_timer_ns() -> u64 {
+    let t: u64;
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { core::arch::asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) };
+    t
+}

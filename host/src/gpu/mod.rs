@@ -6,7 +6,9 @@
 //! and one typed wrapper per kernel family ([`sum::SumKernels`]) that owns the
 //! kernel's launch contract, so no caller ever builds a grid by hand.
 
+pub mod histogram;
 pub mod launch;
+pub mod publish;
 pub mod sum;
 pub mod timing;
 

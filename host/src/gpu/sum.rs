@@ -4,7 +4,7 @@
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
 use super::launch::Block;
-use super::timing::Stopwatch;
+use super::timing;
 use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
@@ -127,10 +127,7 @@ impl<'gpu> SumKernels<'gpu> {
     /// into its own zeroed accumulator, and times the last `runs` launches
     /// with CUDA events.
     ///
-    /// This is the page's timing rule: the kernel updates its output in place,
-    /// so it cannot be timed in a loop over one accumulator. A fresh slot per
-    /// launch is the reset; the slot is picked on the host before the start
-    /// event is recorded, so the pick is outside the timed region.
+    /// The page's timing rule, applied by [`timing::time_launches`].
     pub fn measure(
         &self,
         kernel: SumKernel,
@@ -144,23 +141,9 @@ impl<'gpu> SumKernels<'gpu> {
         let mut totals = stream
             .alloc_zeros::<f32>(launches)
             .doing(|| format!("allocating {launches} accumulators"))?;
-        let watches = (0..runs)
-            .map(|_| Stopwatch::new(self.gpu.context()))
-            .collect::<Result<Vec<_>, _>>()?;
-
-        for launch in 0..launches {
-            let mut slot = totals.slice_mut(launch..launch + 1);
-            let watch = launch.checked_sub(warmup).map(|timed| &watches[timed]);
-            if let Some(w) = watch {
-                w.start(stream)?;
-            }
-            self.launch(kernel, input, &mut slot, block)?;
-            if let Some(w) = watch {
-                w.stop(stream)?;
-            }
-        }
-
-        let times_ms = watches.iter().map(Stopwatch::elapsed_ms).collect::<Result<_, _>>()?;
+        let times_ms = timing::time_launches(self.gpu, &mut totals, 1, warmup, runs, |slot| {
+            self.launch(kernel, input, slot, block)
+        })?;
         let sums = stream
             .clone_dtoh(&totals)
             .doing(|| format!("copying the sums of {} back", kernel.symbol()))?;

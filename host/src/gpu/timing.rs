@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaEvent, CudaStream, sys};
+use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaViewMut, DeviceRepr, sys};
 
+use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// A pair of timing events around one piece of stream work.
@@ -46,4 +47,38 @@ impl Stopwatch {
             .elapsed_ms(&self.stop)
             .doing(|| "reading an event time".to_owned())
     }
+}
+
+/// Launches a kernel `warmup + runs` times, each launch writing its own
+/// `per_launch`-element slice of `outputs`, and times the last `runs`.
+///
+/// This is the page's timing rule for kernels that update their output in
+/// place: they cannot be timed in a loop over one output, so each launch gets
+/// a fresh, zeroed slot. The slot is cut on the host *before* the start event
+/// is recorded, so picking it is outside the timed region. `outputs` must
+/// hold `(warmup + runs) * per_launch` elements, zeroed by the caller.
+pub fn time_launches<T: DeviceRepr>(
+    gpu: &Gpu,
+    outputs: &mut CudaSlice<T>,
+    per_launch: usize,
+    warmup: usize,
+    runs: usize,
+    mut launch: impl FnMut(&mut CudaViewMut<'_, T>) -> Result<(), LabError>,
+) -> Result<Vec<f32>, LabError> {
+    let stream = gpu.stream();
+    let watches = (0..runs)
+        .map(|_| Stopwatch::new(gpu.context()))
+        .collect::<Result<Vec<_>, _>>()?;
+    for k in 0..warmup + runs {
+        let mut slot = outputs.slice_mut(k * per_launch..(k + 1) * per_launch);
+        let watch = k.checked_sub(warmup).map(|timed| &watches[timed]);
+        if let Some(w) = watch {
+            w.start(stream)?;
+        }
+        launch(&mut slot)?;
+        if let Some(w) = watch {
+            w.stop(stream)?;
+        }
+    }
+    watches.iter().map(Stopwatch::elapsed_ms).collect()
 }

@@ -5,6 +5,8 @@ use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
 use crate::determinism::DeterminismReport;
+use crate::histogram::{HistogramMismatch, HistogramReport};
+use crate::publish::{PublishRow, Verdict};
 use crate::gpu::DeviceInfo;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernel;
@@ -127,6 +129,107 @@ pub fn determinism(report: &DeterminismReport) -> String {
         report.reference,
         render(builder)
     )
+}
+
+/// The publication table: one row per variant, with the verdict in the
+/// page's words.
+pub fn publish(rows: &[PublishRow]) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "variant",
+        "participants",
+        "scope",
+        "ordering",
+        "pairs observed",
+        "stale",
+        "timeouts",
+        "last record",
+        "verdict",
+    ]);
+    for row in rows {
+        let c = &row.counts;
+        builder.push_record([
+            row.variant.symbol().trim_start_matches("publish_").to_owned(),
+            row.variant.participants().to_owned(),
+            row.variant.scope().to_owned(),
+            row.variant.ordering().to_owned(),
+            c.pairs.to_string(),
+            c.stale.to_string(),
+            c.timeouts.to_string(),
+            format!("{{{}, {}}}", c.observed.0, c.observed.1),
+            Verdict::of(row).text().to_owned(),
+        ]);
+    }
+    let launches = rows.first().map_or(0, |r| r.counts.launches);
+    let mut table = builder.build();
+    table
+        .with(Style::psql())
+        .modify(Columns::new(4..7), Alignment::right())
+        .modify(Rows::first(), Alignment::center());
+    format!(
+        "Publication: producer writes {{42, 3.5}} then sets a flag; consumer waits for the flag, reads the record.\n\
+         {launches} launches per variant; a stale record is one read as {{0, 0}} after the flag was seen.\n{table}\n"
+    )
+}
+
+/// The histogram table: median milliseconds and input GB/s per kernel, and a
+/// line on the exact check.
+pub fn histogram(report: &HistogramReport) -> String {
+    let o = &report.options;
+    let mut builder = Builder::default();
+    builder.push_record(["n", "distribution", "global ms", "privatized ms", "gl GB/s", "pr GB/s", "fastest"]);
+    for row in &report.rows {
+        let medians: Vec<f32> = row
+            .measurements
+            .iter()
+            .map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN))
+            .collect();
+        let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
+        let fastest = row
+            .measurements
+            .iter()
+            .zip(&medians)
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .map_or("-", |(m, _)| m.kernel.short());
+        let mut record = vec![row.n.to_string(), row.distribution.name().to_owned()];
+        record.extend(medians.iter().map(|ms| format!("{ms:.4}")));
+        record.extend(medians.iter().map(|&ms| format!("{:.1}", stats::gb_per_s(bytes, ms))));
+        record.push(fastest.to_owned());
+        builder.push_record(record);
+    }
+    let checked: usize = report.rows.iter().flat_map(|r| &r.measurements).map(|m| m.counts.len()).sum();
+    let wrong = report.mismatches().len();
+    let verdict = if wrong == 0 {
+        format!("All {checked} histograms (every launch) equal the CPU counts exactly, bin for bin.")
+    } else {
+        format!("{wrong} of {checked} histograms differ from the CPU counts; they are listed below.")
+    };
+    format!(
+        "Histogram: {} bins, block {}, {} timed runs after {} warm-ups, median of the runs\n{}\n{verdict}\n",
+        o.bins,
+        o.block,
+        o.runs,
+        o.warmup,
+        render(builder)
+    )
+}
+
+/// One line per histogram launch that differs from the CPU counts.
+pub fn histogram_mismatches(list: &[HistogramMismatch]) -> String {
+    list.iter()
+        .map(|m| {
+            format!(
+                "mismatch: histogram {} at n = {}, {}, launch {}: bin {} expected {}, found {}\n",
+                m.kernel.short(),
+                m.n,
+                m.distribution.name(),
+                m.launch,
+                m.bin,
+                m.expected,
+                m.found
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

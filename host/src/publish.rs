@@ -1,0 +1,97 @@
+//! The publication stress run: every variant, many launches, one table.
+
+use crate::error::LabError;
+use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
+
+/// One variant's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PublishRow {
+    /// Which variant.
+    pub variant: PublishVariant,
+    /// The geometry of each launch.
+    pub geometry: PublishGeometry,
+    /// What the consumers saw, over every launch.
+    pub counts: PublishCounts,
+}
+
+/// The verdict on one row, worded as the page words it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A guaranteed variant saw only `{42, 3.5}` and never timed out.
+    Correct,
+    /// A guaranteed variant saw a stale record or timed out: a bug.
+    Failed,
+    /// A broken variant showed its breakage.
+    BrokenAndSeen,
+    /// A broken variant happened to show nothing: not a proof.
+    NotAProof,
+}
+
+impl Verdict {
+    /// The verdict for `row`.
+    pub fn of(row: &PublishRow) -> Verdict {
+        let clean = row.counts.stale == 0 && row.counts.timeouts == 0;
+        match (row.variant.guaranteed(), clean) {
+            (true, true) => Verdict::Correct,
+            (true, false) => Verdict::Failed,
+            (false, true) => Verdict::NotAProof,
+            (false, false) => Verdict::BrokenAndSeen,
+        }
+    }
+
+    /// The text of the verdict column.
+    pub fn text(self) -> &'static str {
+        match self {
+            Verdict::Correct => "correct: release/acquire at this scope publishes the record",
+            Verdict::Failed => "FAILED: a guaranteed variant saw a stale record or timed out",
+            Verdict::BrokenAndSeen => "broken, and it showed: permitted by the memory model",
+            Verdict::NotAProof => "none seen, which is not a proof: stale records are permitted",
+        }
+    }
+}
+
+/// Runs every variant `launches` times.
+pub fn run(kernels: &PublishKernels<'_>, sm_count: u32, launches: usize) -> Result<Vec<PublishRow>, LabError> {
+    PublishVariant::ALL
+        .iter()
+        .map(|&variant| {
+            let geometry = PublishGeometry::for_device(variant, sm_count);
+            let counts = kernels.run(variant, geometry, launches)?;
+            Ok(PublishRow { variant, geometry, counts })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(variant: PublishVariant, stale: u64, timeouts: u64) -> PublishRow {
+        PublishRow {
+            variant,
+            geometry: PublishGeometry::for_device(variant, 132),
+            counts: PublishCounts { launches: 1, pairs: 10, stale, timeouts, observed: (42, 3.5) },
+        }
+    }
+
+    #[test]
+    fn a_relaxed_run_without_stale_records_is_not_a_proof() {
+        assert_eq!(Verdict::of(&row(PublishVariant::BlockRelaxed, 0, 0)), Verdict::NotAProof);
+        assert_eq!(Verdict::of(&row(PublishVariant::BlockRelaxed, 3, 0)), Verdict::BrokenAndSeen);
+        assert_eq!(Verdict::of(&row(PublishVariant::GridWrongScope, 0, 9)), Verdict::BrokenAndSeen);
+    }
+
+    #[test]
+    fn a_guaranteed_variant_fails_on_any_stale_record_or_timeout() {
+        assert_eq!(Verdict::of(&row(PublishVariant::BlockReleaseAcquire, 0, 0)), Verdict::Correct);
+        assert_eq!(Verdict::of(&row(PublishVariant::BlockReleaseAcquire, 1, 0)), Verdict::Failed);
+        assert_eq!(Verdict::of(&row(PublishVariant::GridReleaseAcquire, 0, 1)), Verdict::Failed);
+    }
+
+    #[test]
+    fn every_variant_meets_ten_million_pairs_in_five_launches_on_an_h200() {
+        for v in PublishVariant::ALL {
+            assert!(PublishGeometry::for_device(v, 132).pairs_per_launch(v) * 5 >= 10_000_000, "{v:?}");
+        }
+    }
+}

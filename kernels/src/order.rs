@@ -1,0 +1,127 @@
+//! Memory order: the loads and stores that publish other memory, at a stated
+//! scope.
+//!
+//! An atomic makes one access indivisible; it says nothing about *other*
+//! addresses. A release store and an acquire load that reads its value do:
+//! every write the releasing thread made before the store is visible to the
+//! acquiring thread after the load. The *scope* names which threads the pair
+//! synchronizes: `.cta` the threads of one block, `.gpu` every thread of the
+//! device. A pair whose scope leaves one of the two threads out forms no
+//! synchronization at all (the wrong-scope variant in `publish`).
+//!
+//! All functions here take generic addresses (the PTX forms carry no state
+//! space), so they work on shared and global memory alike.
+
+use core::arch::asm;
+
+/// Stores `value` at `address` with release semantics at block scope.
+///
+/// Emits `st.release.cta.b32`. Every memory write this thread made before the
+/// store is visible to any thread *of the same block* whose acquire load at
+/// block scope (or wider) reads `value`. Threads of other blocks get no
+/// guarantee.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[inline(always)]
+pub unsafe fn store_release_cta(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.release.cta.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` with acquire semantics at block scope.
+///
+/// Emits `ld.acquire.cta.b32`. If it reads a value written by a release store
+/// of a thread in the same block, every write that thread made before its
+/// store is visible to this thread's later reads.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[inline(always)]
+pub unsafe fn load_acquire_cta(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.acquire.cta.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// Stores `value` at `address` with release semantics at device scope.
+///
+/// Emits `st.release.gpu.b32`: as [`store_release_cta`], but the guarantee
+/// extends to every thread of the device, in any block.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory (or
+/// shared memory, where device scope is merely wider than needed).
+#[inline(always)]
+pub unsafe fn store_release_gpu(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.release.gpu.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` with acquire semantics at device scope.
+///
+/// Emits `ld.acquire.gpu.b32`: pairs with a [`store_release_gpu`] from any
+/// block of the device.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn load_acquire_gpu(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.acquire.gpu.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// Stores `value` at `address` atomically but with no ordering, at block
+/// scope.
+///
+/// Emits `st.relaxed.cta.b32`. The store itself is atomic (never torn, and a
+/// relaxed load sees either the old or the new value) but it orders nothing:
+/// a thread that reads `value` may still see older contents of *other*
+/// addresses this thread wrote before the store.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn store_relaxed_cta(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.relaxed.cta.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` atomically but with no ordering, at block
+/// scope.
+///
+/// Emits `ld.relaxed.cta.b32`. Reading a value a relaxed store wrote makes
+/// nothing else visible.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn load_relaxed_cta(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.relaxed.cta.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// A device-scope acquire-release fence (`__threadfence()` with the modern
+/// memory model's name).
+///
+/// Emits `fence.acq_rel.gpu`. It makes no thread wait. It orders this
+/// thread's memory operations before the fence against those after it, as seen
+/// by any thread of the device that synchronizes with it (for example through
+/// an atomic it later observes). A fence alone publishes nothing: it needs a
+/// flag or counter that the other thread reads.
+#[inline(always)]
+pub fn fence_acq_rel_gpu() {
+    // SAFETY: a fence has no operands and no preconditions.
+    unsafe { asm!("fence.acq_rel.gpu;", options(nostack)) }
+}

@@ -1,0 +1,50 @@
+use super::protocol::{self, Record, Slot};
+use crate::order;
+
+/// Publishing across blocks, correctly: the producer is thread 0 of block
+/// `2p`, the consumer thread 0 of block `2p + 1`, and the flag operations use
+/// device scope.
+///
+/// # Launch
+///
+/// Grid: `2 * pairs` blocks, few enough to be resident on the device together
+/// (the host uses a multiple of the SM count). Block: 32 threads (only thread
+/// 0 works). No shared memory. `slots` zeroed before each launch.
+///
+/// # Thread mapping
+///
+/// The producer writes `rounds` records, each followed by `st.release.gpu` of
+/// its flag; the consumer waits on `ld.acquire.gpu` for each in turn and reads
+/// it. Device scope includes both blocks, so an acquire that reads 1 makes
+/// the record visible.
+///
+/// Progress: a consumer can only finish if its producer runs. Both are
+/// resident when the grid fits the device, which the host arranges; if they
+/// are not, the consumer's deadline (`budget_ns`) turns the wait into counted
+/// timeouts, so the kernel always ends.
+///
+/// # Safety
+///
+/// `slots` must hold `pairs * rounds` zeroed slots, `observed` `pairs`
+/// records and `totals` three `u32`, all in global memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn publish_grid_release_acquire(
+    slots: *mut Slot,
+    rounds: u32,
+    budget_ns: u64,
+    observed: *mut Record,
+    totals: *mut u32,
+) {
+    // SAFETY: forwarded from this kernel's contract.
+    unsafe {
+        protocol::across_blocks(
+            order::store_release_gpu,
+            order::load_acquire_gpu,
+            slots,
+            rounds,
+            budget_ns,
+            observed,
+            totals,
+        )
+    }
+}

@@ -1,0 +1,34 @@
+//! Publishing a record from one thread to another: the second page's worked
+//! example, its two broken variants, and a correct cross-block version.
+//!
+//! Every variant runs the same protocol. The producer writes a [`Record`]
+//! `{ id: 42, score: 3.5 }` with ordinary stores, then sets a ready flag. The
+//! consumer waits until it reads the flag as 1, then reads the record with
+//! ordinary loads and compares it with `{42, 3.5}`. Before each round the
+//! record is reset to `{0, 0.0}`, so a consumer that sees the flag but not the
+//! payload reads a *stale* record, and counts it.
+//!
+//! | kernel | participants | flag store / load | valid? |
+//! |---|---|---|---|
+//! | [`publish_block_release_acquire`] | two warps, one block | `st.release.cta` / `ld.acquire.cta` | yes: the page's example |
+//! | [`publish_block_relaxed`] | two warps, one block | `st.relaxed.cta` / `ld.relaxed.cta` | no: stale records are permitted |
+//! | [`publish_grid_release_acquire`] | two blocks | `st.release.gpu` / `ld.acquire.gpu` | yes |
+//! | [`publish_grid_wrong_scope`] | two blocks | `st.release.cta` / `ld.acquire.cta` | no: the scope excludes one thread |
+//!
+//! Waits are bounded by time: each consumer has a deadline, `budget_ns` after
+//! it starts, past which a wait that has not seen the flag is counted as a
+//! *timeout* instead of spinning on. A protocol that can strand a consumer
+//! (a producer that is never scheduled, a flag that is never seen) then ends
+//! the kernel with a count instead of hanging the GPU.
+
+mod block_relaxed;
+mod block_release_acquire;
+mod grid_release_acquire;
+mod grid_wrong_scope;
+mod protocol;
+
+pub use block_relaxed::publish_block_relaxed;
+pub use block_release_acquire::publish_block_release_acquire;
+pub use grid_release_acquire::publish_grid_release_acquire;
+pub use grid_wrong_scope::publish_grid_wrong_scope;
+pub use protocol::{Counts, Record, Slot};
