@@ -4,7 +4,8 @@ use crate::cli::{Cli, Command, HistogramArgs, PublishArgs, SweepArgs};
 use crate::gpu::histogram::HistogramKernels;
 use crate::gpu::publish::PublishKernels;
 use crate::histogram::HistogramOptions;
-use crate::publish::Verdict;
+use crate::gpu::publish::PublishVariant;
+use crate::publish::{PublishOptions, Verdict};
 use crate::error::LabError;
 use crate::gpu::sum::SumKernels;
 use crate::gpu::{Gpu, PtxSource};
@@ -36,7 +37,7 @@ fn run_sweep(ptx: &PtxSource, args: SweepArgs) -> Result<Outcome, LabError> {
         block: args.block,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
-        sizes: args.sizes,
+        sizes: args.sizes.clone(),
     };
     let gpu = Gpu::open(ptx)?;
     let kernels = SumKernels::load(&gpu)?;
@@ -45,8 +46,10 @@ fn run_sweep(ptx: &PtxSource, args: SweepArgs) -> Result<Outcome, LabError> {
     let report = sweep::run(&kernels, &options)?;
     print!("{}\n", table::sweep(&report));
 
-    let det = determinism::run(&kernels, determinism::N, options.block, determinism::RUNS)?;
-    print!("{}", table::determinism(&det));
+    if args.determinism_runs > 0 {
+        let det = determinism::run(&kernels, determinism::N, options.block, args.determinism_runs as usize)?;
+        print!("{}", table::determinism(&det));
+    }
 
     let mismatches = report.mismatches();
     if mismatches.is_empty() {
@@ -62,7 +65,17 @@ fn run_publish(ptx: &PtxSource, args: PublishArgs) -> Result<Outcome, LabError> 
     let kernels = PublishKernels::load(&gpu)?;
     let (major, minor) = gpu.info.compute_capability;
     println!("GPU: {} (compute capability {major}.{minor}), SMs: {}\n", gpu.info.name, gpu.info.sm_count);
-    let rows = publish::run(&kernels, gpu.info.sm_count, args.iterations as usize)?;
+    let options = PublishOptions {
+        variants: if args.variant.is_empty() {
+            PublishVariant::ALL.to_vec()
+        } else {
+            args.variant.into_iter().map(PublishVariant::from).collect()
+        },
+        launches: args.iterations as usize,
+        rounds: args.rounds,
+        budget_ns: args.budget_ms * 1_000_000,
+    };
+    let rows = publish::run(&kernels, gpu.info.sm_count, &options)?;
     print!("{}", table::publish(&rows));
     if rows.iter().any(|r| Verdict::of(r) == Verdict::Failed) {
         Ok(Outcome::ChecksFailed)

@@ -7,6 +7,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::gpu::histogram::MAX_BINS;
 use crate::gpu::launch::Block;
+use crate::gpu::publish::PublishVariant;
 use crate::input::Distribution;
 use crate::reference;
 
@@ -61,6 +62,45 @@ pub struct PublishArgs {
     /// pairs per SM (over 2 million on a 132-SM H200).
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub iterations: u32,
+
+    /// Run only these variants (comma-separated); all four by default.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub variant: Vec<VariantArg>,
+
+    /// Producer/consumer rounds per pair and launch, instead of the default
+    /// (1024 in one block, 2048 across blocks). Small values keep sanitizer
+    /// runs short.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub rounds: Option<u32>,
+
+    /// Each consumer's time budget per launch, in milliseconds, before its
+    /// remaining waits are counted as timeouts.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    pub budget_ms: u64,
+}
+
+/// The publication variants as named on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VariantArg {
+    /// Same block, st.release.cta / ld.acquire.cta (the page's example).
+    BlockReleaseAcquire,
+    /// Same block, relaxed flag.
+    BlockRelaxed,
+    /// Two blocks, st.release.gpu / ld.acquire.gpu.
+    GridReleaseAcquire,
+    /// Two blocks, block scope (invalid).
+    GridWrongScope,
+}
+
+impl From<VariantArg> for PublishVariant {
+    fn from(v: VariantArg) -> PublishVariant {
+        match v {
+            VariantArg::BlockReleaseAcquire => PublishVariant::BlockReleaseAcquire,
+            VariantArg::BlockRelaxed => PublishVariant::BlockRelaxed,
+            VariantArg::GridReleaseAcquire => PublishVariant::GridReleaseAcquire,
+            VariantArg::GridWrongScope => PublishVariant::GridWrongScope,
+        }
+    }
 }
 
 /// `histogram`'s flags.
@@ -110,6 +150,10 @@ pub struct SweepArgs {
     /// exact sum stays below 2^24.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
     pub sizes: Vec<usize>,
+
+    /// Runs per kernel in the determinism table (0 leaves the table out).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub determinism_runs: u32,
 }
 
 /// Parses `--block`.

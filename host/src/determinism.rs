@@ -8,9 +8,6 @@ use crate::{input, reference};
 /// The page's size for the determinism table.
 pub const N: usize = 4_194_304;
 
-/// The page's number of runs per kernel.
-pub const RUNS: usize = 20;
-
 /// The sums each kernel returned for one input.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DeterminismReport {

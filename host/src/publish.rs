@@ -50,13 +50,29 @@ impl Verdict {
     }
 }
 
-/// Runs every variant `launches` times.
-pub fn run(kernels: &PublishKernels<'_>, sm_count: u32, launches: usize) -> Result<Vec<PublishRow>, LabError> {
-    PublishVariant::ALL
+/// What one publication run does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublishOptions {
+    /// The variants, in order.
+    pub variants: Vec<PublishVariant>,
+    /// Launches per variant.
+    pub launches: usize,
+    /// Rounds per pair and launch, if not the geometry's default.
+    pub rounds: Option<u32>,
+    /// Each consumer's budget per launch, in nanoseconds.
+    pub budget_ns: u64,
+}
+
+/// Runs each variant of `options` on a device with `sm_count` SMs.
+pub fn run(kernels: &PublishKernels<'_>, sm_count: u32, options: &PublishOptions) -> Result<Vec<PublishRow>, LabError> {
+    options
+        .variants
         .iter()
         .map(|&variant| {
-            let geometry = PublishGeometry::for_device(variant, sm_count);
-            let counts = kernels.run(variant, geometry, launches)?;
+            let mut geometry = PublishGeometry::for_device(variant, sm_count);
+            geometry.rounds = options.rounds.unwrap_or(geometry.rounds);
+            geometry.budget_ns = options.budget_ns;
+            let counts = kernels.run(variant, geometry, options.launches)?;
             Ok(PublishRow { variant, geometry, counts })
         })
         .collect()

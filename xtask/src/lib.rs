@@ -4,3 +4,4 @@
 pub mod paths;
 pub mod ptx;
 pub mod ptxas;
+pub mod sanitize;
