@@ -12,6 +12,7 @@ use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
 use host::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
 use host::gpu::sum::{SumKernel, SumKernels};
+use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
 use host::{publish, reference};
@@ -42,6 +43,8 @@ fn main() -> ExitCode {
     for threads in BLOCKS {
         cases.push((format!("sums_are_bit_exact/block_{threads}"), Box::new(move |gpu| sums_are_bit_exact(gpu, threads))));
     }
+    cases.push(("roofline_sums_are_bit_exact_at_awkward_sizes_and_offsets".to_owned(), Box::new(roofline_sums_are_bit_exact)));
+    cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
     for variant in [PublishVariant::BlockReleaseAcquire, PublishVariant::GridReleaseAcquire] {
         cases.push((
             format!("guaranteed_publication_is_never_stale/{}", variant.symbol()),
@@ -79,7 +82,7 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
         let expected = reference::kahan_sum(&values);
         let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
         for kernel in SumKernel::ALL {
-            let m = kernels.measure(kernel, &device_input, block, 2, 0).map_err(|e| e.to_string())?;
+            let m = kernels.measure(kernel, &device_input, block, Plan { warmup: 2, runs: 0, cold: false }).map_err(|e| e.to_string())?;
             for found in m.sums {
                 if !reference::bit_exact(found, expected) {
                     wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label()));
@@ -88,6 +91,65 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// The three roofline kernels at sizes around every boundary they have
+/// (warp, block, float4, chunk) and at starts misaligned by 1 to 3 floats,
+/// which sends the 128-bit paths to their scalar fallbacks.
+fn roofline_sums_are_bit_exact(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for threads in [32, 256, 1024] {
+        let block = Block::new(threads).map_err(|e| e.to_string())?;
+        for n in [1, 2, 3, 5, 31, 4095, 4097, 4099, 65_537, 1_000_003, reference::MAX_EXACT_N] {
+            let values = input::exact(n);
+            let expected = reference::kahan_sum(&values);
+            for offset in [0, 1, 2, 3] {
+                let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
+                for kernel in [SumKernel::WarpShuffle, SumKernel::Bandwidth, SumKernel::Deterministic] {
+                    let plan = Plan { warmup: 2, runs: 0, cold: false };
+                    let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+                    for found in m.sums {
+                        if !reference::bit_exact(found, expected) {
+                            wrong.push(format!(
+                                "  {} n = {n} block {threads} offset {offset}: expected {expected}, found {found}",
+                                kernel.label()
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// On inexact input, where any change of order shows in the last bits, the
+/// deterministic kernel returns one bit pattern over repeated launches, every
+/// block size, grids sized for 1 to 264 SMs, and misaligned starts.
+fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
+    let n = 4_194_304 + 3;
+    let values = input::inexact(n);
+    let mut seen = std::collections::BTreeMap::new();
+    for sm_count in [1, 7, gpu.info.sm_count, 2 * gpu.info.sm_count] {
+        let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+        for offset in [0, 1] {
+            let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
+            for threads in BLOCKS {
+                let block = Block::new(threads).map_err(|e| e.to_string())?;
+                let plan = Plan { warmup: 3, runs: 0, cold: false };
+                let m = kernels.measure(SumKernel::Deterministic, &device_input, block, plan).map_err(|e| e.to_string())?;
+                for s in m.sums {
+                    seen.entry(s.to_bits()).or_insert_with(Vec::new).push((sm_count, offset, threads));
+                }
+            }
+        }
+    }
+    if seen.len() == 1 {
+        Ok(())
+    } else {
+        Err(format!("  {} distinct sums: {seen:?}", seen.len()))
+    }
 }
 
 /// The page's example and the device-scope version: over three launches
@@ -134,7 +196,7 @@ fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
                 let expected = reference::histogram(&values, bins);
                 let device_values = kernels.upload(&values, bins).map_err(|e| e.to_string())?;
                 for kernel in HistogramKernel::ALL {
-                    let m = kernels.measure(kernel, &device_values, block, 1, 0).map_err(|e| e.to_string())?;
+                    let m = kernels.measure(kernel, &device_values, block, Plan { warmup: 1, runs: 0, cold: false }).map_err(|e| e.to_string())?;
                     if m.counts.iter().any(|c| *c != expected) {
                         wrong.push(format!("  {} n = {n} block {threads} {distribution:?}", kernel.symbol()));
                     }

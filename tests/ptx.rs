@@ -36,6 +36,14 @@ const KERNELS: &[(&str, &[&str], &[&str])] = &[
         &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
         &[".gpu.b32", ".relaxed", "bar.sync"],
     ),
+    ("sum_warp_shuffle", &["shfl.sync.bfly.b32", "bar.sync", "red.global.add.f32"], &["red.shared", "atom.shared"]),
+    ("sum_bandwidth", &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "red.global.add.f32"], &["red.shared"]),
+    (
+        "sum_deterministic",
+        &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "fence.acq_rel.gpu", "atom.global.add.u32", "bar.sync"],
+        &["red.global.add.f32", "atom.global.add.f32"],
+    ),
+    ("empty", &["ret;"], &["ld.", "st."]),
     ("histogram_global_atomic", &["red.global.add.u32"], &["bar.sync", "red.shared"]),
     ("histogram_privatized", &["red.shared.add.u32", "bar.sync", "red.global.add.u32"], &["atom."]),
 ];

@@ -1,6 +1,10 @@
 //! The commands, wired: options → runner → result → exporter → stdout.
 
-use crate::cli::{Cli, Command, HistogramArgs, PublishArgs, SweepArgs};
+use crate::bench::BenchOptions;
+use crate::cli::{BenchArgs, Cli, Command, HistogramArgs, PublishArgs, SweepArgs};
+use crate::gpu::baseline::Baselines;
+use crate::gpu::timing::Plan;
+use crate::progress::Progress;
 use crate::gpu::histogram::HistogramKernels;
 use crate::gpu::publish::PublishKernels;
 use crate::histogram::HistogramOptions;
@@ -11,7 +15,7 @@ use crate::gpu::sum::SumKernels;
 use crate::gpu::{Gpu, PtxSource};
 use crate::report::table;
 use crate::sweep::SweepOptions;
-use crate::{determinism, histogram, publish, sweep};
+use crate::{bench, determinism, histogram, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +33,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Command::Sweep(args) => run_sweep(&ptx, args),
         Command::Publish(args) => run_publish(&ptx, args),
         Command::Histogram(args) => run_histogram(&ptx, args),
+        Command::Bench(args) => run_bench(&ptx, args),
     }
 }
 
@@ -51,13 +56,7 @@ fn run_sweep(ptx: &PtxSource, args: SweepArgs) -> Result<Outcome, LabError> {
         print!("{}", table::determinism(&det));
     }
 
-    let mismatches = report.mismatches();
-    if mismatches.is_empty() {
-        Ok(Outcome::Passed)
-    } else {
-        eprint!("{}", table::mismatches(&mismatches));
-        Ok(Outcome::ChecksFailed)
-    }
+    finish_sums(&report.mismatches())
 }
 
 fn run_publish(ptx: &PtxSource, args: PublishArgs) -> Result<Outcome, LabError> {
@@ -103,6 +102,31 @@ fn run_histogram(ptx: &PtxSource, args: HistogramArgs) -> Result<Outcome, LabErr
         Ok(Outcome::Passed)
     } else {
         eprint!("{}", table::histogram_mismatches(&mismatches));
+        Ok(Outcome::ChecksFailed)
+    }
+}
+
+fn run_bench(ptx: &PtxSource, args: BenchArgs) -> Result<Outcome, LabError> {
+    let options = BenchOptions {
+        sizes: args.sizes,
+        block: args.block,
+        plan: Plan { warmup: args.warmup as usize, runs: args.runs as usize, cold: args.cold },
+    };
+    let gpu = Gpu::open(ptx)?;
+    let kernels = SumKernels::load(&gpu)?;
+    let baselines = Baselines::load(&gpu)?;
+    print!("{}\n", table::device_header(&gpu.info, options.block));
+    let report = bench::run(&kernels, &baselines, &options, &Progress::new(true))?;
+    print!("{}", table::bench(&report));
+    finish_sums(&report.mismatches())
+}
+
+/// Prints any mismatching sums to stderr and turns them into the outcome.
+fn finish_sums(mismatches: &[crate::sweep::Mismatch]) -> Result<Outcome, LabError> {
+    if mismatches.is_empty() {
+        Ok(Outcome::Passed)
+    } else {
+        eprint!("{}", table::mismatches(mismatches));
         Ok(Outcome::ChecksFailed)
     }
 }

@@ -50,6 +50,9 @@ pub enum Command {
     /// (release/acquire, relaxed, device scope across blocks, wrong scope)
     /// under stress, and count stale records.
     Publish(PublishArgs),
+    /// Time every sum kernel at large sizes against the device's own copy
+    /// bandwidth and an empty launch, with the spread of every timing.
+    Bench(BenchArgs),
     /// Count values into bins with global atomics and with a privatized
     /// shared-memory histogram, timed, and checked exactly against the CPU.
     Histogram(HistogramArgs),
@@ -103,6 +106,41 @@ impl From<VariantArg> for PublishVariant {
     }
 }
 
+/// `bench`'s flags.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Array sizes, comma-separated, from 1 to 357913920 (where the bench's
+    /// exact input would pass 2^24).
+    #[arg(long, value_delimiter = ',', default_values_t = crate::bench::DEFAULT_SIZES, value_parser = parse_bench_size)]
+    pub sizes: Vec<usize>,
+
+    /// Threads per block: a power of two from 32 to 1024.
+    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    pub block: Block,
+
+    /// Timed launches per kernel and size.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+
+    /// Untimed launches before the timed ones.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+
+    /// Flush the L2 cache before every timed launch.
+    #[arg(long)]
+    pub cold: bool,
+}
+
+/// Parses one `bench --sizes` entry.
+pub fn parse_bench_size(text: &str) -> Result<usize, String> {
+    let n = parse_count(text)?;
+    if reference::fits_exactly_sparse(n) {
+        Ok(n)
+    } else {
+        Err(format!("n = {n} is too large: the exact sum could reach 2^24 (the largest is {})", reference::MAX_SPARSE_N))
+    }
+}
+
 /// `histogram`'s flags.
 #[derive(Debug, Args)]
 pub struct HistogramArgs {
@@ -122,7 +160,7 @@ pub struct HistogramArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub warmup: u32,
 
-    /// Input sizes, comma-separated, from 1 to 2^28.
+    /// Input sizes, comma-separated, from 1 to 2^29.
     #[arg(long, value_delimiter = ',', default_values_t = [65_536usize, 1_048_576, 16_777_216], value_parser = parse_count)]
     pub sizes: Vec<usize>,
 
@@ -183,10 +221,11 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     Ok(n)
 }
 
-/// The largest input the histogram accepts: 2^28 values (1 GiB).
-pub const MAX_COUNT: usize = 1 << 28;
+/// The largest input the histogram and the bench accept: 2^29 elements
+/// (2 GiB), further limited by each command's exactness rule.
+pub const MAX_COUNT: usize = 1 << 29;
 
-/// Parses one histogram `--sizes` entry: a whole number from 1 to 2^28.
+/// Parses a whole number from 1 to [`MAX_COUNT`].
 pub fn parse_count(text: &str) -> Result<usize, String> {
     let n: usize = text
         .trim()
@@ -196,7 +235,7 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
     if (1..=MAX_COUNT).contains(&n) {
         Ok(n)
     } else {
-        Err(format!("{n} is not between 1 and 2^28"))
+        Err(format!("{n} is not between 1 and 2^29"))
     }
 }
 
@@ -247,7 +286,9 @@ mod tests {
             (&["publish", "--iterations", "0"], "--iterations", "0 is not in 1..=100000"),
             (&["histogram", "--bins", "0"], "--bins", "0 is not in 1..=12288"),
             (&["histogram", "--bins", "20000"], "--bins", "20000 is not in 1..=12288"),
-            (&["histogram", "--sizes", "0"], "--sizes", "0 is not between 1 and 2^28"),
+            (&["histogram", "--sizes", "0"], "--sizes", "0 is not between 1 and 2^29"),
+            (&["bench", "--sizes", "400000000"], "--sizes", "could reach 2^24"),
+            (&["bench", "--block", "100"], "--block", "not a power of two"),
             (&["histogram", "--distribution", "zipf"], "--distribution", "zipf"),
         ] {
             let message = parse(args).unwrap_err().to_string();

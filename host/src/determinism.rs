@@ -3,6 +3,7 @@
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::gpu::timing::Plan;
 use crate::{input, reference};
 
 /// The page's size for the determinism table.
@@ -29,7 +30,7 @@ pub fn run(kernels: &SumKernels<'_>, n: usize, block: Block, runs: usize) -> Res
     let device_input = kernels.upload(&values)?;
     let sums = SumKernel::ALL
         .iter()
-        .map(|&k| Ok((k, kernels.measure(k, &device_input, block, runs, 0)?.sums)))
+        .map(|&k| Ok((k, kernels.measure(k, &device_input, block, Plan { warmup: runs, runs: 0, cold: false })?.sums)))
         .collect::<Result<_, LabError>>()?;
     Ok(DeterminismReport { n, block, reference, sums })
 }

@@ -4,6 +4,7 @@
 use crate::error::LabError;
 use crate::gpu::histogram::{HistogramKernel, HistogramKernels, HistogramMeasurement};
 use crate::gpu::launch::Block;
+use crate::gpu::timing::Plan;
 use crate::input::{self, Distribution};
 use crate::reference;
 
@@ -100,7 +101,10 @@ pub fn run(kernels: &HistogramKernels<'_>, options: &HistogramOptions) -> Result
             let device_values = kernels.upload(&values, options.bins)?;
             let measurements = HistogramKernel::ALL
                 .iter()
-                .map(|&k| kernels.measure(k, &device_values, options.block, options.warmup, options.runs))
+                .map(|&k| {
+                    let plan = Plan { warmup: options.warmup, runs: options.runs, cold: false };
+                    kernels.measure(k, &device_values, options.block, plan)
+                })
                 .collect::<Result<_, _>>()?;
             rows.push(HistogramRow { n, distribution, expected, measurements });
         }

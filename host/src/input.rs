@@ -15,6 +15,21 @@ pub fn exact(n: usize) -> Vec<f32> {
     (0..n).map(|i| (i % 4) as f32).collect()
 }
 
+/// One element in this many is non-zero in [`sparse_exact`].
+pub const SPARSE_STRIDE: usize = 64;
+
+/// The bench's input for sizes past the dense rule: element `i` is
+/// `(i / 64) % 4` when `i` is a multiple of 64 and 0 otherwise. Every partial
+/// sum is an integer of at most `3 * ceil(n / 64)`, exact in `f32` while
+/// [`crate::reference::fits_exactly_sparse`] holds (up to about 3.6 * 10^8
+/// elements). The bytes read are the same as for any other values, so the
+/// bandwidth measured is the same.
+pub fn sparse_exact(n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| if i % SPARSE_STRIDE == 0 { ((i / SPARSE_STRIDE) % 4) as f32 } else { 0.0 })
+        .collect()
+}
+
 /// The seed of [`inexact`]. Fixed, so every run and every machine sums the
 /// same array.
 pub const INEXACT_SEED: u64 = 26;
@@ -82,6 +97,13 @@ fn splitmix64(state: &mut u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sparse_exact_is_zero_except_every_64th() {
+        let v = sparse_exact(200);
+        assert_eq!((v[0], v[64], v[128], v[192]), (0.0, 1.0, 2.0, 3.0));
+        assert_eq!(v.iter().filter(|&&x| x != 0.0).count(), 3);
+    }
 
     #[test]
     fn exact_cycles_through_zero_to_three() {

@@ -8,12 +8,14 @@
 //! ([`stats`], [`reference`]) are pure functions with their tests beside them.
 
 pub mod app;
+pub mod bench;
 pub mod cli;
 pub mod determinism;
 pub mod error;
 pub mod gpu;
 pub mod histogram;
 pub mod input;
+pub mod progress;
 pub mod publish;
 pub mod reference;
 pub mod report;

@@ -33,6 +33,15 @@ pub const fn fits_exactly(n: usize) -> bool {
 /// The largest `n` that [`fits_exactly`] accepts.
 pub const MAX_EXACT_N: usize = ((F32_EXACT_INTEGER_LIMIT - 1) / crate::input::EXACT_MAX as u64) as usize;
 
+/// Whether every partial sum of [`crate::input::sparse_exact`] of `n`
+/// elements is an integer below 2^24.
+pub const fn fits_exactly_sparse(n: usize) -> bool {
+    fits_exactly(n.div_ceil(crate::input::SPARSE_STRIDE))
+}
+
+/// The largest `n` that [`fits_exactly_sparse`] accepts.
+pub const MAX_SPARSE_N: usize = MAX_EXACT_N * crate::input::SPARSE_STRIDE;
+
 /// Whether a GPU sum equals the reference bit for bit: the reference rounded to
 /// `f32` and compared as bits, so `-0.0` and `0.0`, or two NaNs, are not
 /// confused with each other.
@@ -88,6 +97,16 @@ mod tests {
     fn histogram_counts_each_value() {
         assert_eq!(histogram(&[0, 2, 2, 3, 2], 4), [1, 0, 3, 1]);
         assert_eq!(histogram(&[], 2), [0, 0]);
+    }
+
+    #[test]
+    fn the_sparse_guard_admits_two_to_the_28() {
+        assert!(fits_exactly_sparse(1 << 28));
+        assert!(fits_exactly_sparse(MAX_SPARSE_N));
+        assert!(!fits_exactly_sparse(MAX_SPARSE_N + 1));
+        let n = 1 << 20;
+        let exact = crate::input::sparse_exact(n);
+        assert_eq!(kahan_sum(&exact), 1.5 * (n / 64) as f64);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use crate::error::LabError;
 use crate::gpu::launch::Block;
+use crate::gpu::timing::Plan;
 use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use crate::{input, reference};
 
@@ -25,7 +26,7 @@ pub struct SweepRow {
     pub n: usize,
     /// The Kahan `f64` reference of the exact input.
     pub reference: f64,
-    /// One measurement per kernel, in [`SumKernel::ALL`] order.
+    /// One measurement per kernel, in [`SumKernel::PAGE`] order.
     pub measurements: Vec<SumMeasurement>,
 }
 
@@ -55,26 +56,39 @@ pub struct Mismatch {
     pub found: f32,
 }
 
+impl SweepOptions {
+    /// The timing plan: warm always, as on the page.
+    pub fn plan(&self) -> Plan {
+        Plan { warmup: self.warmup, runs: self.runs, cold: false }
+    }
+}
+
+impl SweepRow {
+    /// Every sum of this row that differs from its reference, for a run at
+    /// `block`.
+    pub fn mismatches(&self, block: Block) -> Vec<Mismatch> {
+        self.measurements
+            .iter()
+            .flat_map(|m| {
+                m.sums.iter().enumerate().filter(|(_, s)| !reference::bit_exact(**s, self.reference)).map(
+                    move |(launch, &found)| Mismatch {
+                        kernel: m.kernel,
+                        n: self.n,
+                        block,
+                        launch,
+                        expected: self.reference,
+                        found,
+                    },
+                )
+            })
+            .collect()
+    }
+}
+
 impl SweepReport {
     /// Every sum that differs from its reference, in table order.
     pub fn mismatches(&self) -> Vec<Mismatch> {
-        self.rows
-            .iter()
-            .flat_map(|row| {
-                row.measurements.iter().flat_map(move |m| {
-                    m.sums.iter().enumerate().filter(|(_, s)| !reference::bit_exact(**s, row.reference)).map(
-                        move |(launch, &found)| Mismatch {
-                            kernel: m.kernel,
-                            n: row.n,
-                            block: self.options.block,
-                            launch,
-                            expected: row.reference,
-                            found,
-                        },
-                    )
-                })
-            })
-            .collect()
+        self.rows.iter().flat_map(|row| row.mismatches(self.options.block)).collect()
     }
 }
 
@@ -89,9 +103,9 @@ pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions) -> Result<SweepRepo
             let values = input::exact(n);
             let reference = reference::kahan_sum(&values);
             let device_input = kernels.upload(&values)?;
-            let measurements = SumKernel::ALL
+            let measurements = SumKernel::PAGE
                 .iter()
-                .map(|&k| kernels.measure(k, &device_input, options.block, options.warmup, options.runs))
+                .map(|&k| kernels.measure(k, &device_input, options.block, options.plan()))
                 .collect::<Result<_, _>>()?;
             Ok(SweepRow { n, reference, measurements })
         })

@@ -115,3 +115,30 @@ pub unsafe fn shared_add_u32(address: *mut u32, value: u32) {
         );
     }
 }
+
+/// Adds `value` to the `u32` at `address` in global memory and returns the
+/// value it replaced (`atomicAdd` whose result is used).
+///
+/// Emits `cvta.to.global.u64` then `atom.global.add.u32`: relaxed, `.gpu`
+/// scope. Each caller gets a distinct old value, which is how the
+/// deterministic sum's blocks take tickets to find the last one.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory.
+#[inline(always)]
+pub unsafe fn global_fetch_add_u32(address: *mut u32, value: u32) -> u32 {
+    let old;
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "atom.global.add.u32 {old}, [{a}], {v};",
+            a = inout(reg64) address => _,
+            old = out(reg32) old,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+    old
+}

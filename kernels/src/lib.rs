@@ -5,7 +5,7 @@
 //! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
 //! shared memory), [`atomic`] (read-modify-write on one address) and
 //! [`order`] (release, acquire and relaxed accesses, and fences, at a stated
-//! scope). Each kernel lives in its own file; the naive and the better
+//! scope), [`warp`] (shuffles) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder.
 //!
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
@@ -19,11 +19,14 @@
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 
 pub mod atomic;
+pub mod empty;
+pub mod global;
 pub mod histogram;
 pub mod order;
 pub mod publish;
 pub mod shared;
 pub mod sum;
 pub mod thread;
+pub mod warp;
 
 mod panic;

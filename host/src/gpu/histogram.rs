@@ -3,7 +3,8 @@
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
 use super::launch::Block;
-use super::{Gpu, timing};
+use super::timing::{self, Plan};
+use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
@@ -91,24 +92,23 @@ impl<'gpu> HistogramKernels<'gpu> {
         Ok(DeviceValues { values, bins })
     }
 
-    /// Launches `kernel` `warmup + runs` times, each into its own zeroed
+    /// Launches `kernel` per `plan`, each into its own zeroed
     /// histogram, timing the last `runs` (the sweep's timing rule).
     pub fn measure(
         &self,
         kernel: HistogramKernel,
         input: &DeviceValues,
         block: Block,
-        warmup: usize,
-        runs: usize,
+        plan: Plan,
     ) -> Result<HistogramMeasurement, LabError> {
         let stream = self.gpu.stream();
         let (n, bins) = (input.values.len(), input.bins);
-        let launches = warmup + runs;
+        let launches = plan.warmup + plan.runs;
         let mut all = stream
             .alloc_zeros::<u32>(launches * bins as usize)
             .doing(|| format!("allocating {launches} histograms"))?;
         let function = &self.functions[kernel as usize];
-        let times_ms = timing::time_launches(self.gpu, &mut all, bins as usize, warmup, runs, |out| {
+        let times_ms = timing::time_launches(self.gpu, &mut all, bins as usize, plan, |out| {
             let mut args = stream.launch_builder(function);
             args.arg(&input.values).arg(&n).arg(out);
             if kernel == HistogramKernel::Privatized {

@@ -6,19 +6,21 @@
 //! and one typed wrapper per kernel family ([`sum::SumKernels`]) that owns the
 //! kernel's launch contract, so no caller ever builds a grid by hand.
 
+pub mod baseline;
 pub mod histogram;
 pub mod launch;
 pub mod publish;
 pub mod sum;
 pub mod timing;
 
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, sys};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, sys};
 use cudarc::nvrtc::Ptx;
 
-use crate::error::{LabError, describe};
+use crate::error::{DriverContext, LabError, describe};
 
 /// The kernels' PTX, built by `host/build.rs` (through the same builder as
 /// `cargo xtask build-ptx`) and embedded in the binary, so the binary runs
@@ -65,6 +67,8 @@ pub struct DeviceInfo {
     pub sm_count: u32,
     /// The driver's CUDA version as (major, minor), e.g. (13, 0).
     pub driver_cuda_version: (i32, i32),
+    /// Bytes of L2 cache.
+    pub l2_bytes: usize,
 }
 
 /// One GPU, its stream and the lab's loaded PTX module.
@@ -73,6 +77,8 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     ptx_name: String,
+    /// Twice the L2 size, allocated on the first cold measurement.
+    flush_buffer: RefCell<Option<CudaSlice<u8>>>,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -116,7 +122,7 @@ impl Gpu {
         let module = context
             .load_module(Ptx::from_src(text))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
-        Ok(Gpu { context, stream, module, ptx_name, info })
+        Ok(Gpu { context, stream, module, ptx_name, flush_buffer: RefCell::new(None), info })
     }
 
     /// The kernel named `symbol` in the loaded PTX.
@@ -136,10 +142,25 @@ impl Gpu {
     pub fn context(&self) -> &Arc<CudaContext> {
         &self.context
     }
+
+    /// Queues a write of twice the L2 cache's size, which evicts whatever a
+    /// previous launch left there (nvbench's method).
+    pub fn flush_l2(&self) -> Result<(), LabError> {
+        let mut slot = self.flush_buffer.borrow_mut();
+        if slot.is_none() {
+            let bytes = 2 * self.info.l2_bytes.max(1);
+            *slot = Some(
+                self.stream
+                    .alloc_zeros::<u8>(bytes)
+                    .doing(|| format!("allocating a {bytes}-byte L2 flush buffer"))?,
+            );
+        }
+        let buffer = slot.as_mut().expect("allocated above");
+        self.stream.memset_zeros(buffer).doing(|| "flushing L2".to_owned())
+    }
 }
 
 fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
-    use crate::error::DriverContext;
     let name = context.name().doing(|| "reading the device name".to_owned())?;
     let compute_capability = context
         .compute_capability()
@@ -147,6 +168,9 @@ fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
     let sm_count = context
         .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .doing(|| "reading the SM count".to_owned())?;
+    let l2_bytes = context
+        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
+        .doing(|| "reading the L2 size".to_owned())?;
     let mut version = 0;
     // SAFETY: `cuDriverGetVersion` writes one int through a valid pointer.
     unsafe { sys::cuDriverGetVersion(&mut version) }
@@ -157,5 +181,6 @@ fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
         compute_capability,
         sm_count: sm_count as u32,
         driver_cuda_version: (version / 1000, (version % 1000) / 10),
+        l2_bytes: l2_bytes as usize,
     })
 }

@@ -1,10 +1,10 @@
 //! The typed wrapper for the page's three sum kernels: their launch contract,
 //! written once, and the measured launch loop with the page's timing rule.
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::launch::Block;
-use super::timing;
+use super::timing::{self, Plan};
 use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
@@ -17,11 +17,34 @@ pub enum SumKernel {
     SharedAtomic,
     /// A shared-memory tree per block (`kernels/src/sum/tree_atomic.rs`).
     TreeAtomic,
+    /// Warp shuffles, then shared memory, per block (`kernels/src/sum/warp_shuffle.rs`).
+    WarpShuffle,
+    /// Grid-stride 128-bit loads, then the hierarchical combine (`kernels/src/sum/bandwidth.rs`).
+    Bandwidth,
+    /// Fixed-order chunks and a last-block combine (`kernels/src/sum/deterministic.rs`).
+    Deterministic,
 }
 
+/// Floats per chunk of `sum_deterministic` (`kernels::sum::CHUNK`).
+pub const DETERMINISTIC_CHUNK: usize = 4096;
+
+/// The largest input `sum_deterministic` accepts: 1024 segments of 1024
+/// chunks (`kernels::sum::{SEGMENT, MAX_SEGMENTS}`).
+pub const DETERMINISTIC_MAX_N: usize = DETERMINISTIC_CHUNK * 1024 * 1024;
+
 impl SumKernel {
-    /// All three, in the page's order.
-    pub const ALL: [SumKernel; 3] = [SumKernel::GlobalAtomic, SumKernel::SharedAtomic, SumKernel::TreeAtomic];
+    /// The page's three, in the page's order.
+    pub const PAGE: [SumKernel; 3] = [SumKernel::GlobalAtomic, SumKernel::SharedAtomic, SumKernel::TreeAtomic];
+
+    /// All six: the page's three, then the roofline kernels.
+    pub const ALL: [SumKernel; 6] = [
+        SumKernel::GlobalAtomic,
+        SumKernel::SharedAtomic,
+        SumKernel::TreeAtomic,
+        SumKernel::WarpShuffle,
+        SumKernel::Bandwidth,
+        SumKernel::Deterministic,
+    ];
 
     /// The `.entry` name in the PTX.
     pub const fn symbol(self) -> &'static str {
@@ -29,6 +52,9 @@ impl SumKernel {
             SumKernel::GlobalAtomic => "sum_global_atomic",
             SumKernel::SharedAtomic => "sum_shared_atomic",
             SumKernel::TreeAtomic => "sum_tree_atomic",
+            SumKernel::WarpShuffle => "sum_warp_shuffle",
+            SumKernel::Bandwidth => "sum_bandwidth",
+            SumKernel::Deterministic => "sum_deterministic",
         }
     }
 
@@ -38,6 +64,9 @@ impl SumKernel {
             SumKernel::GlobalAtomic => "global atomic",
             SumKernel::SharedAtomic => "shared atomic",
             SumKernel::TreeAtomic => "tree + atomic",
+            SumKernel::WarpShuffle => "warp shuffle",
+            SumKernel::Bandwidth => "bandwidth",
+            SumKernel::Deterministic => "deterministic",
         }
     }
 
@@ -47,45 +76,75 @@ impl SumKernel {
             SumKernel::GlobalAtomic => "global",
             SumKernel::SharedAtomic => "shared",
             SumKernel::TreeAtomic => "tree",
+            SumKernel::WarpShuffle => "warp",
+            SumKernel::Bandwidth => "bandwidth",
+            SumKernel::Deterministic => "deterministic",
         }
     }
 
-    /// The launch contract of each kernel's `# Launch` doc: one thread per
-    /// element, and the dynamic shared memory the kernel indexes.
-    pub fn config(self, n: usize, block: Block) -> LaunchConfig {
-        let shared_mem_bytes = match self {
-            SumKernel::GlobalAtomic => 0,
-            SumKernel::SharedAtomic => size_of::<f32>() as u32,
-            SumKernel::TreeAtomic => block.threads() * size_of::<f32>() as u32,
+    /// The launch contract of each kernel's `# Launch` doc. The page's
+    /// kernels and the warp-shuffle kernel use one thread per element; the
+    /// bandwidth and deterministic kernels use a grid that fills the device,
+    /// `sm_count * 2048 / block` blocks (2048 resident threads per SM since
+    /// Volta), but no more blocks than the input has work for.
+    pub fn config(self, n: usize, block: Block, sm_count: u32) -> LaunchConfig {
+        let threads = block.threads();
+        let warps = threads / 32;
+        let full_device = sm_count * (2048 / threads).max(1);
+        let (grid, shared_mem_bytes) = match self {
+            SumKernel::GlobalAtomic => (block.grid_for(n), 0),
+            SumKernel::SharedAtomic => (block.grid_for(n), 4),
+            SumKernel::TreeAtomic => (block.grid_for(n), threads * 4),
+            SumKernel::WarpShuffle => (block.grid_for(n), warps * 4),
+            SumKernel::Bandwidth => (full_device.min(block.grid_for(n.div_ceil(4))), warps * 4),
+            SumKernel::Deterministic => {
+                let chunks = n.div_ceil(DETERMINISTIC_CHUNK);
+                (full_device.min(chunks.div_ceil(warps as usize) as u32), 4096)
+            }
         };
-        LaunchConfig { grid_dim: (block.grid_for(n), 1, 1), block_dim: (block.threads(), 1, 1), shared_mem_bytes }
+        LaunchConfig { grid_dim: (grid.max(1), 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes }
     }
 
     /// Global atomic adds one launch sends to the accumulator: the page's
     /// counting argument.
-    pub fn global_atomics(self, n: usize, block: Block) -> usize {
+    pub fn global_atomics(self, n: usize, block: Block, sm_count: u32) -> usize {
         match self {
             SumKernel::GlobalAtomic => n,
-            SumKernel::SharedAtomic | SumKernel::TreeAtomic => block.grid_for(n) as usize,
+            SumKernel::Deterministic => 0,
+            _ => self.config(n, block, sm_count).grid_dim.0 as usize,
         }
     }
 }
 
-/// An input array in device memory.
+/// An input array in device memory, starting `offset` floats into its
+/// allocation (an offset that is not a multiple of 4 makes it misaligned for
+/// 128-bit loads, which the tests use).
 pub struct DeviceInput {
     values: CudaSlice<f32>,
+    offset: usize,
 }
 
 impl DeviceInput {
     /// Elements in the array.
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.values.len() - self.offset
     }
 
     /// Whether the array is empty.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.len() == 0
     }
+
+    fn view(&self) -> CudaView<'_, f32> {
+        self.values.slice(self.offset..)
+    }
+}
+
+/// Device memory the deterministic kernel needs besides its input: one
+/// partial sum per chunk and the ticket counter.
+struct Scratch {
+    partials: CudaSlice<f32>,
+    counter: CudaSlice<u32>,
 }
 
 /// Every launch of one kernel on one input: the time of each timed launch and
@@ -103,29 +162,48 @@ pub struct SumMeasurement {
 /// The three sum kernels, loaded.
 pub struct SumKernels<'gpu> {
     gpu: &'gpu Gpu,
-    functions: [CudaFunction; 3],
+    functions: [CudaFunction; 6],
+    sm_count: u32,
 }
 
 impl<'gpu> SumKernels<'gpu> {
     /// Looks the three kernels up in the GPU's module.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
-        let [a, b, c] = SumKernel::ALL.map(|k| gpu.function(k.symbol()));
-        Ok(SumKernels { gpu, functions: [a?, b?, c?] })
+        let [a, b, c, d, e, f] = SumKernel::ALL.map(|k| gpu.function(k.symbol()));
+        Ok(SumKernels { gpu, functions: [a?, b?, c?, d?, e?, f?], sm_count: gpu.info.sm_count })
+    }
+
+    /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
+    /// the tests use it to show the deterministic sum does not depend on the
+    /// grid.
+    pub fn with_sm_count(mut self, sm_count: u32) -> Self {
+        self.sm_count = sm_count.max(1);
+        self
     }
 
     /// Copies `values` to the device.
     pub fn upload(&self, values: &[f32]) -> Result<DeviceInput, LabError> {
-        let values = self
-            .gpu
-            .stream()
-            .clone_htod(values)
-            .doing(|| format!("copying {} floats to the device", values.len()))?;
-        Ok(DeviceInput { values })
+        self.upload_at(values, 0)
     }
 
-    /// Launches `kernel` `warmup + runs` times on `input`, each launch adding
-    /// into its own zeroed accumulator, and times the last `runs` launches
-    /// with CUDA events.
+    /// Copies `values` to the device `offset` floats past the start of an
+    /// allocation (which is 256-byte aligned), so the kernels see a pointer
+    /// with that misalignment.
+    pub fn upload_at(&self, values: &[f32], offset: usize) -> Result<DeviceInput, LabError> {
+        let stream = self.gpu.stream();
+        let doing = || format!("copying {} floats to the device", values.len());
+        let values = if offset == 0 {
+            stream.clone_htod(values).doing(doing)?
+        } else {
+            let padded: Vec<f32> = std::iter::repeat_n(f32::NAN, offset).chain(values.iter().copied()).collect();
+            stream.clone_htod(&padded).doing(doing)?
+        };
+        Ok(DeviceInput { values, offset })
+    }
+
+    /// Launches `kernel` `plan.warmup + plan.runs` times on `input`, each
+    /// launch adding into its own zeroed accumulator, and times the last
+    /// `plan.runs` launches with CUDA events.
     ///
     /// The page's timing rule, applied by [`timing::time_launches`].
     pub fn measure(
@@ -133,16 +211,21 @@ impl<'gpu> SumKernels<'gpu> {
         kernel: SumKernel,
         input: &DeviceInput,
         block: Block,
-        warmup: usize,
-        runs: usize,
+        plan: Plan,
     ) -> Result<SumMeasurement, LabError> {
         let stream = self.gpu.stream();
-        let launches = warmup + runs;
+        let launches = plan.warmup + plan.runs;
         let mut totals = stream
             .alloc_zeros::<f32>(launches)
             .doing(|| format!("allocating {launches} accumulators"))?;
-        let times_ms = timing::time_launches(self.gpu, &mut totals, 1, warmup, runs, |slot| {
-            self.launch(kernel, input, slot, block)
+        let mut scratch = Scratch {
+            partials: stream
+                .alloc_zeros::<f32>(input.len().div_ceil(DETERMINISTIC_CHUNK).max(1))
+                .doing(|| "allocating partial sums".to_owned())?,
+            counter: stream.alloc_zeros::<u32>(1).doing(|| "allocating the ticket counter".to_owned())?,
+        };
+        let times_ms = timing::time_launches(self.gpu, &mut totals, 1, plan, |slot| {
+            self.launch(kernel, input, slot, block, &mut scratch)
         })?;
         let sums = stream
             .clone_dtoh(&totals)
@@ -155,8 +238,9 @@ impl<'gpu> SumKernels<'gpu> {
         &self,
         kernel: SumKernel,
         input: &DeviceInput,
-        total: &mut cudarc::driver::CudaViewMut<'_, f32>,
+        total: &mut CudaViewMut<'_, f32>,
         block: Block,
+        scratch: &mut Scratch,
     ) -> Result<(), LabError> {
         let n = input.len();
         if n == 0 {
@@ -164,14 +248,23 @@ impl<'gpu> SumKernels<'gpu> {
             // zero the accumulator already holds.
             return Ok(());
         }
+        if kernel == SumKernel::Deterministic && n > DETERMINISTIC_MAX_N {
+            return Err(LabError::Usage(format!("sum_deterministic takes at most {DETERMINISTIC_MAX_N} floats")));
+        }
         let function = &self.functions[kernel as usize];
+        let view = input.view();
         let mut args = self.gpu.stream().launch_builder(function);
-        args.arg(&input.values).arg(total).arg(&n);
+        args.arg(&view).arg(total).arg(&n);
+        if kernel == SumKernel::Deterministic {
+            args.arg(&mut scratch.partials).arg(&mut scratch.counter);
+        }
         // SAFETY: the arguments match the kernel's signature
-        // `(*const f32, *mut f32, usize)`: `input` holds `n` floats, `total`
-        // at least one, and `config` supplies the grid and the shared-memory
-        // bytes that the kernel's `# Launch` doc requires.
-        unsafe { args.launch(kernel.config(n, block)) }
+        // `(*const f32, *mut f32, usize[, *mut f32, *mut u32])`: `input`
+        // holds `n` floats, `total` one, `partials` one float per chunk and
+        // `counter` is zero between launches (the kernel leaves it so); and
+        // `config` supplies the grid and the shared-memory bytes that the
+        // kernel's `# Launch` doc requires.
+        unsafe { args.launch(kernel.config(n, block, self.sm_count)) }
             .map(|_| ())
             .doing(|| format!("launching {} (n = {n}, block {block})", kernel.symbol()))
     }

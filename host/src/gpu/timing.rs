@@ -49,33 +49,75 @@ impl Stopwatch {
     }
 }
 
-/// Launches a kernel `warmup + runs` times, each launch writing its own
+/// How a measurement repeats its launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Untimed launches first (clocks ramp up, code and data get cached).
+    pub warmup: usize,
+    /// Timed launches.
+    pub runs: usize,
+    /// Flush the L2 cache before every timed launch, as NVIDIA's nvbench
+    /// does, so an input smaller than L2 is not read at cache speed.
+    pub cold: bool,
+}
+
+/// Runs `launch` `warmup + runs` times, each launch writing its own
 /// `per_launch`-element slice of `outputs`, and times the last `runs`.
 ///
 /// This is the page's timing rule for kernels that update their output in
 /// place: they cannot be timed in a loop over one output, so each launch gets
-/// a fresh, zeroed slot. The slot is cut on the host *before* the start event
-/// is recorded, so picking it is outside the timed region. `outputs` must
-/// hold `(warmup + runs) * per_launch` elements, zeroed by the caller.
+/// a fresh, zeroed slot. The slot is cut on the host, and the L2 flush (if
+/// any) is queued, *before* the start event is recorded, so neither is inside
+/// the timed region. `outputs` must hold `(warmup + runs) * per_launch`
+/// elements, zeroed by the caller.
 pub fn time_launches<T: DeviceRepr>(
     gpu: &Gpu,
     outputs: &mut CudaSlice<T>,
     per_launch: usize,
-    warmup: usize,
-    runs: usize,
+    plan: Plan,
     mut launch: impl FnMut(&mut CudaViewMut<'_, T>) -> Result<(), LabError>,
 ) -> Result<Vec<f32>, LabError> {
     let stream = gpu.stream();
-    let watches = (0..runs)
+    let watches = (0..plan.runs)
         .map(|_| Stopwatch::new(gpu.context()))
         .collect::<Result<Vec<_>, _>>()?;
-    for k in 0..warmup + runs {
+    for k in 0..plan.warmup + plan.runs {
         let mut slot = outputs.slice_mut(k * per_launch..(k + 1) * per_launch);
-        let watch = k.checked_sub(warmup).map(|timed| &watches[timed]);
+        let watch = k.checked_sub(plan.warmup).map(|timed| &watches[timed]);
         if let Some(w) = watch {
+            if plan.cold {
+                gpu.flush_l2()?;
+            }
             w.start(stream)?;
         }
         launch(&mut slot)?;
+        if let Some(w) = watch {
+            w.stop(stream)?;
+        }
+    }
+    watches.iter().map(Stopwatch::elapsed_ms).collect()
+}
+
+/// Times `work` (which writes nothing the caller checks: a copy, an empty
+/// kernel) `warmup + runs` times, the last `runs` with events.
+pub fn time_repeated(
+    gpu: &Gpu,
+    plan: Plan,
+    mut work: impl FnMut() -> Result<(), LabError>,
+) -> Result<Vec<f32>, LabError> {
+    let stream = gpu.stream();
+    let watches = (0..plan.runs)
+        .map(|_| Stopwatch::new(gpu.context()))
+        .collect::<Result<Vec<_>, _>>()?;
+    for k in 0..plan.warmup + plan.runs {
+        let watch = k.checked_sub(plan.warmup).map(|timed| &watches[timed]);
+        if let Some(w) = watch {
+            if plan.cold {
+                gpu.flush_l2()?;
+            }
+            w.start(stream)?;
+        }
+        work()?;
         if let Some(w) = watch {
             w.stop(stream)?;
         }

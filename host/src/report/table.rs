@@ -4,6 +4,7 @@ use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
+use crate::bench::BenchReport;
 use crate::determinism::DeterminismReport;
 use crate::histogram::{HistogramMismatch, HistogramReport};
 use crate::publish::{PublishRow, Verdict};
@@ -44,8 +45,8 @@ pub fn sweep(report: &SweepReport) -> String {
     let o = &report.options;
     let mut builder = Builder::default();
     let mut header = vec!["n".to_owned()];
-    header.extend(SumKernel::ALL.iter().map(|k| format!("{} ms", k.short())));
-    header.extend(SumKernel::ALL.iter().map(|k| format!("{} GB/s", &k.short()[..2])));
+    header.extend(SumKernel::PAGE.iter().map(|k| format!("{} ms", k.short())));
+    header.extend(SumKernel::PAGE.iter().map(|k| format!("{} GB/s", &k.short()[..2])));
     header.push("fastest".to_owned());
     builder.push_record(header);
 
@@ -84,6 +85,81 @@ pub fn sweep(report: &SweepReport) -> String {
         o.runs,
         o.warmup,
         render(builder)
+    )
+}
+
+/// The bench table: per size, the copy and the empty launch, then every
+/// kernel with its median, spread, input bandwidth, share of the copy's
+/// bandwidth and multiple of an empty launch.
+pub fn bench(report: &BenchReport) -> String {
+    let mut builder = Builder::default();
+    builder.push_record(["n", "kernel", "median ms", "min ms", "max ms", "GB/s", "% of copy", "x empty", "sums"]);
+    let ms = |t: &[f32]| stats::median(t).unwrap_or(f32::NAN);
+    let spread = |t: &[f32]| stats::min_max(t).unwrap_or((f32::NAN, f32::NAN));
+    for row in &report.rows {
+        let n = row.sums.n;
+        let copy = ms(&row.copy_ms);
+        let copy_gbs = stats::gb_per_s(2 * n as u64 * INPUT_BYTES_PER_ELEMENT, copy);
+        let empty = ms(&row.empty_ms);
+        let (lo, hi) = spread(&row.copy_ms);
+        builder.push_record([
+            n.to_string(),
+            "copy (read+write)".to_owned(),
+            format!("{copy:.4}"),
+            format!("{lo:.4}"),
+            format!("{hi:.4}"),
+            format!("{copy_gbs:.1}"),
+            "100.0".to_owned(),
+            format!("{:.2}", copy / empty),
+            "-".to_owned(),
+        ]);
+        let (lo, hi) = spread(&row.empty_ms);
+        builder.push_record([
+            n.to_string(),
+            "empty launch".to_owned(),
+            format!("{empty:.4}"),
+            format!("{lo:.4}"),
+            format!("{hi:.4}"),
+            "-".to_owned(),
+            "-".to_owned(),
+            "1.00".to_owned(),
+            "-".to_owned(),
+        ]);
+        for m in &row.sums.measurements {
+            let t = ms(&m.times_ms);
+            let (lo, hi) = spread(&m.times_ms);
+            let gbs = stats::gb_per_s(n as u64 * INPUT_BYTES_PER_ELEMENT, t);
+            let wrong = m.sums.iter().filter(|&&s| !crate::reference::bit_exact(s, row.sums.reference)).count();
+            builder.push_record([
+                n.to_string(),
+                m.kernel.label().to_owned(),
+                format!("{t:.4}"),
+                format!("{lo:.4}"),
+                format!("{hi:.4}"),
+                format!("{gbs:.1}"),
+                format!("{:.1}", 100.0 * gbs / copy_gbs),
+                format!("{:.2}", t / empty),
+                if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") },
+            ]);
+        }
+    }
+    let o = &report.options;
+    let cache = if o.plan.cold {
+        "cold: L2 flushed before every timed launch (and copy)"
+    } else {
+        "warm: inputs that fit in L2 may be read from cache; use --cold to flush it"
+    };
+    let mut table = builder.build();
+    table
+        .with(Style::psql())
+        .modify(Columns::new(2..8), Alignment::right())
+        .modify(Rows::first(), Alignment::center());
+    format!(
+        "Bench: block {}, {} timed runs after {} warm-ups; L2 {cache}.\n\
+         Input: every 64th element is 0, 1, 2, 3 in turn, the rest 0, so every partial sum is an integer\n\
+         below 2^24 and every sum is compared with == to the Kahan reference. GB/s counts input bytes;\n\
+         the copy counts bytes read plus written. The page's global-atomic kernel is left out above 2^24.\n{table}\n",
+        o.block, o.plan.runs, o.plan.warmup
     )
 }
 
@@ -311,6 +387,7 @@ bit for bit, compared with == and not a tolerance.
             compute_capability: (9, 0),
             sm_count: 132,
             driver_cuda_version: (13, 0),
+            l2_bytes: 60 << 20,
         };
         assert_eq!(
             device_header(&info, block(64)),

@@ -9,11 +9,25 @@
 //! | [`sum_global_atomic`] | n | 0 | 0 |
 //! | [`sum_shared_atomic`] | n / block | n | 2 |
 //! | [`sum_tree_atomic`] | n / block | 0 | 1 + log2(block) |
+//! | [`sum_warp_shuffle`] | n / block | 0 | 1 |
+//! | [`sum_bandwidth`] | grid (a few per SM) | 0 | 1 |
+//! | [`sum_deterministic`] | 0 (one ticket per block) | 0 | 2, 4 in the last block |
+//!
+//! The first three are the page's; the last three are the roofline work: a
+//! hierarchical combine, then a bandwidth-bound read, then the same read with
+//! an addition order that never changes.
 
+mod bandwidth;
+mod block;
+mod deterministic;
 mod global_atomic;
 mod shared_atomic;
 mod tree_atomic;
+mod warp_shuffle;
 
+pub use bandwidth::sum_bandwidth;
+pub use deterministic::{CHUNK, MAX_SEGMENTS, SEGMENT, sum_deterministic};
 pub use global_atomic::sum_global_atomic;
 pub use shared_atomic::sum_shared_atomic;
 pub use tree_atomic::sum_tree_atomic;
+pub use warp_shuffle::sum_warp_shuffle;

@@ -1,0 +1,99 @@
+//! The bench: every sum kernel at large sizes, against the device's own copy
+//! bandwidth and an empty launch, each timed with its spread.
+
+use crate::error::LabError;
+use crate::gpu::baseline::Baselines;
+use crate::gpu::launch::Block;
+use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::gpu::timing::Plan;
+use crate::progress::Progress;
+use crate::sweep::{Mismatch, SweepRow};
+use crate::{input, reference};
+
+/// The page's naive kernel is left out above this size: it performs `n`
+/// atomics on one address, about 7 ms per 2^22 on an H200, so 2^28 would take
+/// half a second per launch and tell nothing new.
+pub const GLOBAL_ATOMIC_MAX_N: usize = 1 << 24;
+
+/// The default sizes: two where launch overhead dominates, then 2^20, 2^24
+/// and 2^28 (1 GiB of floats).
+pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 1 << 20, 1 << 24, 1 << 28];
+
+/// What one bench measures.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchOptions {
+    /// Array sizes.
+    pub sizes: Vec<usize>,
+    /// Threads per block for every kernel.
+    pub block: Block,
+    /// Warm-ups, runs, cold or warm L2.
+    pub plan: Plan,
+}
+
+/// One size: the yardsticks and every kernel's measurement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRow {
+    /// The sums, their reference and the kernels' timings.
+    pub sums: SweepRow,
+    /// Each timed copy of `n` floats, in ms.
+    pub copy_ms: Vec<f32>,
+    /// Each timed empty launch, in ms.
+    pub empty_ms: Vec<f32>,
+}
+
+/// A finished bench.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchReport {
+    /// The options it ran with.
+    pub options: BenchOptions,
+    /// One row per size.
+    pub rows: Vec<BenchRow>,
+}
+
+impl BenchReport {
+    /// Every sum that differs from its reference.
+    pub fn mismatches(&self) -> Vec<Mismatch> {
+        self.rows.iter().flat_map(|r| r.sums.mismatches(self.options.block)).collect()
+    }
+}
+
+/// The kernels benched at `n`.
+pub fn kernels_at(n: usize) -> Vec<SumKernel> {
+    SumKernel::ALL
+        .into_iter()
+        .filter(|&k| k != SumKernel::GlobalAtomic || n <= GLOBAL_ATOMIC_MAX_N)
+        .collect()
+}
+
+/// Runs the bench. Sizes must satisfy [`reference::fits_exactly_sparse`].
+pub fn run(
+    kernels: &SumKernels<'_>,
+    baselines: &Baselines<'_>,
+    options: &BenchOptions,
+    progress: &Progress,
+) -> Result<BenchReport, LabError> {
+    let steps: usize = options.sizes.iter().map(|&n| kernels_at(n).len() + 2).sum();
+    progress.start(steps as u64);
+    let mut rows = Vec::new();
+    for &n in &options.sizes {
+        assert!(reference::fits_exactly_sparse(n), "the CLI refuses n = {n}");
+        progress.message(format!("n = {n}: copy"));
+        let copy_ms = baselines.copy_ms(n, options.plan)?;
+        progress.step();
+        let empty_ms = baselines.empty_launch_ms(options.plan)?;
+        progress.step();
+        let values = input::sparse_exact(n);
+        let reference = reference::kahan_sum(&values);
+        let device_input = kernels.upload(&values)?;
+        drop(values);
+        let mut measurements = Vec::new();
+        for kernel in kernels_at(n) {
+            progress.message(format!("n = {n}: {}", kernel.label()));
+            measurements.push(kernels.measure(kernel, &device_input, options.block, options.plan)?);
+            progress.step();
+        }
+        rows.push(BenchRow { sums: SweepRow { n, reference, measurements }, copy_ms, empty_ms });
+    }
+    progress.finish();
+    Ok(BenchReport { options: options.clone(), rows })
+}

@@ -1,0 +1,77 @@
+use super::block;
+use crate::{atomic, global, thread};
+
+/// Sums `input[0..n]` into `*total` at memory speed: a grid-stride loop over
+/// 128-bit loads, four in flight per thread, then the hierarchical combine and
+/// one global atomic per block.
+///
+/// Once the atomics are few, a sum is a read of `4n` bytes, and the limit is
+/// how many bytes are in flight. This kernel keeps many: a grid sized to fill
+/// the GPU (not to cover `n`), 16-byte loads, and four independent loads per
+/// loop trip.
+///
+/// # Launch
+///
+/// Any grid (the host uses enough blocks to fill every SM) of `block` threads
+/// (a multiple of 32), with **`block / 32 * 4` bytes** of dynamic shared
+/// memory. `*total` zeroed before the launch.
+///
+/// # Thread mapping
+///
+/// With `T` threads in the grid and the input 16-byte aligned, thread `g`
+/// reads the float4s `g, g + T, g + 2T, ...` (consecutive threads, consecutive
+/// 16 bytes: coalesced), four per trip; the `n % 4` trailing floats go to
+/// threads `0..n % 4`. An unaligned input is read one float at a time with the
+/// same grid stride. Each block's threads then combine as in
+/// [`sum_warp_shuffle`](super::sum_warp_shuffle).
+///
+/// # Safety
+///
+/// `input` must point to `n` readable `f32` in global memory that nothing
+/// writes during the launch, `total` to one writable `f32` in global memory;
+/// the launch must provide the shared bytes above.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f32, n: usize) {
+    let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
+    let g = thread::index_1d();
+    let mut acc = 0.0f32;
+
+    if (input as usize).is_multiple_of(16) {
+        let quads = n / 4;
+        let add = |q: usize| {
+            // SAFETY: `q < quads`, so floats `4q..4q + 4` are inside the
+            // input, and 16-byte alignment of the base makes them aligned.
+            let [x, y, z, w] = unsafe { global::load_f32x4(input.add(4 * q)) };
+            (x + y) + (z + w)
+        };
+        let mut q = g;
+        while q + 3 * threads < quads {
+            let (a, b, c, d) = (add(q), add(q + threads), add(q + 2 * threads), add(q + 3 * threads));
+            acc += (a + b) + (c + d);
+            q += 4 * threads;
+        }
+        while q < quads {
+            acc += add(q);
+            q += threads;
+        }
+        let tail = 4 * quads + g;
+        if tail < n {
+            // SAFETY: `tail < n`.
+            acc += unsafe { *input.add(tail) };
+        }
+    } else {
+        let mut i = g;
+        while i < n {
+            // SAFETY: `i < n`.
+            acc += unsafe { *input.add(i) };
+            i += threads;
+        }
+    }
+
+    // SAFETY: every thread of the block calls it; shared bytes per contract.
+    let block_sum = unsafe { block::sum_f32(acc) };
+    if thread::thread_idx_x() == 0 {
+        // SAFETY: `total` is a global f32 by the contract.
+        unsafe { atomic::global_add_f32(total, block_sum) };
+    }
+}

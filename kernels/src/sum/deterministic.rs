@@ -1,0 +1,245 @@
+use crate::{atomic, global, order, shared, thread, warp};
+
+/// Floats per chunk: the unit whose sum is fixed by the data alone.
+pub const CHUNK: usize = 4096;
+
+/// Chunk sums combined per segment in the final pass.
+pub const SEGMENT: usize = 1024;
+
+/// The most segments the final pass holds in shared memory, so the largest
+/// input is `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^32 floats.
+pub const MAX_SEGMENTS: usize = 1024;
+
+/// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
+/// alone: the same bits on every run, for every block size and grid size.
+///
+/// An atomic sum's order is chosen by the hardware. Here the order is chosen
+/// by the data layout: the input is cut into chunks of [`CHUNK`] floats, each
+/// chunk is summed by one warp in a fixed lane pattern ([`lane_sum`]), and the
+/// chunk sums are combined in the same pattern, in segments of [`SEGMENT`].
+/// *Which* warp or block does a chunk never enters the arithmetic.
+///
+/// # Launch
+///
+/// Any grid of `block` threads (a multiple of 32), with **4096 bytes** of
+/// dynamic shared memory (the segment sums, and one word for the last-block
+/// flag reuses it). `partials` must hold `ceil(n / CHUNK)` floats; `counter`
+/// one `u32`, zero before the first launch (each launch leaves it zero).
+/// `n` at most 2^32.
+///
+/// # Thread mapping
+///
+/// 1. Warp `w` of the grid sums chunks `w, w + W, ...` (`W` warps in all):
+///    lane `l` adds float4 number `l + 32k` of the chunk for `k = 0..32` in
+///    order, then the warp's butterfly sum; lane 0 stores `partials[chunk]`.
+/// 2. **Fence, then ticket.** Every lane 0 that stored a partial executes
+///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
+///    ticket with `atom.global.add.u32` on `counter`. The fence is what makes
+///    the partials visible to whichever block draws the last ticket: the
+///    atomic is relaxed and orders nothing by itself (the first page's
+///    pitfall, and its day 27).
+/// 3. The block that draws ticket `gridDim.x - 1` knows every other block has
+///    fenced its partials. Its thread 0 fences again (the acquire side),
+///    a barrier passes that on to the block, and the block sums the partials:
+///    each warp takes segments of [`SEGMENT`] chunk sums in the lane pattern,
+///    writes segment sums to shared memory, and warp 0 sums those in the lane
+///    pattern. Thread 0 stores the result (a plain store: there is exactly one
+///    writer) and resets `counter` to 0.
+///
+/// # Safety
+///
+/// `input` must point to `n` readable `f32` that nothing writes during the
+/// launch; `total`, `partials` and `counter` as above, all in global memory.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sum_deterministic(
+    input: *const f32,
+    total: *mut f32,
+    n: usize,
+    partials: *mut f32,
+    counter: *mut u32,
+) {
+    let tid = thread::thread_idx_x();
+    let lane = tid % warp::WARP_SIZE;
+    let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
+    let grid_warps = thread::grid_dim_x() as usize * warps_per_block as usize;
+    let chunks = n.div_ceil(CHUNK);
+
+    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
+    let mut stored = false;
+    while chunk < chunks {
+        // SAFETY: `chunk < ceil(n / CHUNK)`: `lane_sum` reads only `[0, n)`.
+        let sum = unsafe { lane_sum(chunk_reader(input, n, chunk), lane) };
+        if lane == 0 {
+            // SAFETY: `chunk < chunks`, the length of `partials`.
+            unsafe { partials.add(chunk).write(sum) };
+            stored = true;
+        }
+        chunk += grid_warps;
+    }
+
+    // Release side: order this thread's partial stores before anything it or
+    // its block does next, at device scope.
+    if stored {
+        order::fence_acq_rel_gpu();
+    }
+    let is_last = shared::dynamic_shared::<u32>();
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+    if tid == 0 {
+        // SAFETY: `counter` is a global u32 by the contract.
+        let ticket = unsafe { atomic::global_fetch_add_u32(counter, 1) };
+        let last = ticket == thread::grid_dim_x() - 1;
+        if last {
+            // Acquire side: every other block fenced before its ticket.
+            order::fence_acq_rel_gpu();
+        }
+        // SAFETY: the launch provides at least 4 bytes of shared memory.
+        unsafe { is_last.write(u32::from(last)) };
+    }
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+    // SAFETY: written by thread 0 before the barrier.
+    if unsafe { is_last.read() } == 0 {
+        return;
+    }
+    // The flag has been read by every thread; the barrier keeps its word free
+    // before it is reused for the segment sums.
+    // SAFETY: the whole block took this branch (the flag is per block).
+    unsafe { thread::sync_threads() };
+
+    let segment_sums = shared::dynamic_shared::<f32>();
+    let segments = chunks.div_ceil(SEGMENT);
+    let mut segment = (tid / warp::WARP_SIZE) as usize;
+    while segment < segments {
+        let reader = SegmentReader { partials, chunks, segment };
+        // SAFETY: the reader stays inside `partials[0..chunks]`.
+        let sum = unsafe { lane_sum(reader, lane) };
+        if lane == 0 {
+            // SAFETY: `segment < segments <= MAX_SEGMENTS`, 4096 bytes.
+            unsafe { segment_sums.add(segment).write(sum) };
+        }
+        segment += warps_per_block as usize;
+    }
+    // SAFETY: the whole block is in this branch.
+    unsafe { thread::sync_threads() };
+
+    if tid < warp::WARP_SIZE {
+        let reader = SharedReader { values: segment_sums, len: segments };
+        // SAFETY: all of warp 0 is here; the reader stays in `[0, segments)`.
+        let result = unsafe { lane_sum(reader, lane) };
+        if tid == 0 {
+            // SAFETY: `total` and `counter` are global by the contract.
+            unsafe {
+                total.write(result);
+                counter.write(0);
+            }
+        }
+    }
+}
+
+/// A list of up to 4096 floats that [`lane_sum`] adds in its fixed order.
+trait FourThousandFloats {
+    /// Floats `4q..4q + 4` of the list, 0.0 past its end.
+    ///
+    /// # Safety
+    ///
+    /// `q < 1024`.
+    unsafe fn quad(&self, q: usize) -> [f32; 4];
+}
+
+/// The sum of one list of up to 4096 floats by one warp, in a fixed order:
+/// lane `l` adds quads `l, l + 32, ..., l + 992` in that order (each quad as
+/// `(x + y) + (z + w)`), then the warp's butterfly sum combines the lanes.
+/// Missing floats are 0.0, and adding 0.0 changes no sum, so a short list
+/// sums exactly as if padded.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must call it with the same list.
+#[inline(always)]
+unsafe fn lane_sum(list: impl FourThousandFloats, lane: u32) -> f32 {
+    let mut acc = 0.0f32;
+    let mut q = lane as usize;
+    while q < CHUNK / 4 {
+        // SAFETY: `q < 1024`.
+        let [x, y, z, w] = unsafe { list.quad(q) };
+        acc += (x + y) + (z + w);
+        q += warp::WARP_SIZE as usize;
+    }
+    // SAFETY: the whole warp is here.
+    unsafe { warp::sum_f32(acc) }
+}
+
+/// Chunk `chunk` of the input.
+struct ChunkReader {
+    base: *const f32,
+    len: usize,
+    aligned: bool,
+}
+
+fn chunk_reader(input: *const f32, n: usize, chunk: usize) -> ChunkReader {
+    let start = chunk * CHUNK;
+    ChunkReader {
+        // SAFETY: `start < n` because `chunk < ceil(n / CHUNK)`.
+        base: unsafe { input.add(start) },
+        len: (n - start).min(CHUNK),
+        aligned: (input as usize).is_multiple_of(16),
+    }
+}
+
+impl FourThousandFloats for ChunkReader {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        let first = 4 * q;
+        if self.aligned && first + 4 <= self.len {
+            // SAFETY: in bounds, and 16-byte aligned because the input is and
+            // `CHUNK` and `first` are multiples of 4 floats.
+            unsafe { global::load_f32x4(self.base.add(first)) }
+        } else {
+            // SAFETY: each read is guarded by the chunk's length.
+            core::array::from_fn(|j| if first + j < self.len { unsafe { *self.base.add(first + j) } } else { 0.0 })
+        }
+    }
+}
+
+/// Segment `segment` of the chunk sums, read with plain loads: they were
+/// written during this launch, so the non-coherent path would be wrong.
+struct SegmentReader {
+    partials: *const f32,
+    chunks: usize,
+    segment: usize,
+}
+
+impl FourThousandFloats for SegmentReader {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        // Only the first SEGMENT (1024) floats exist; the rest are padding.
+        core::array::from_fn(|j| {
+            let k = 4 * q + j;
+            let index = self.segment * SEGMENT + k;
+            if k < SEGMENT && index < self.chunks {
+                // SAFETY: `index < chunks`, the length of `partials`.
+                unsafe { *self.partials.add(index) }
+            } else {
+                0.0
+            }
+        })
+    }
+}
+
+/// The segment sums in shared memory.
+struct SharedReader {
+    values: *const f32,
+    len: usize,
+}
+
+impl FourThousandFloats for SharedReader {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        core::array::from_fn(|j| {
+            let k = 4 * q + j;
+            // SAFETY: `k < len <= MAX_SEGMENTS`, inside the 4096 bytes.
+            if k < self.len { unsafe { *self.values.add(k) } } else { 0.0 }
+        })
+    }
+}

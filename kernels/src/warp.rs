@@ -1,0 +1,60 @@
+//! Lane exchange within one warp: shuffles, and the warp sum built on them.
+//!
+//! A shuffle reads a register of another lane of the same warp, without
+//! shared memory and without a barrier. `.sync` with a full member mask makes
+//! every lane of the warp meet at the instruction first (all 32 lanes must
+//! execute it), which on Volta and later, where the lanes of a warp can
+//! diverge, is what makes the exchange well defined.
+
+use core::arch::asm;
+
+/// Lanes in a warp on every NVIDIA GPU so far.
+pub const WARP_SIZE: u32 = 32;
+
+/// Every lane of the warp takes part.
+pub const FULL_MASK: u32 = 0xffff_ffff;
+
+/// The value of `value` in lane `lane ^ lane_mask` (a butterfly exchange).
+///
+/// Emits `shfl.sync.bfly.b32 d, value, lane_mask, 0x1f, 0xffffffff`.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must execute this call together (converged, or
+/// reconverged by the `.sync`), with the same `lane_mask`.
+#[inline(always)]
+pub unsafe fn shfl_xor_f32(value: f32, lane_mask: u32) -> f32 {
+    let out: f32;
+    // SAFETY: the caller guarantees the whole warp participates.
+    unsafe {
+        asm!(
+            "shfl.sync.bfly.b32 {d}, {v}, {m}, 0x1f, {mask};",
+            d = out(reg32) out,
+            v = in(reg32) value,
+            m = in(reg32) lane_mask,
+            mask = in(reg32) FULL_MASK,
+            options(nomem, nostack),
+        );
+    }
+    out
+}
+
+/// The sum of `value` over the 32 lanes of the warp, returned to every lane.
+///
+/// Five butterfly steps (lane masks 16, 8, 4, 2, 1). The order of the
+/// additions is fixed by the lane numbers alone, so for the same 32 inputs the
+/// result is the same bits every time, in every lane.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must call it together.
+#[inline(always)]
+pub unsafe fn sum_f32(mut value: f32) -> f32 {
+    let mut lane_mask = WARP_SIZE / 2;
+    while lane_mask > 0 {
+        // SAFETY: forwarded from the caller: the whole warp is here.
+        value += unsafe { shfl_xor_f32(value, lane_mask) };
+        lane_mask /= 2;
+    }
+    value
+}
