@@ -1,6 +1,7 @@
 //! The lab's build tasks as a library, so that `cargo xtask` and the host's
 //! build script share one implementation of "compile the kernels to PTX".
 
+pub mod nvcc;
 pub mod paths;
 pub mod ptx;
 pub mod ptxas;

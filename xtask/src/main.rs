@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::env;
 
-use xtask::{paths, ptx, ptxas, sanitize};
+use xtask::{nvcc, paths, ptx, ptxas, sanitize};
 
 const USAGE: &str = "usage: cargo xtask <task>
 
@@ -16,7 +16,10 @@ tasks:
   sanitize [--host FILE] [--out DIR]
               run every kernel under compute-sanitizer (memcheck, racecheck,
               synccheck, initcheck); needs a GPU. Without --host, builds the
-              release host first. Logs go to DIR (default target/sanitizer).";
+              release host first. Logs go to DIR (default target/sanitizer).
+  nvcc-compare [--host FILE] [--out DIR] [--cu FILE]
+              time the page's kernels compiled by rustc and by nvcc -O3,
+              alternately, in one run; needs nvcc and a GPU.";
 
 fn main() -> ExitCode {
     let task = env::args().nth(1);
@@ -25,6 +28,7 @@ fn main() -> ExitCode {
         Some("ptxas") => ptxas::find_or_install(&paths::workspace_root()).map(|p| println!("{}", p.display())),
         Some("test") => test(),
         Some("sanitize") => sanitize(env::args().skip(2).collect()),
+        Some("nvcc-compare") => nvcc_compare(env::args().skip(2).collect()),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -70,37 +74,68 @@ fn test() -> Result<(), ptx::Error> {
     }
 }
 
-/// `cargo xtask sanitize`: see [`sanitize`].
-fn sanitize(args: Vec<String>) -> Result<(), ptx::Error> {
-    let root = paths::workspace_root();
-    let mut host = None;
-    let mut out = root.join("target/sanitizer");
+/// Reads `--name value` pairs; every name must be in `known`.
+fn flags(args: &[String], known: &[&str]) -> Result<Vec<(String, PathBuf)>, ptx::Error> {
+    let mut out = Vec::new();
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
+        if !known.contains(&flag.as_str()) {
+            return Err(ptx::Error(format!("unknown flag {flag} (expected one of {})", known.join(", "))));
+        }
         let value = rest.next().ok_or_else(|| ptx::Error(format!("{flag} needs a value")))?;
-        match flag.as_str() {
-            "--host" => host = Some(PathBuf::from(value)),
-            "--out" => out = PathBuf::from(value),
-            other => return Err(ptx::Error(format!("unknown flag {other} for sanitize"))),
-        }
+        out.push((flag.clone(), PathBuf::from(value)));
     }
-    let sanitizer = sanitize::find_sanitizer()
-        .ok_or_else(|| ptx::Error("compute-sanitizer not found on PATH or in /usr/local/cuda/bin".to_owned()))?;
-    let host = match host {
-        Some(path) => path,
-        None => {
-            let status = Command::new(cargo())
-                .current_dir(&root)
-                .args(["build", "--release", "-p", "host"])
-                .status()
-                .map_err(|e| ptx::Error(format!("cannot run cargo: {e}")))?;
-            if !status.success() {
-                return Err(ptx::Error("building the host failed".to_owned()));
-            }
-            root.join("target/release/host")
-        }
-    };
+    Ok(out)
+}
+
+fn flag(flags: &[(String, PathBuf)], name: &str) -> Option<PathBuf> {
+    flags.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+}
+
+/// The host binary: `--host`, or a fresh release build.
+fn host_binary(given: Option<PathBuf>) -> Result<PathBuf, ptx::Error> {
+    if let Some(path) = given {
+        return Ok(path);
+    }
+    let root = paths::workspace_root();
+    let status = Command::new(cargo())
+        .current_dir(&root)
+        .args(["build", "--release", "-p", "host"])
+        .status()
+        .map_err(|e| ptx::Error(format!("cannot run cargo: {e}")))?;
+    if !status.success() {
+        return Err(ptx::Error("building the host failed".to_owned()));
+    }
+    Ok(root.join("target/release/host"))
+}
+
+/// A CUDA tool from `PATH` or `/usr/local/cuda/bin`.
+fn cuda_tool(name: &str) -> Result<PathBuf, ptx::Error> {
+    env::var_os("PATH")
+        .and_then(|path| env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file()))
+        .or_else(|| Some(PathBuf::from("/usr/local/cuda/bin").join(name)).filter(|p| p.is_file()))
+        .ok_or_else(|| ptx::Error(format!("{name} not found on PATH or in /usr/local/cuda/bin")))
+}
+
+/// `cargo xtask sanitize`: see [`sanitize`].
+fn sanitize(args: Vec<String>) -> Result<(), ptx::Error> {
+    let given = flags(&args, &["--host", "--out"])?;
+    let out = flag(&given, "--out").unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
+    let sanitizer = cuda_tool("compute-sanitizer")?;
+    let host = host_binary(flag(&given, "--host"))?;
     print!("{}", sanitize::run(&sanitizer, &host, &out)?);
     println!("logs: {}", out.display());
+    Ok(())
+}
+
+/// `cargo xtask nvcc-compare`: see [`nvcc`].
+fn nvcc_compare(args: Vec<String>) -> Result<(), ptx::Error> {
+    let given = flags(&args, &["--host", "--out", "--cu"])?;
+    let root = paths::workspace_root();
+    let out = flag(&given, "--out").unwrap_or_else(|| root.join("target/nvcc"));
+    let cu = flag(&given, "--cu").unwrap_or_else(|| root.join("xtask/nvcc/page_kernels.cu"));
+    let nvcc = cuda_tool("nvcc")?;
+    let host = host_binary(flag(&given, "--host"))?;
+    print!("{}", nvcc::compare(&nvcc, &host, &cu, &out, 5)?);
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! the summary prints each log's `SUMMARY` line.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::ptx::Error;
@@ -60,17 +60,4 @@ pub fn run(sanitizer: &Path, host: &Path, out: &Path) -> Result<String, Error> {
         }
     }
     Ok(summary)
-}
-
-/// `compute-sanitizer` from `PATH` or a CUDA toolkit's usual place.
-pub fn find_sanitizer() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH").and_then(|path| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join("compute-sanitizer"))
-            .find(|p| p.is_file())
-    });
-    on_path.or_else(|| {
-        let usual = PathBuf::from("/usr/local/cuda/bin/compute-sanitizer");
-        usual.is_file().then_some(usual)
-    })
 }

@@ -26,7 +26,7 @@ pub enum SumKernel {
 }
 
 /// Floats per chunk of `sum_deterministic` (`kernels::sum::CHUNK`).
-pub const DETERMINISTIC_CHUNK: usize = 4096;
+pub const DETERMINISTIC_CHUNK: usize = 8192;
 
 /// The largest input `sum_deterministic` accepts: 1024 segments of 1024
 /// chunks (`kernels::sum::{SEGMENT, MAX_SEGMENTS}`).

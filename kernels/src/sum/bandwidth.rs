@@ -1,13 +1,16 @@
 use super::block;
 use crate::{atomic, global, thread};
 
+/// 16-byte loads each thread issues before it adds any of them.
+const UNROLL: usize = 8;
+
 /// Sums `input[0..n]` into `*total` at memory speed: a grid-stride loop over
-/// 128-bit loads, four in flight per thread, then the hierarchical combine and
+/// 128-bit loads, eight in flight per thread, then the hierarchical combine and
 /// one global atomic per block.
 ///
 /// Once the atomics are few, a sum is a read of `4n` bytes, and the limit is
 /// how many bytes are in flight. This kernel keeps many: a grid sized to fill
-/// the GPU (not to cover `n`), 16-byte loads, and four independent loads per
+/// the GPU (not to cover `n`), 16-byte loads, and eight independent loads per
 /// loop trip.
 ///
 /// # Launch
@@ -20,7 +23,7 @@ use crate::{atomic, global, thread};
 ///
 /// With `T` threads in the grid and the input 16-byte aligned, thread `g`
 /// reads the float4s `g, g + T, g + 2T, ...` (consecutive threads, consecutive
-/// 16 bytes: coalesced), four per trip; the `n % 4` trailing floats go to
+/// 16 bytes: coalesced), eight per trip; the `n % 4` trailing floats go to
 /// threads `0..n % 4`. An unaligned input is read one float at a time with the
 /// same grid stride. Each block's threads then combine as in
 /// [`sum_warp_shuffle`](super::sum_warp_shuffle).
@@ -45,10 +48,14 @@ pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f
             (x + y) + (z + w)
         };
         let mut q = g;
-        while q + 3 * threads < quads {
-            let (a, b, c, d) = (add(q), add(q + threads), add(q + 2 * threads), add(q + 3 * threads));
-            acc += (a + b) + (c + d);
-            q += 4 * threads;
+        while q + (UNROLL - 1) * threads < quads {
+            let sums: [f32; UNROLL] = core::array::from_fn(|u| add(q + u * threads));
+            // Index loop: the array's by-value iterator would live in local
+            // memory.
+            for u in 0..UNROLL {
+                acc += sums[u];
+            }
+            q += UNROLL * threads;
         }
         while q < quads {
             acc += add(q);

@@ -1,13 +1,14 @@
 use crate::{atomic, global, order, shared, thread, warp};
 
-/// Floats per chunk: the unit whose sum is fixed by the data alone.
-pub const CHUNK: usize = 4096;
+/// Floats per chunk: the unit whose sum is fixed by the data alone. Each lane
+/// of the warp that sums a chunk loads 64 quads of it.
+pub const CHUNK: usize = 8192;
 
 /// Chunk sums combined per segment in the final pass.
 pub const SEGMENT: usize = 1024;
 
 /// The most segments the final pass holds in shared memory, so the largest
-/// input is `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^32 floats.
+/// input is `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
 pub const MAX_SEGMENTS: usize = 1024;
 
 /// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
@@ -25,12 +26,12 @@ pub const MAX_SEGMENTS: usize = 1024;
 /// dynamic shared memory (the segment sums, and one word for the last-block
 /// flag reuses it). `partials` must hold `ceil(n / CHUNK)` floats; `counter`
 /// one `u32`, zero before the first launch (each launch leaves it zero).
-/// `n` at most 2^32.
+/// `n` at most 2^33.
 ///
 /// # Thread mapping
 ///
 /// 1. Warp `w` of the grid sums chunks `w, w + W, ...` (`W` warps in all):
-///    lane `l` adds float4 number `l + 32k` of the chunk for `k = 0..32` in
+///    lane `l` adds float4 number `l + 32k` of the chunk for `k = 0..64` in
 ///    order, then the warp's butterfly sum; lane 0 stores `partials[chunk]`.
 /// 2. **Fence, then ticket.** Every lane 0 that stored a partial executes
 ///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
@@ -67,8 +68,9 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
     let mut stored = false;
     while chunk < chunks {
-        // SAFETY: `chunk < ceil(n / CHUNK)`: `lane_sum` reads only `[0, n)`.
-        let sum = unsafe { lane_sum(chunk_reader(input, n, chunk), lane) };
+        // SAFETY: the whole warp is in this loop (`chunk` is per warp), and
+        // `chunk < ceil(n / CHUNK)`.
+        let sum = unsafe { chunk_sum(input, n, chunk, lane) };
         if lane == 0 {
             // SAFETY: `chunk < chunks`, the length of `partials`.
             unsafe { partials.add(chunk).write(sum) };
@@ -111,9 +113,9 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let segments = chunks.div_ceil(SEGMENT);
     let mut segment = (tid / warp::WARP_SIZE) as usize;
     while segment < segments {
-        let reader = SegmentReader { partials, chunks, segment };
-        // SAFETY: the reader stays inside `partials[0..chunks]`.
-        let sum = unsafe { lane_sum(reader, lane) };
+        // SAFETY: the whole warp is here (`segment` is per warp); the reader
+        // stays inside `partials[0..chunks]`.
+        let sum = unsafe { lane_sum(&Segment { partials, chunks, segment }, lane) };
         if lane == 0 {
             // SAFETY: `segment < segments <= MAX_SEGMENTS`, 4096 bytes.
             unsafe { segment_sums.add(segment).write(sum) };
@@ -124,9 +126,8 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     unsafe { thread::sync_threads() };
 
     if tid < warp::WARP_SIZE {
-        let reader = SharedReader { values: segment_sums, len: segments };
         // SAFETY: all of warp 0 is here; the reader stays in `[0, segments)`.
-        let result = unsafe { lane_sum(reader, lane) };
+        let result = unsafe { lane_sum(&SegmentSums { values: segment_sums, len: segments }, lane) };
         if tid == 0 {
             // SAFETY: `total` and `counter` are global by the contract.
             unsafe {
@@ -137,103 +138,142 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     }
 }
 
-/// A list of up to 4096 floats that [`lane_sum`] adds in its fixed order.
-trait FourThousandFloats {
-    /// Floats `4q..4q + 4` of the list, 0.0 past its end.
+/// A list of `4 * QUADS` floats that [`lane_sum`] adds in its fixed order.
+trait Quads<const QUADS: usize> {
+    /// Floats `4q..4q + 4` of the list (0.0 for any past its end).
     ///
     /// # Safety
     ///
-    /// `q < 1024`.
+    /// `q < QUADS`.
     unsafe fn quad(&self, q: usize) -> [f32; 4];
 }
 
-/// The sum of one list of up to 4096 floats by one warp, in a fixed order:
-/// lane `l` adds quads `l, l + 32, ..., l + 992` in that order (each quad as
+/// Quads one lane loads before it adds any of them: eight independent 16-byte
+/// loads in flight per lane, so the loop is bound by bandwidth, not by the
+/// latency of one load at a time.
+const BATCH: usize = 8;
+
+/// The sum of a list of `4 * QUADS` floats by one warp, in a fixed order:
+/// lane `l` adds quads `l, l + 32, l + 64, ...` in that order (each quad as
 /// `(x + y) + (z + w)`), then the warp's butterfly sum combines the lanes.
-/// Missing floats are 0.0, and adding 0.0 changes no sum, so a short list
-/// sums exactly as if padded.
+/// Missing floats are 0.0, so a short list sums exactly as if padded. The
+/// loads are issued [`BATCH`] at a time; the additions keep the order above.
 ///
 /// # Safety
 ///
-/// All 32 lanes of the warp must call it with the same list.
+/// All 32 lanes of the warp must call it with the same list; `QUADS` must be
+/// a multiple of `32 * BATCH`.
 #[inline(always)]
-unsafe fn lane_sum(list: impl FourThousandFloats, lane: u32) -> f32 {
+unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f32 {
+    let lanes = warp::WARP_SIZE as usize;
     let mut acc = 0.0f32;
-    let mut q = lane as usize;
-    while q < CHUNK / 4 {
-        // SAFETY: `q < 1024`.
-        let [x, y, z, w] = unsafe { list.quad(q) };
-        acc += (x + y) + (z + w);
-        q += warp::WARP_SIZE as usize;
+    let mut first = 0;
+    while first < QUADS / lanes {
+        // SAFETY: `lane + lanes * (first + b) < QUADS` for every `b < BATCH`.
+        let batch: [[f32; 4]; BATCH] = core::array::from_fn(|b| unsafe { list.quad(lane as usize + lanes * (first + b)) });
+        // An index loop, not `for q in batch`: the array's by-value iterator
+        // would be built in local memory, which costs a round trip per quad.
+        for b in 0..BATCH {
+            let [x, y, z, w] = batch[b];
+            acc += (x + y) + (z + w);
+        }
+        first += BATCH;
     }
     // SAFETY: the whole warp is here.
     unsafe { warp::sum_f32(acc) }
 }
 
-/// Chunk `chunk` of the input.
-struct ChunkReader {
+/// A whole chunk of a 16-byte aligned input: 128-bit loads, no bounds checks.
+struct FullChunk {
     base: *const f32,
-    len: usize,
-    aligned: bool,
 }
 
-fn chunk_reader(input: *const f32, n: usize, chunk: usize) -> ChunkReader {
-    let start = chunk * CHUNK;
-    ChunkReader {
-        // SAFETY: `start < n` because `chunk < ceil(n / CHUNK)`.
-        base: unsafe { input.add(start) },
-        len: (n - start).min(CHUNK),
-        aligned: (input as usize).is_multiple_of(16),
+impl Quads<{ CHUNK / 4 }> for FullChunk {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        // SAFETY: the chunk is whole and aligned (checked by the caller), and
+        // `q < CHUNK / 4`.
+        unsafe { global::load_f32x4(self.base.add(4 * q)) }
     }
 }
 
-impl FourThousandFloats for ChunkReader {
+/// The last, short chunk, or any chunk of a misaligned input: scalar loads,
+/// each guarded by the chunk's length. Same additions as [`FullChunk`].
+struct PartChunk {
+    base: *const f32,
+    len: usize,
+}
+
+impl Quads<{ CHUNK / 4 }> for PartChunk {
     #[inline(always)]
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
-        let first = 4 * q;
-        if self.aligned && first + 4 <= self.len {
-            // SAFETY: in bounds, and 16-byte aligned because the input is and
-            // `CHUNK` and `first` are multiples of 4 floats.
-            unsafe { global::load_f32x4(self.base.add(first)) }
+        core::array::from_fn(|j| {
+            let k = 4 * q + j;
+            // SAFETY: guarded by the chunk's length.
+            if k < self.len { unsafe { *self.base.add(k) } } else { 0.0 }
+        })
+    }
+}
+
+/// Sums chunk `chunk` of the input with whichever reader fits it.
+///
+/// # Safety
+///
+/// The whole warp calls it; `chunk < ceil(n / CHUNK)`.
+#[inline(always)]
+unsafe fn chunk_sum(input: *const f32, n: usize, chunk: usize, lane: u32) -> f32 {
+    let start = chunk * CHUNK;
+    // SAFETY: `start < n`.
+    let base = unsafe { input.add(start) };
+    let len = (n - start).min(CHUNK);
+    // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
+    unsafe {
+        if len == CHUNK && (input as usize).is_multiple_of(16) {
+            lane_sum(&FullChunk { base }, lane)
         } else {
-            // SAFETY: each read is guarded by the chunk's length.
-            core::array::from_fn(|j| if first + j < self.len { unsafe { *self.base.add(first + j) } } else { 0.0 })
+            lane_sum(&PartChunk { base, len }, lane)
         }
     }
 }
 
-/// Segment `segment` of the chunk sums, read with plain loads: they were
-/// written during this launch, so the non-coherent path would be wrong.
-struct SegmentReader {
+/// Four floats as one 16-byte aligned value, so a plain read of it is one
+/// `ld.v4.f32`.
+#[repr(C, align(16))]
+struct Quad([f32; 4]);
+
+/// Segment `segment` of the chunk sums: [`SEGMENT`] floats at a 4 KiB
+/// boundary of `partials`, read with plain (coherent) loads, since they were
+/// written during this launch, which the `.nc` path does not see.
+struct Segment {
     partials: *const f32,
     chunks: usize,
     segment: usize,
 }
 
-impl FourThousandFloats for SegmentReader {
+impl Quads<{ SEGMENT / 4 }> for Segment {
     #[inline(always)]
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
-        // Only the first SEGMENT (1024) floats exist; the rest are padding.
-        core::array::from_fn(|j| {
-            let k = 4 * q + j;
-            let index = self.segment * SEGMENT + k;
-            if k < SEGMENT && index < self.chunks {
-                // SAFETY: `index < chunks`, the length of `partials`.
-                unsafe { *self.partials.add(index) }
-            } else {
-                0.0
-            }
-        })
+        let first = self.segment * SEGMENT + 4 * q;
+        if first + 4 <= self.chunks {
+            // SAFETY: in bounds; `partials` is a device allocation (256-byte
+            // aligned) and `first` a multiple of 4, so the read is aligned.
+            unsafe { (self.partials.add(first) as *const Quad).read().0 }
+        } else {
+            core::array::from_fn(|j| {
+                // SAFETY: guarded by the number of chunks.
+                if first + j < self.chunks { unsafe { *self.partials.add(first + j) } } else { 0.0 }
+            })
+        }
     }
 }
 
-/// The segment sums in shared memory.
-struct SharedReader {
+/// The segment sums in shared memory: up to [`MAX_SEGMENTS`] floats.
+struct SegmentSums {
     values: *const f32,
     len: usize,
 }
 
-impl FourThousandFloats for SharedReader {
+impl Quads<{ MAX_SEGMENTS / 4 }> for SegmentSums {
     #[inline(always)]
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
         core::array::from_fn(|j| {
