@@ -117,3 +117,35 @@ fn the_ptx_targets_the_architecture_the_builder_names() {
     assert!(EMBEDDED_PTX.contains(&format!(".target {}", xtask::ptx::ARCH)));
     assert!(EMBEDDED_PTX.contains(".address_size 64"));
 }
+
+/// The machine code on Hopper, summarized by `cargo xtask sass`'s own
+/// function: what each synchronization primitive becomes.
+#[test]
+fn sass_summary_on_sm_90_shows_what_each_primitive_becomes() {
+    let root = xtask::paths::workspace_root();
+    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump")
+        .expect("no cuobjdump found: run `cargo xtask test` (it installs one)");
+    let work = std::env::temp_dir().join(format!("lab-sass-test-{}", std::process::id()));
+    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx_file(), "sm_90", &work).unwrap();
+    let summaries = xtask::sass::summarize(&text);
+    let of = |name: &str| summaries.iter().find(|s| s.kernel == name).unwrap_or_else(|| panic!("no SASS for {name}"));
+    let has = |name: &str, prefix: &str| of(name).counts.keys().any(|op| op.starts_with(prefix));
+
+    assert_eq!(summaries.len(), KERNELS.len(), "one SASS function per kernel");
+    // A shared-memory float add has no single instruction on sm_90.
+    assert!(of("sum_shared_atomic").has_cas_loop(), "{}", of("sum_shared_atomic").line());
+    // The global float add is one reduction instruction, and integer shared
+    // atomics are native.
+    assert!(has("sum_global_atomic", "REDG.E.ADD.F32") && !of("sum_global_atomic").has_cas_loop());
+    assert!(has("histogram_privatized", "ATOMS.") && !of("histogram_privatized").has_cas_loop());
+    // Release/acquire becomes a memory barrier of the scope; a device-scope
+    // acquire also invalidates L1; relaxed becomes neither.
+    assert!(has("publish_block_release_acquire", "MEMBAR.ALL.CTA"));
+    assert!(has("publish_grid_release_acquire", "MEMBAR.ALL.GPU") && has("publish_grid_release_acquire", "CCTL.IVALL"));
+    assert!(!has("publish_grid_wrong_scope", "MEMBAR.ALL.GPU") && !has("publish_grid_wrong_scope", "CCTL"));
+    assert!(!has("publish_block_relaxed", "MEMBAR"));
+    // The deterministic sum's fences and its ticket.
+    assert!(has("sum_deterministic", "MEMBAR.ALL.GPU") && has("sum_deterministic", "ATOMG.E.ADD"));
+    assert!(has("sum_warp_shuffle", "SHFL.BFLY"));
+    assert!(of("empty").counts.is_empty());
+}

@@ -6,3 +6,4 @@ pub mod paths;
 pub mod ptx;
 pub mod ptxas;
 pub mod sanitize;
+pub mod sass;

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 use std::env;
 
-use xtask::{nvcc, paths, ptx, ptxas, sanitize};
+use xtask::{nvcc, paths, ptx, ptxas, sanitize, sass};
 
 const USAGE: &str = "usage: cargo xtask <task>
 
@@ -17,6 +17,9 @@ tasks:
               run every kernel under compute-sanitizer (memcheck, racecheck,
               synccheck, initcheck); needs a GPU. Without --host, builds the
               release host first. Logs go to DIR (default target/sanitizer).
+  sass [--arch sm_90] [--kernel NAME] [--ptx FILE]
+              print each kernel's SASS (cuobjdump), its synchronizing
+              instructions and its ptxas -v resources; no GPU needed
   nvcc-compare [--host FILE] [--out DIR] [--cu FILE]
               time the page's kernels compiled by rustc and by nvcc -O3,
               alternately, in one run; needs nvcc and a GPU.";
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("sanitize") => sanitize(env::args().skip(2).collect()),
         Some("nvcc-compare") => nvcc_compare(env::args().skip(2).collect()),
+        Some("sass") => sass(env::args().skip(2).collect()),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -137,5 +141,33 @@ fn nvcc_compare(args: Vec<String>) -> Result<(), ptx::Error> {
     let nvcc = cuda_tool("nvcc")?;
     let host = host_binary(flag(&given, "--host"))?;
     print!("{}", nvcc::compare(&nvcc, &host, &cu, &out, 5)?);
+    Ok(())
+}
+
+/// `cargo xtask sass`: see [`sass`].
+fn sass(args: Vec<String>) -> Result<(), ptx::Error> {
+    let given = flags(&args, &["--arch", "--kernel", "--ptx"])?;
+    let root = paths::workspace_root();
+    let arch = flag(&given, "--arch").map_or_else(|| "sm_90".to_owned(), |a| a.display().to_string());
+    let ptx_file = match flag(&given, "--ptx") {
+        Some(file) => file,
+        None => ptx::build(&root, &cargo())?,
+    };
+    let ptxas = ptxas::find_or_install(&root)?;
+    let cuobjdump = ptxas::find_tool(&root, "cuobjdump")
+        .ok_or_else(|| ptx::Error("cuobjdump not found after installing it".to_owned()))?;
+    let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, &arch, &root.join("target/sass"))?;
+    let only = flag(&given, "--kernel").map(|k| k.display().to_string());
+    let summaries = sass::summarize(&text);
+    for (name, body) in sass::split_functions(&text) {
+        if only.as_ref().is_some_and(|k| *k != name) {
+            continue;
+        }
+        println!("==== {name} ({arch}) ====\n{body}");
+    }
+    println!("==== summary ({arch}) ====");
+    for s in summaries.iter().filter(|s| only.as_ref().is_none_or(|k| *k == s.kernel)) {
+        println!("{}\n    resources: {}", s.line(), sass::resources_of(&resources, &s.kernel));
+    }
     Ok(())
 }
