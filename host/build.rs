@@ -14,6 +14,7 @@ fn main() -> ExitCode {
     match xtask::ptx::build(&root, &cargo) {
         Ok(ptx) => {
             println!("cargo::rustc-env=KERNELS_PTX={}", ptx.display());
+            println!("cargo::rustc-env=LAB_KERNEL_COMPILER={}", xtask::ptx::compiler_version(&root));
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -1,21 +1,25 @@
-//! The commands, wired: options → runner → result → exporter → stdout.
+//! The commands, wired: options → runner → one [`Record`] → exporter →
+//! standard output or a file. Mismatch details go to standard error.
+
+use std::io::IsTerminal;
+use std::path::Path;
 
 use crate::bench::BenchOptions;
-use crate::cli::{BenchArgs, Cli, Command, HistogramArgs, PublishArgs, SweepArgs};
-use crate::gpu::baseline::Baselines;
-use crate::gpu::timing::Plan;
-use crate::progress::Progress;
-use crate::gpu::histogram::HistogramKernels;
-use crate::gpu::publish::PublishKernels;
-use crate::histogram::HistogramOptions;
-use crate::gpu::publish::PublishVariant;
-use crate::publish::{PublishOptions, Verdict};
+use crate::cli::{BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, OutputArgs, PlotArgs, PublishArgs, SweepArgs};
 use crate::error::LabError;
-use crate::gpu::sum::SumKernels;
+use crate::gpu::baseline::Baselines;
+use crate::gpu::histogram::HistogramKernels;
+use crate::gpu::publish::{PublishKernels, PublishVariant};
+use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::gpu::timing::Plan;
 use crate::gpu::{Gpu, PtxSource};
-use crate::report::table;
-use crate::sweep::SweepOptions;
-use crate::{bench, determinism, histogram, publish, sweep};
+use crate::histogram::HistogramOptions;
+use crate::progress::Progress;
+use crate::publish::{PublishOptions, Verdict};
+use crate::record::{KERNEL_COMPILER, Record, Results};
+use crate::report::{self, Format, plot, table};
+use crate::sweep::{Mismatch, SweepOptions};
+use crate::{bench, determinism, exercise, histogram, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,41 +33,98 @@ pub enum Outcome {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, LabError> {
     let ptx = cli.ptx.map_or(PtxSource::Embedded, PtxSource::File);
+    let gpu = Gpu::open(&ptx)?;
     match cli.command {
-        Command::Sweep(args) => run_sweep(&ptx, args),
-        Command::Publish(args) => run_publish(&ptx, args),
-        Command::Histogram(args) => run_histogram(&ptx, args),
-        Command::Bench(args) => run_bench(&ptx, args),
+        Command::Sweep(args) => run_sweep(&gpu, args),
+        Command::Exercise(args) => run_exercise(&gpu, args),
+        Command::Publish(args) => run_publish(&gpu, args),
+        Command::Histogram(args) => run_histogram(&gpu, args),
+        Command::Bench(args) => run_bench(&gpu, args),
     }
 }
 
-fn run_sweep(ptx: &PtxSource, args: SweepArgs) -> Result<Outcome, LabError> {
+/// A progress bar only where someone watches a table being made: text
+/// format, and both output streams on a terminal.
+fn progress(output: &OutputArgs) -> Progress {
+    let watched = output.format == Format::Table && output.output.is_none() && std::io::stdout().is_terminal();
+    Progress::new(watched)
+}
+
+fn record(gpu: &Gpu, results: Results) -> Record {
+    Record {
+        tool: format!("host {}", env!("CARGO_PKG_VERSION")),
+        kernel_compiler: KERNEL_COMPILER.to_owned(),
+        ptx: gpu.ptx_name().to_owned(),
+        device: gpu.info.clone(),
+        results,
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<(), LabError> {
+    std::fs::write(path, text).map_err(|e| LabError::Output { path: path.to_path_buf(), reason: e.to_string() })
+}
+
+/// Exports `record` as asked: to stdout or `--output`, and the plot if asked.
+fn emit(record: &Record, output: &OutputArgs, plot_args: Option<&PlotArgs>) -> Result<(), LabError> {
+    let text = report::export(record, output.format);
+    match &output.output {
+        Some(path) => write(path, &text)?,
+        None => print!("{text}"),
+    }
+    if let Some(path) = plot_args.and_then(|p| p.plot.as_ref()) {
+        let svg = plot::svg(record).map_err(|reason| LabError::Output { path: path.clone(), reason })?;
+        write(path, &svg)?;
+    }
+    Ok(())
+}
+
+/// Mismatching sums go to stderr, one line each, and fail the run.
+fn outcome(mismatches: &[Mismatch]) -> Outcome {
+    if mismatches.is_empty() {
+        Outcome::Passed
+    } else {
+        eprint!("{}", table::mismatches(mismatches));
+        Outcome::ChecksFailed
+    }
+}
+
+fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
     let options = SweepOptions {
         block: args.block,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
-        sizes: args.sizes.clone(),
+        sizes: args.sizes,
     };
-    let gpu = Gpu::open(ptx)?;
-    let kernels = SumKernels::load(&gpu)?;
-    print!("{}\n", table::device_header(&gpu.info, options.block));
-
-    let report = sweep::run(&kernels, &options)?;
-    print!("{}\n", table::sweep(&report));
-
-    if args.determinism_runs > 0 {
-        let det = determinism::run(&kernels, determinism::N, options.block, args.determinism_runs as usize)?;
-        print!("{}", table::determinism(&det));
-    }
-
-    finish_sums(&report.mismatches())
+    let kernels = SumKernels::load(gpu)?;
+    let bar = progress(&args.output);
+    bar.start((options.sizes.len() * SumKernel::PAGE.len()) as u64);
+    let report = sweep::run(&kernels, &options, &bar)?;
+    bar.finish();
+    let det = match args.determinism_runs {
+        0 => None,
+        runs => Some(determinism::run(&kernels, determinism::N, options.block, runs as usize)?),
+    };
+    let mismatches = report.mismatches();
+    emit(&record(gpu, Results::Sweep { sweep: report, determinism: det }), &args.output, Some(&args.plot))?;
+    Ok(outcome(&mismatches))
 }
 
-fn run_publish(ptx: &PtxSource, args: PublishArgs) -> Result<Outcome, LabError> {
-    let gpu = Gpu::open(ptx)?;
-    let kernels = PublishKernels::load(&gpu)?;
-    let (major, minor) = gpu.info.compute_capability;
-    println!("GPU: {} (compute capability {major}.{minor}), SMs: {}\n", gpu.info.name, gpu.info.sm_count);
+fn run_exercise(gpu: &Gpu, args: ExerciseArgs) -> Result<Outcome, LabError> {
+    let template = SweepOptions {
+        block: crate::gpu::launch::Block::new(exercise::BASELINE).expect("256 is a valid block"),
+        runs: args.runs as usize,
+        warmup: args.warmup as usize,
+        sizes: args.sizes,
+    };
+    let kernels = SumKernels::load(gpu)?;
+    let report = exercise::run(&kernels, &template, &progress(&args.output))?;
+    let mismatches: Vec<Mismatch> = report.runs.iter().flat_map(|r| r.mismatches()).collect();
+    emit(&record(gpu, Results::Exercise(report)), &args.output, Some(&args.plot))?;
+    Ok(outcome(&mismatches))
+}
+
+fn run_publish(gpu: &Gpu, args: PublishArgs) -> Result<Outcome, LabError> {
+    let kernels = PublishKernels::load(gpu)?;
     let options = PublishOptions {
         variants: if args.variant.is_empty() {
             PublishVariant::ALL.to_vec()
@@ -75,15 +136,12 @@ fn run_publish(ptx: &PtxSource, args: PublishArgs) -> Result<Outcome, LabError> 
         budget_ns: args.budget_ms * 1_000_000,
     };
     let rows = publish::run(&kernels, gpu.info.sm_count, &options)?;
-    print!("{}", table::publish(&rows));
-    if rows.iter().any(|r| Verdict::of(r) == Verdict::Failed) {
-        Ok(Outcome::ChecksFailed)
-    } else {
-        Ok(Outcome::Passed)
-    }
+    let failed = rows.iter().any(|r| Verdict::of(r) == Verdict::Failed);
+    emit(&record(gpu, Results::Publish { options, rows }), &args.output, None)?;
+    Ok(if failed { Outcome::ChecksFailed } else { Outcome::Passed })
 }
 
-fn run_histogram(ptx: &PtxSource, args: HistogramArgs) -> Result<Outcome, LabError> {
+fn run_histogram(gpu: &Gpu, args: HistogramArgs) -> Result<Outcome, LabError> {
     let options = HistogramOptions {
         bins: args.bins,
         block: args.block,
@@ -92,12 +150,10 @@ fn run_histogram(ptx: &PtxSource, args: HistogramArgs) -> Result<Outcome, LabErr
         sizes: args.sizes,
         distributions: args.distribution,
     };
-    let gpu = Gpu::open(ptx)?;
-    let kernels = HistogramKernels::load(&gpu)?;
-    print!("{}\n", table::device_header(&gpu.info, options.block));
+    let kernels = HistogramKernels::load(gpu)?;
     let report = histogram::run(&kernels, &options)?;
-    print!("{}", table::histogram(&report));
     let mismatches = report.mismatches();
+    emit(&record(gpu, Results::Histogram(report)), &args.output, None)?;
     if mismatches.is_empty() {
         Ok(Outcome::Passed)
     } else {
@@ -106,27 +162,16 @@ fn run_histogram(ptx: &PtxSource, args: HistogramArgs) -> Result<Outcome, LabErr
     }
 }
 
-fn run_bench(ptx: &PtxSource, args: BenchArgs) -> Result<Outcome, LabError> {
+fn run_bench(gpu: &Gpu, args: BenchArgs) -> Result<Outcome, LabError> {
     let options = BenchOptions {
         sizes: args.sizes,
         block: args.block,
         plan: Plan { warmup: args.warmup as usize, runs: args.runs as usize, cold: args.cold },
     };
-    let gpu = Gpu::open(ptx)?;
-    let kernels = SumKernels::load(&gpu)?;
-    let baselines = Baselines::load(&gpu)?;
-    print!("{}\n", table::device_header(&gpu.info, options.block));
-    let report = bench::run(&kernels, &baselines, &options, &Progress::new(true))?;
-    print!("{}", table::bench(&report));
-    finish_sums(&report.mismatches())
-}
-
-/// Prints any mismatching sums to stderr and turns them into the outcome.
-fn finish_sums(mismatches: &[crate::sweep::Mismatch]) -> Result<Outcome, LabError> {
-    if mismatches.is_empty() {
-        Ok(Outcome::Passed)
-    } else {
-        eprint!("{}", table::mismatches(mismatches));
-        Ok(Outcome::ChecksFailed)
-    }
+    let kernels = SumKernels::load(gpu)?;
+    let baselines = Baselines::load(gpu)?;
+    let report = bench::run(&kernels, &baselines, &options, &progress(&args.output))?;
+    let mismatches = report.mismatches();
+    emit(&record(gpu, Results::Bench(report)), &args.output, Some(&args.plot))?;
+    Ok(outcome(&mismatches))
 }

@@ -20,7 +20,7 @@ pub const GLOBAL_ATOMIC_MAX_N: usize = 1 << 24;
 pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 1 << 20, 1 << 24, 1 << 28];
 
 /// What one bench measures.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BenchOptions {
     /// Array sizes.
     pub sizes: Vec<usize>,
@@ -31,7 +31,7 @@ pub struct BenchOptions {
 }
 
 /// One size: the yardsticks and every kernel's measurement.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BenchRow {
     /// The sums, their reference and the kernels' timings.
     pub sums: SweepRow,
@@ -42,7 +42,7 @@ pub struct BenchRow {
 }
 
 /// A finished bench.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BenchReport {
     /// The options it ran with.
     pub options: BenchOptions,

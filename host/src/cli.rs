@@ -10,6 +10,7 @@ use crate::gpu::launch::Block;
 use crate::gpu::publish::PublishVariant;
 use crate::input::Distribution;
 use crate::reference;
+use crate::report::Format;
 
 /// The page's five sizes, from 4,096 to 4,194,304 elements.
 pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 262_144, 1_048_576, 4_194_304];
@@ -40,12 +41,35 @@ pub struct Cli {
 const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a sum was not bit-exact, or a driver or PTX error; \
 2 bad flags or no CUDA device.";
 
+/// Where and how a command writes its results.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// How to write the results.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+
+    /// Write the results to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// The plot a command can draw.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// Also draw GB/s against n (log axes, one line per kernel) to this SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Sum one array three ways at several sizes, time each, check each sum
     /// bit for bit, then show how deterministic each kernel is.
     Sweep(SweepArgs),
+    /// The page's exercise: the sweep at blocks 64, 256 and 1024, the nine
+    /// ratios, the fastest columns and the bitwise check. No verdict.
+    Exercise(ExerciseArgs),
     /// Publish a record from a producer to a consumer thread in four ways
     /// (release/acquire, relaxed, device scope across blocks, wrong scope)
     /// under stress, and count stale records.
@@ -80,6 +104,10 @@ pub struct PublishArgs {
     /// remaining waits are counted as timeouts.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub budget_ms: u64,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
 }
 
 /// The publication variants as named on the command line.
@@ -129,6 +157,14 @@ pub struct BenchArgs {
     /// Flush the L2 cache before every timed launch.
     #[arg(long)]
     pub cold: bool,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub plot: PlotArgs,
 }
 
 /// Parses one `bench --sizes` entry.
@@ -167,6 +203,10 @@ pub struct HistogramArgs {
     /// Input distributions, comma-separated.
     #[arg(long, value_delimiter = ',', default_values_t = [Distribution::Uniform, Distribution::OneBin], value_enum)]
     pub distribution: Vec<Distribution>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
 }
 
 /// `sweep`'s flags.
@@ -192,6 +232,38 @@ pub struct SweepArgs {
     /// Runs per kernel in the determinism table (0 leaves the table out).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pub determinism_runs: u32,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub plot: PlotArgs,
+}
+
+/// `exercise`'s flags.
+#[derive(Debug, Args)]
+pub struct ExerciseArgs {
+    /// Timed launches per kernel and size.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+
+    /// Untimed launches before the timed ones.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+
+    /// Array sizes, comma-separated; the ratios use the largest.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
+    pub sizes: Vec<usize>,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub plot: PlotArgs,
 }
 
 /// Parses `--block`.

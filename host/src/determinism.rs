@@ -10,7 +10,7 @@ use crate::{input, reference};
 pub const N: usize = 4_194_304;
 
 /// The sums each kernel returned for one input.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DeterminismReport {
     /// Elements summed.
     pub n: usize,

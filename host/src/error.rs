@@ -40,6 +40,15 @@ pub enum LabError {
         error: cudarc::driver::DriverError,
     },
 
+    /// A results or plot file could not be written.
+    #[error("cannot write {path}: {reason}")]
+    Output {
+        /// The file named by `--output` or `--plot`.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+
     /// Options that are each valid but do not fit together, or sizes the
     /// exact-sum rule refuses.
     #[error("{0}")]

@@ -9,7 +9,7 @@ use crate::input::{self, Distribution};
 use crate::reference;
 
 /// What one histogram run measures.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HistogramOptions {
     /// Number of bins.
     pub bins: u32,
@@ -26,7 +26,7 @@ pub struct HistogramOptions {
 }
 
 /// One size and distribution: the CPU counts and both kernels' measurements.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HistogramRow {
     /// Values counted.
     pub n: usize,
@@ -58,7 +58,7 @@ pub struct HistogramMismatch {
 }
 
 /// A finished histogram run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HistogramReport {
     /// The options it ran with.
     pub options: HistogramOptions,

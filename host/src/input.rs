@@ -53,7 +53,8 @@ pub fn inexact(n: usize) -> Vec<f32> {
 }
 
 /// How histogram input values spread over the bins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Distribution {
     /// Values uniform over all bins: contention spread thin.
     Uniform,

@@ -4,7 +4,7 @@ use crate::error::LabError;
 use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
 
 /// One variant's result.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PublishRow {
     /// Which variant.
     pub variant: PublishVariant,
@@ -51,7 +51,7 @@ impl Verdict {
 }
 
 /// What one publication run does.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PublishOptions {
     /// The variants, in order.
     pub variants: Vec<PublishVariant>,

@@ -3,11 +3,12 @@
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::timing::Plan;
+use crate::progress::Progress;
 use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use crate::{input, reference};
 
 /// What one sweep measures.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SweepOptions {
     /// Threads per block for every kernel.
     pub block: Block,
@@ -20,7 +21,7 @@ pub struct SweepOptions {
 }
 
 /// One size of the sweep: the reference and the three measurements.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepRow {
     /// Elements summed.
     pub n: usize,
@@ -31,7 +32,7 @@ pub struct SweepRow {
 }
 
 /// A finished sweep, ready for an exporter.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SweepReport {
     /// The options it ran with.
     pub options: SweepOptions,
@@ -94,7 +95,8 @@ impl SweepReport {
 
 /// Runs the sweep. Sizes must already satisfy the exact-sum rule; a size that
 /// does not is a programming error here, since the CLI refuses it first.
-pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions) -> Result<SweepReport, LabError> {
+/// `progress` advances once per kernel and size; its length is the caller's.
+pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions, progress: &Progress) -> Result<SweepReport, LabError> {
     let rows = options
         .sizes
         .iter()
@@ -105,7 +107,12 @@ pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions) -> Result<SweepRepo
             let device_input = kernels.upload(&values)?;
             let measurements = SumKernel::PAGE
                 .iter()
-                .map(|&k| kernels.measure(k, &device_input, options.block, options.plan()))
+                .map(|&k| {
+                    progress.message(format!("block {}, n = {n}: {}", options.block, k.label()));
+                    let m = kernels.measure(k, &device_input, options.block, options.plan());
+                    progress.step();
+                    m
+                })
                 .collect::<Result<_, _>>()?;
             Ok(SweepRow { n, reference, measurements })
         })

@@ -20,12 +20,24 @@ fn one_line(stderr: &[u8]) -> String {
 }
 
 #[test]
-fn help_lists_the_sweep_flags() {
+fn help_lists_every_command_and_its_flags() {
+    let top = host().arg("--help").assert().success().get_output().stdout.clone();
+    let top = String::from_utf8(top).unwrap();
+    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+        assert!(top.contains(command), "{command} missing from --help");
+    }
     host()
         .args(["sweep", "--help"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("--block").and(predicate::str::contains("--sizes")));
+        .stdout(predicate::str::contains("--block").and(predicate::str::contains("--sizes")).and(predicate::str::contains("--plot")));
+    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+        host()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("--format").and(predicate::str::contains("--output")));
+    }
 }
 
 #[test]
@@ -38,6 +50,12 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["sweep", "--sizes", "6000000"], "--sizes"),
         (&["sweep", "--runs", "x"], "--runs"),
         (&["sweep", "--blok", "64"], "--blok"),
+        (&["sweep", "--format", "xml"], "--format"),
+        (&["bench", "--sizes", "999999999"], "--sizes"),
+        (&["publish", "--variant", "loose"], "--variant"),
+        (&["histogram", "--bins", "0"], "--bins"),
+        (&["exercise", "--sizes", "x"], "--sizes"),
+        (&["histogram", "--plot", "x.svg"], "--plot"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         let line = one_line(&out.stderr);
@@ -51,9 +69,11 @@ fn no_subcommand_is_a_usage_error() {
 }
 
 #[test]
-fn no_cuda_device_is_one_line_and_exit_2() {
-    let out = host().args(["sweep", "--sizes", "4096"]).assert().code(2).get_output().clone();
-    assert!(one_line(&out.stderr).starts_with("error: no CUDA device"));
+fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+        let out = host().arg(command).assert().code(2).get_output().clone();
+        assert!(one_line(&out.stderr).starts_with("error: no CUDA device"), "{command}");
+    }
 }
 
 #[test]

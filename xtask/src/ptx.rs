@@ -110,6 +110,15 @@ pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
     Ok(out)
 }
 
+/// `rustc -V` of the toolchain that compiles the kernels, with the target:
+/// recorded in every JSON export.
+pub fn compiler_version(root: &Path) -> String {
+    let mut cmd = Command::new("rustc");
+    cmd.current_dir(root).arg("-V").env_remove("RUSTC");
+    let version = output(&mut cmd).unwrap_or_else(|e| format!("unknown rustc ({e})"));
+    format!("{version}, target {TARGET}, {ARCH}")
+}
+
 fn write_if_changed(path: &Path, text: &str) -> io::Result<()> {
     if fs::read_to_string(path).is_ok_and(|old| old == text) {
         return Ok(());

@@ -12,7 +12,8 @@ use crate::error::{DriverContext, LabError};
 pub const MAX_BINS: u32 = 48 * 1024 / 4;
 
 /// The two histogram kernels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum HistogramKernel {
     /// One global atomic per element (`kernels/src/histogram/global_atomic.rs`).
     GlobalAtomic,
@@ -57,7 +58,7 @@ pub struct DeviceValues {
 }
 
 /// Every launch of one histogram kernel: timings and each launch's counts.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HistogramMeasurement {
     /// Which kernel.
     pub kernel: HistogramKernel,

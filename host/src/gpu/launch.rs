@@ -6,7 +6,8 @@ use std::fmt;
 ///
 /// Powers of two because the tree reduction halves the block at each step;
 /// at least 32 so every block is whole warps; at most 1024, the hardware limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "u32", try_from = "u32")]
 pub struct Block(u32);
 
 impl Block {
@@ -32,6 +33,19 @@ impl Block {
     /// Blocks needed for one thread per element of `n`: `ceil(n / block)`.
     pub fn grid_for(self, n: usize) -> u32 {
         u32::try_from(n.div_ceil(self.0 as usize)).expect("the host validates n so the grid fits in u32")
+    }
+}
+
+impl From<Block> for u32 {
+    fn from(block: Block) -> u32 {
+        block.0
+    }
+}
+
+impl TryFrom<u32> for Block {
+    type Error = BlockError;
+    fn try_from(threads: u32) -> Result<Block, BlockError> {
+        Block::new(threads)
     }
 }
 

@@ -57,7 +57,7 @@ impl PtxSource {
 }
 
 /// What the device header shows, read from the driver.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DeviceInfo {
     /// The marketing name, e.g. "NVIDIA H200".
     pub name: String,
@@ -131,6 +131,11 @@ impl Gpu {
             source_name: self.ptx_name.clone(),
             reason: format!("no kernel `{symbol}` ({})", describe(&e)),
         })
+    }
+
+    /// Where the loaded PTX came from, for messages and records.
+    pub fn ptx_name(&self) -> &str {
+        &self.ptx_name
     }
 
     /// The stream every launch and copy of the lab goes to.

@@ -7,7 +7,8 @@ use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// The four publication variants, in the order the README discusses them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum PublishVariant {
     /// The page's example: `st.release.cta` / `ld.acquire.cta` in one block.
     BlockReleaseAcquire,
@@ -73,7 +74,7 @@ impl PublishVariant {
 }
 
 /// How much work one launch does, from the device's SM count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PublishGeometry {
     /// Blocks per launch.
     pub blocks: u32,
@@ -108,7 +109,7 @@ impl PublishGeometry {
 }
 
 /// What the consumers of every launch saw, summed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PublishCounts {
     /// Launches run.
     pub launches: usize,

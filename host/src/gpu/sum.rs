@@ -9,7 +9,8 @@ use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// The page's three ways to sum an array, in the page's order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SumKernel {
     /// One global atomic add per element (`kernels/src/sum/global_atomic.rs`).
     GlobalAtomic,
@@ -149,7 +150,7 @@ struct Scratch {
 
 /// Every launch of one kernel on one input: the time of each timed launch and
 /// the sum each launch (warm-ups included) left in its own accumulator.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SumMeasurement {
     /// Which kernel.
     pub kernel: SumKernel,

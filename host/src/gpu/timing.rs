@@ -50,7 +50,7 @@ impl Stopwatch {
 }
 
 /// How a measurement repeats its launch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Plan {
     /// Untimed launches first (clocks ramp up, code and data get cached).
     pub warmup: usize,

@@ -5,6 +5,8 @@ use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
 use crate::bench::BenchReport;
+use crate::exercise::ExerciseReport;
+use crate::record::{Record, Results};
 use crate::determinism::DeterminismReport;
 use crate::histogram::{HistogramMismatch, HistogramReport};
 use crate::publish::{PublishRow, Verdict};
@@ -20,28 +22,134 @@ use crate::sweep::{Mismatch, SweepReport};
 pub const INPUT_BYTES_PER_ELEMENT: u64 = 4;
 
 /// The device header printed above every table.
-pub fn device_header(info: &DeviceInfo, block: Block) -> String {
+pub fn device_header(info: &DeviceInfo, block: Option<Block>) -> String {
     let (major, minor) = info.compute_capability;
     let (cuda_major, cuda_minor) = info.driver_cuda_version;
+    let block = block.map_or(String::new(), |b| format!(", threads per block: {b}"));
     format!(
         "GPU: {} (compute capability {major}.{minor}), driver supports CUDA {cuda_major}.{cuda_minor}\n\
-         SMs: {}, threads per block: {block}\n",
+         SMs: {}{block}\n",
         info.name, info.sm_count
     )
 }
 
-fn render(builder: Builder) -> String {
+/// How a table is drawn: plain text for a terminal, or Markdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// `psql`-style text, numbers right-aligned.
+    Plain,
+    /// A GitHub-flavoured Markdown table.
+    Markdown,
+}
+
+fn render(builder: Builder, look: Look) -> String {
+    render_aligned(builder, look, Columns::new(..))
+}
+
+fn render_aligned<R>(builder: Builder, look: Look, numbers: Columns<R>) -> String
+where
+    Columns<R>: tabled::settings::object::Object<tabled::grid::records::vec_records::VecRecords<tabled::grid::records::vec_records::Text<String>>>,
+{
     let mut table = builder.build();
-    table
-        .with(Style::psql())
-        .modify(Columns::new(..), Alignment::right())
-        .modify(Rows::first(), Alignment::center());
+    match look {
+        Look::Plain => {
+            table.with(Style::psql()).modify(numbers, Alignment::right()).modify(Rows::first(), Alignment::center());
+        }
+        Look::Markdown => {
+            table.with(Style::markdown());
+            // Markdown needs a blank line between a table and the text
+            // around it, or the next line is read as another row.
+            return format!("\n{table}\n");
+        }
+    }
     table.to_string()
+}
+
+/// Renders with only the columns in `numbers` right-aligned.
+fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) -> String {
+    render_aligned(builder, look, Columns::new(numbers))
+}
+
+/// The whole record as text: the device header, then each table.
+pub fn record(record: &Record, look: Look) -> String {
+    let mut out = String::new();
+    match &record.results {
+        Results::Sweep { sweep: report, determinism: det } => {
+            out += &device_header(&record.device, Some(report.options.block));
+            out += "\n";
+            out += &sweep(report, look);
+            if let Some(det) = det {
+                out += "\n";
+                out += &determinism(det, look);
+            }
+        }
+        Results::Exercise(report) => {
+            out += &device_header(&record.device, None);
+            out += &exercise(report, look);
+        }
+        Results::Bench(report) => {
+            out += &device_header(&record.device, Some(report.options.block));
+            out += "\n";
+            out += &bench(report, look);
+        }
+        Results::Histogram(report) => {
+            out += &device_header(&record.device, Some(report.options.block));
+            out += "\n";
+            out += &histogram(report, look);
+        }
+        Results::Publish { rows, .. } => {
+            out += &device_header(&record.device, None);
+            out += "\n";
+            out += &publish(rows, look);
+        }
+    }
+    out
+}
+
+/// The exercise: each run's sweep, then the nine ratios with the counting
+/// argument beside them, then each run's fastest column. No verdict.
+pub fn exercise(report: &ExerciseReport, look: Look) -> String {
+    let mut out = String::new();
+    for run in &report.runs {
+        out += &format!("\nBlock {}:\n", run.options.block);
+        out += &sweep(run, look);
+    }
+    let n = report.runs.first().and_then(|r| r.rows.last()).map_or(0, |row| row.n);
+    let mut builder = Builder::default();
+    builder.push_record(["kernel", "block", "time / time at 256", "global atomics per launch", "barriers per block"]);
+    for r in report.ratios() {
+        builder.push_record([
+            r.kernel.label().to_owned(),
+            r.block.to_string(),
+            format!("{:.2}", r.ratio),
+            r.global_atomics.to_string(),
+            r.barriers.to_string(),
+        ]);
+    }
+    out += &format!(
+        "\nThe nine ratios at n = {n}: each column's median time over the same column in the block-256 run.\n\
+         The counts beside them are the page's counting argument: n for the naive kernel, one per block\n\
+         for the other two. Which column barely moves, and why, is the exercise's question.\n{}\n",
+        render(builder, look)
+    );
+    out += "\nThe fastest column of each run, smallest size first:\n";
+    for (block, column) in report.fastest() {
+        let names: Vec<&str> = column.iter().map(|k| k.short()).collect();
+        out += &format!("  block {block}: {}\n", names.join(", "));
+    }
+    let wrong: usize = report.runs.iter().map(|r| r.mismatches().len()).sum();
+    let checked: usize = report.runs.iter().flat_map(|r| &r.rows).flat_map(|r| &r.measurements).map(|m| m.sums.len()).sum();
+    out += &if wrong == 0 {
+        format!("\nCheck: all {checked} sums at every size and block size are bit-exact.\n")
+    } else {
+        format!("\nCheck: {wrong} of {checked} sums are not bit-exact; they are listed on stderr.\n")
+    };
+    out
 }
 
 /// The sweep table: median milliseconds and input GB/s per kernel and size,
 /// and the fastest kernel of each row; then one line on the exactness check.
-pub fn sweep(report: &SweepReport) -> String {
+pub fn sweep(report: &SweepReport, look: Look) -> String {
     let o = &report.options;
     let mut builder = Builder::default();
     let mut header = vec!["n".to_owned()];
@@ -84,14 +192,14 @@ pub fn sweep(report: &SweepReport) -> String {
         "Sweep: one sum three ways, {} timed runs after {} warm-ups, median of the runs\n{}\n{verdict}\n",
         o.runs,
         o.warmup,
-        render(builder)
+        render(builder, look)
     )
 }
 
 /// The bench table: per size, the copy and the empty launch, then every
 /// kernel with its median, spread, input bandwidth, share of the copy's
 /// bandwidth and multiple of an empty launch.
-pub fn bench(report: &BenchReport) -> String {
+pub fn bench(report: &BenchReport, look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record(["n", "kernel", "median ms", "min ms", "max ms", "GB/s", "% of copy", "x empty", "sums"]);
     let ms = |t: &[f32]| stats::median(t).unwrap_or(f32::NAN);
@@ -149,11 +257,7 @@ pub fn bench(report: &BenchReport) -> String {
     } else {
         "warm: inputs that fit in L2 may be read from cache; use --cold to flush it"
     };
-    let mut table = builder.build();
-    table
-        .with(Style::psql())
-        .modify(Columns::new(2..8), Alignment::right())
-        .modify(Rows::first(), Alignment::center());
+    let table = render_some(builder, look, 2..8);
     format!(
         "Bench: block {}, {} timed runs after {} warm-ups; L2 {cache}.\n\
          Input: every 64th element is 0, 1, 2, 3 in turn, the rest 0, so every partial sum is an integer\n\
@@ -183,7 +287,7 @@ pub fn mismatches(list: &[Mismatch]) -> String {
 }
 
 /// The determinism table: distinct results and their range per kernel.
-pub fn determinism(report: &DeterminismReport) -> String {
+pub fn determinism(report: &DeterminismReport, look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record(["kernel", "distinct", "min", "max", "max - min"]);
     for (kernel, sums) in &report.sums {
@@ -203,13 +307,13 @@ pub fn determinism(report: &DeterminismReport) -> String {
         report.n,
         report.block,
         report.reference,
-        render(builder)
+        render(builder, look)
     )
 }
 
 /// The publication table: one row per variant, with the verdict in the
 /// page's words.
-pub fn publish(rows: &[PublishRow]) -> String {
+pub fn publish(rows: &[PublishRow], look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record([
         "variant",
@@ -237,11 +341,7 @@ pub fn publish(rows: &[PublishRow]) -> String {
         ]);
     }
     let launches = rows.first().map_or(0, |r| r.counts.launches);
-    let mut table = builder.build();
-    table
-        .with(Style::psql())
-        .modify(Columns::new(4..7), Alignment::right())
-        .modify(Rows::first(), Alignment::center());
+    let table = render_some(builder, look, 4..7);
     format!(
         "Publication: producer writes {{42, 3.5}} then sets a flag; consumer waits for the flag, reads the record.\n\
          {launches} launches per variant; a stale record is one read as {{0, 0}} after the flag was seen.\n{table}\n"
@@ -250,7 +350,7 @@ pub fn publish(rows: &[PublishRow]) -> String {
 
 /// The histogram table: median milliseconds and input GB/s per kernel, and a
 /// line on the exact check.
-pub fn histogram(report: &HistogramReport) -> String {
+pub fn histogram(report: &HistogramReport, look: Look) -> String {
     let o = &report.options;
     let mut builder = Builder::default();
     builder.push_record(["n", "distribution", "global ms", "privatized ms", "gl GB/s", "pr GB/s", "fastest"]);
@@ -286,7 +386,7 @@ pub fn histogram(report: &HistogramReport) -> String {
         o.block,
         o.runs,
         o.warmup,
-        render(builder)
+        render(builder, look)
     )
 }
 
@@ -339,7 +439,7 @@ mod tests {
 
     #[test]
     fn sweep_table_has_the_page_columns_and_values() {
-        let text = sweep(&report(6144.0));
+        let text = sweep(&report(6144.0), Look::Plain);
         let expected = "\
 Sweep: one sum three ways, 3 timed runs after 1 warm-ups, median of the runs
   n   | global ms | shared ms | tree ms | gl GB/s | sh GB/s | tr GB/s | fastest 
@@ -354,7 +454,7 @@ bit for bit, compared with == and not a tolerance.
     #[test]
     fn a_wrong_sum_is_counted_and_listed_with_kernel_size_and_values() {
         let r = report(6143.0);
-        let text = sweep(&r);
+        let text = sweep(&r, Look::Plain);
         assert!(text.contains("4 of 12 sums differ"), "{text}");
         let lines = mismatches(&r.mismatches());
         assert_eq!(lines.lines().count(), 4);
@@ -371,7 +471,7 @@ bit for bit, compared with == and not a tolerance.
             reference: 10.25,
             sums: vec![(SumKernel::GlobalAtomic, vec![10.0, 10.5, 10.0]), (SumKernel::TreeAtomic, vec![10.25; 3])],
         };
-        let text = determinism(&r);
+        let text = determinism(&r, Look::Plain);
         assert!(text.contains("Kahan double reference: 10.25"));
         let global = text.lines().find(|l| l.contains("global atomic")).unwrap();
         let cells: Vec<&str> = global.split('|').map(str::trim).collect();
@@ -390,7 +490,7 @@ bit for bit, compared with == and not a tolerance.
             l2_bytes: 60 << 20,
         };
         assert_eq!(
-            device_header(&info, block(64)),
+            device_header(&info, Some(block(64))),
             "GPU: NVIDIA H200 (compute capability 9.0), driver supports CUDA 13.0\nSMs: 132, threads per block: 64\n"
         );
     }

@@ -1,0 +1,162 @@
+//! The plot exporter: GB/s against n on log axes, one line per kernel, and
+//! the copy bandwidth as a horizontal line where it was measured. Returns SVG
+//! text; the caller writes it.
+
+use plotters::prelude::*;
+
+use crate::record::{Record, Results};
+use crate::stats;
+
+/// One line of the plot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Series {
+    /// The legend text.
+    pub label: String,
+    /// (n, GB/s) points, in order of n.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// The lines a record plots, and the copy bandwidth if it was measured (the
+/// bench's copy at its largest size, bytes read plus written).
+pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
+    let gbs = |n: usize, times: &[f32]| stats::gb_per_s(4 * n as u64, stats::median(times).unwrap_or(f32::NAN));
+    let mut lines: Vec<Series> = Vec::new();
+    let mut add = |label: String, n: usize, times: &[f32]| match lines.iter_mut().find(|s| s.label == label) {
+        Some(s) => s.points.push((n as f64, gbs(n, times))),
+        None => lines.push(Series { label, points: vec![(n as f64, gbs(n, times))] }),
+    };
+    let mut copy = None;
+    match &record.results {
+        Results::Sweep { sweep, .. } => {
+            for row in &sweep.rows {
+                for m in &row.measurements {
+                    add(m.kernel.label().to_owned(), row.n, &m.times_ms);
+                }
+            }
+        }
+        Results::Exercise(e) => {
+            for run in &e.runs {
+                for row in &run.rows {
+                    for m in &row.measurements {
+                        add(format!("{}, block {}", m.kernel.label(), run.options.block), row.n, &m.times_ms);
+                    }
+                }
+            }
+        }
+        Results::Bench(b) => {
+            for row in &b.rows {
+                for m in &row.sums.measurements {
+                    add(m.kernel.label().to_owned(), row.sums.n, &m.times_ms);
+                }
+            }
+            copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));
+        }
+        Results::Histogram(_) | Results::Publish { .. } => {}
+    }
+    (lines, copy)
+}
+
+/// Ten colours that stay apart on white (Tableau 10).
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
+/// `1500` as "1.5k", `4194304` as "4.2M": axis labels a reader can scan.
+fn short_number(x: f64) -> String {
+    let (value, unit) = match x.abs() {
+        v if v >= 1e9 => (x / 1e9, "G"),
+        v if v >= 1e6 => (x / 1e6, "M"),
+        v if v >= 1e3 => (x / 1e3, "k"),
+        _ => (x, ""),
+    };
+    let text = format!("{value:.1}");
+    format!("{}{unit}", text.trim_end_matches(".0"))
+}
+
+/// The plot of `record` as SVG.
+pub fn svg(record: &Record) -> Result<String, String> {
+    let (lines, copy) = series(record);
+    let points = || lines.iter().flat_map(|s| s.points.iter()).filter(|p| p.1.is_finite() && p.1 > 0.0);
+    let (x_min, x_max) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let (y_min, y_max) = points()
+        .map(|p| p.1)
+        .chain(copy)
+        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    if x_min > x_max {
+        return Err("nothing to plot".to_owned());
+    }
+    let title = format!("{}: GB/s of input against n", record.device.name);
+    let mut text = String::new();
+    {
+        let root = SVGBackend::with_string(&mut text, (960, 640)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(20)
+            .x_label_area_size(50)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 3.0).log_scale())
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .x_desc("n (floats, log scale)")
+            .y_desc("GB/s of input (log scale)")
+            .x_labels(6)
+            .y_labels(8)
+            .x_label_formatter(&|x| short_number(*x))
+            .y_label_formatter(&|y| short_number(*y))
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style(("sans-serif", 14))
+            .axis_desc_style(("sans-serif", 16))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (i, s) in lines.iter().enumerate() {
+            let color = PALETTE[i % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)).point_size(3))
+                .map_err(|e| e.to_string())?
+                .label(s.label.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        }
+        if let Some(c) = copy {
+            let line = vec![(x_min / 1.5, c), (x_max * 1.5, c)];
+            chart
+                .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
+                .map_err(|e| e.to_string())?
+                .label(format!("device copy at the largest n: {c:.0} GB/s (read+write)"))
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font(("sans-serif", 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::short_number;
+
+    #[test]
+    fn axis_numbers_are_short() {
+        assert_eq!(short_number(4096.0), "4.1k");
+        assert_eq!(short_number(4_194_304.0), "4.2M");
+        assert_eq!(short_number(2.0e9), "2G");
+        assert_eq!(short_number(20.0), "20");
+    }
+}
