@@ -35,15 +35,22 @@ pub fn run(sanitizer: &Path, host: &Path, out: &Path) -> Result<String, Error> {
     for tool in TOOLS {
         for (name, args) in RUNS {
             let log_path = out.join(format!("{tool}-{name}.log"));
-            let output = Command::new(sanitizer)
-                .args(["--tool", tool, "--print-limit", "20"])
+            let mut cmd = Command::new(sanitizer);
+            cmd.args(["--tool", tool, "--print-limit", "20", "--show-backtrace", "no"]);
+            if tool == "racecheck" {
+                // racecheck's default "analysis" report made the host process
+                // crash (exit 11, no hazards printed) on the publish kernels
+                // with compute-sanitizer 2025.3 / CUDA 13.0; the per-hazard
+                // report works and shows more.
+                cmd.args(["--racecheck-report", "hazard"]);
+            }
+            let output = cmd
                 .arg(host)
                 .args(args)
                 .output()
                 .map_err(|e| Error(format!("cannot run {}: {e}", sanitizer.display())))?;
             let log = format!(
-                "$ compute-sanitizer --tool {tool} host {}\n{}{}",
-                args.join(" "),
+                "$ {cmd:?}\n{}{}",
                 String::from_utf8_lossy(&output.stdout),
                 String::from_utf8_lossy(&output.stderr)
             );
