@@ -41,9 +41,15 @@ fn main() -> ExitCode {
 
     let mut cases: Vec<Case> = Vec::new();
     for threads in BLOCKS {
-        cases.push((format!("sums_are_bit_exact/block_{threads}"), Box::new(move |gpu| sums_are_bit_exact(gpu, threads))));
+        cases.push((
+            format!("sums_are_bit_exact/block_{threads}"),
+            Box::new(move |gpu| sums_are_bit_exact(gpu, threads)),
+        ));
     }
-    cases.push(("roofline_sums_are_bit_exact_at_awkward_sizes_and_offsets".to_owned(), Box::new(roofline_sums_are_bit_exact)));
+    cases.push((
+        "roofline_sums_are_bit_exact_at_awkward_sizes_and_offsets".to_owned(),
+        Box::new(roofline_sums_are_bit_exact),
+    ));
     cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
     for variant in [PublishVariant::BlockReleaseAcquire, PublishVariant::GridReleaseAcquire] {
         cases.push((
@@ -82,7 +88,9 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
         let expected = reference::kahan_sum(&values);
         let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
         for kernel in SumKernel::ALL {
-            let m = kernels.measure(kernel, &device_input, block, Plan { warmup: 2, runs: 0, cold: false }).map_err(|e| e.to_string())?;
+            let m = kernels
+                .measure(kernel, &device_input, block, Plan { warmup: 2, runs: 0, cold: false })
+                .map_err(|e| e.to_string())?;
             for found in m.sums {
                 if !reference::bit_exact(found, expected) {
                     wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label()));
@@ -138,18 +146,15 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
             for threads in BLOCKS {
                 let block = Block::new(threads).map_err(|e| e.to_string())?;
                 let plan = Plan { warmup: 3, runs: 0, cold: false };
-                let m = kernels.measure(SumKernel::Deterministic, &device_input, block, plan).map_err(|e| e.to_string())?;
+                let m =
+                    kernels.measure(SumKernel::Deterministic, &device_input, block, plan).map_err(|e| e.to_string())?;
                 for s in m.sums {
                     seen.entry(s.to_bits()).or_insert_with(Vec::new).push((sm_count, offset, threads));
                 }
             }
         }
     }
-    if seen.len() == 1 {
-        Ok(())
-    } else {
-        Err(format!("  {} distinct sums: {seen:?}", seen.len()))
-    }
+    if seen.len() == 1 { Ok(()) } else { Err(format!("  {} distinct sums: {seen:?}", seen.len())) }
 }
 
 /// The page's example and the device-scope version: over three launches
@@ -196,7 +201,9 @@ fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
                 let expected = reference::histogram(&values, bins);
                 let device_values = kernels.upload(&values, bins).map_err(|e| e.to_string())?;
                 for kernel in HistogramKernel::ALL {
-                    let m = kernels.measure(kernel, &device_values, block, Plan { warmup: 1, runs: 0, cold: false }).map_err(|e| e.to_string())?;
+                    let m = kernels
+                        .measure(kernel, &device_values, block, Plan { warmup: 1, runs: 0, cold: false })
+                        .map_err(|e| e.to_string())?;
                     if m.counts.iter().any(|c| *c != expected) {
                         wrong.push(format!("  {} n = {n} block {threads} {distribution:?}", kernel.symbol()));
                     }
@@ -211,7 +218,8 @@ fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
 /// driver's reason.
 fn broken_ptx_names_the_file() -> Result<(), String> {
     let path = std::env::temp_dir().join(format!("broken-{}.ptx", std::process::id()));
-    std::fs::write(&path, ".version 7.0\n.target sm_70\n.address_size 64\nthis is not ptx\n").map_err(|e| e.to_string())?;
+    std::fs::write(&path, ".version 7.0\n.target sm_70\n.address_size 64\nthis is not ptx\n")
+        .map_err(|e| e.to_string())?;
     match Gpu::open(&PtxSource::File(path.clone())) {
         Err(e @ LabError::PtxLoad { .. }) => {
             let text = e.to_string();

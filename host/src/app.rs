@@ -89,12 +89,8 @@ fn outcome(mismatches: &[Mismatch]) -> Outcome {
 }
 
 fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
-    let options = SweepOptions {
-        block: args.block,
-        runs: args.runs as usize,
-        warmup: args.warmup as usize,
-        sizes: args.sizes,
-    };
+    let options =
+        SweepOptions { block: args.block, runs: args.runs as usize, warmup: args.warmup as usize, sizes: args.sizes };
     let kernels = SumKernels::load(gpu)?;
     let bar = progress(&args.output);
     bar.start((options.sizes.len() * SumKernel::PAGE.len()) as u64);

@@ -59,10 +59,7 @@ impl BenchReport {
 
 /// The kernels benched at `n`.
 pub fn kernels_at(n: usize) -> Vec<SumKernel> {
-    SumKernel::ALL
-        .into_iter()
-        .filter(|&k| k != SumKernel::GlobalAtomic || n <= GLOBAL_ATOMIC_MAX_N)
-        .collect()
+    SumKernel::ALL.into_iter().filter(|&k| k != SumKernel::GlobalAtomic || n <= GLOBAL_ATOMIC_MAX_N).collect()
 }
 
 /// Runs the bench. Sizes must satisfy [`reference::fits_exactly_sparse`].

@@ -173,7 +173,10 @@ pub fn parse_bench_size(text: &str) -> Result<usize, String> {
     if reference::fits_exactly_sparse(n) {
         Ok(n)
     } else {
-        Err(format!("n = {n} is too large: the exact sum could reach 2^24 (the largest is {})", reference::MAX_SPARSE_N))
+        Err(format!(
+            "n = {n} is too large: the exact sum could reach 2^24 (the largest is {})",
+            reference::MAX_SPARSE_N
+        ))
     }
 }
 
@@ -275,11 +278,7 @@ pub fn parse_block(text: &str) -> Result<Block, String> {
 /// Parses one `--sizes` entry: a positive integer (underscores allowed) whose
 /// exact sum cannot reach 2^24.
 pub fn parse_size(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("`{text}` is not a whole number"))?;
+    let n: usize = text.trim().replace('_', "").parse().map_err(|_| format!("`{text}` is not a whole number"))?;
     if n == 0 {
         return Err("a size must be at least 1".to_owned());
     }
@@ -299,16 +298,8 @@ pub const MAX_COUNT: usize = 1 << 29;
 
 /// Parses a whole number from 1 to [`MAX_COUNT`].
 pub fn parse_count(text: &str) -> Result<usize, String> {
-    let n: usize = text
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("`{text}` is not a whole number"))?;
-    if (1..=MAX_COUNT).contains(&n) {
-        Ok(n)
-    } else {
-        Err(format!("{n} is not between 1 and 2^29"))
-    }
+    let n: usize = text.trim().replace('_', "").parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    if (1..=MAX_COUNT).contains(&n) { Ok(n) } else { Err(format!("{n} is not between 1 and 2^29")) }
 }
 
 #[cfg(test)]

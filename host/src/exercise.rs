@@ -131,7 +131,8 @@ mod tests {
 
     #[test]
     fn nine_ratios_relative_to_the_256_run() {
-        let report = ExerciseReport { runs: vec![run(64, 7.0, 0.2, 0.1), run(256, 7.0, 0.1, 0.05), run(1024, 7.0, 0.4, 0.05)] };
+        let report =
+            ExerciseReport { runs: vec![run(64, 7.0, 0.2, 0.1), run(256, 7.0, 0.1, 0.05), run(1024, 7.0, 0.4, 0.05)] };
         let ratios = report.ratios();
         assert_eq!(ratios.len(), 9);
         let r = |k, b: u32| ratios.iter().find(|r| r.kernel == k && r.block.threads() == b).unwrap().ratio;

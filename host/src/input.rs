@@ -25,9 +25,7 @@ pub const SPARSE_STRIDE: usize = 64;
 /// elements). The bytes read are the same as for any other values, so the
 /// bandwidth measured is the same.
 pub fn sparse_exact(n: usize) -> Vec<f32> {
-    (0..n)
-        .map(|i| if i % SPARSE_STRIDE == 0 { ((i / SPARSE_STRIDE) % 4) as f32 } else { 0.0 })
-        .collect()
+    (0..n).map(|i| if i % SPARSE_STRIDE == 0 { ((i / SPARSE_STRIDE) % 4) as f32 } else { 0.0 }).collect()
 }
 
 /// The seed of [`inexact`]. Fixed, so every run and every machine sums the
@@ -79,9 +77,7 @@ pub fn bin_indices(n: usize, bins: u32, distribution: Distribution) -> Vec<u32> 
         Distribution::OneBin => vec![0; n],
         Distribution::Uniform => {
             let mut state = INEXACT_SEED;
-            (0..n)
-                .map(|_| ((splitmix64(&mut state) >> 32) * u64::from(bins) >> 32) as u32)
-                .collect()
+            (0..n).map(|_| (((splitmix64(&mut state) >> 32) * u64::from(bins)) >> 32) as u32).collect()
         }
     }
 }

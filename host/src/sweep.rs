@@ -2,9 +2,9 @@
 
 use crate::error::LabError;
 use crate::gpu::launch::Block;
+use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use crate::gpu::timing::Plan;
 use crate::progress::Progress;
-use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use crate::{input, reference};
 
 /// What one sweep measures.

@@ -26,11 +26,11 @@ fn help_lists_every_command_and_its_flags() {
     for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
         assert!(top.contains(command), "{command} missing from --help");
     }
-    host()
-        .args(["sweep", "--help"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("--block").and(predicate::str::contains("--sizes")).and(predicate::str::contains("--plot")));
+    host().args(["sweep", "--help"]).assert().success().stdout(
+        predicate::str::contains("--block")
+            .and(predicate::str::contains("--sizes"))
+            .and(predicate::str::contains("--plot")),
+    );
     for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
         host()
             .args([command, "--help"])
@@ -78,11 +78,6 @@ fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
 
 #[test]
 fn a_missing_ptx_file_is_named() {
-    let out = host()
-        .args(["--ptx", "/nonexistent/kernels.ptx", "sweep"])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
+    let out = host().args(["--ptx", "/nonexistent/kernels.ptx", "sweep"]).assert().code(1).get_output().clone();
     assert!(one_line(&out.stderr).contains("cannot read PTX file /nonexistent/kernels.ptx"));
 }

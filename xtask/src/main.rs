@@ -1,9 +1,9 @@
 //! `cargo xtask <task>`: the lab's build tasks. This file only dispatches;
 //! each task is a module of the `xtask` library or a function below it.
 
+use std::env;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
-use std::env;
 
 use xtask::{nvcc, paths, ptx, ptxas, sanitize, sass};
 
@@ -71,11 +71,7 @@ fn test() -> Result<(), ptx::Error> {
         .env("PTXAS", &ptxas)
         .status()
         .map_err(|e| ptx::Error(format!("cannot run cargo: {e}")))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(ptx::Error(format!("tests failed ({status})")))
-    }
+    if status.success() { Ok(()) } else { Err(ptx::Error(format!("tests failed ({status})"))) }
 }
 
 /// Reads `--name value` pairs; every name must be in `known`.

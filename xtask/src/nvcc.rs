@@ -83,7 +83,5 @@ fn sweep_row(host: &Path, ptx: Option<&PathBuf>) -> Result<Row, Error> {
         .find(|l| l.split('|').next().is_some_and(|c| c.trim() == N))
         .ok_or_else(|| Error(format!("no row for n = {N} in:\n{text}")))?;
     let cells: Vec<f64> = line.split('|').skip(1).take(3).filter_map(|c| c.trim().parse().ok()).collect();
-    cells
-        .try_into()
-        .map_err(|_| Error(format!("cannot read three times from `{line}`")))
+    cells.try_into().map_err(|_| Error(format!("cannot read three times from `{line}`")))
 }

@@ -5,10 +5,7 @@ use std::path::{Path, PathBuf};
 
 /// The workspace root: the parent of `xtask/`.
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask/ sits inside the workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ sits inside the workspace root").to_path_buf()
 }
 
 /// The one fixed path of the kernels' PTX: `target/ptx/kernels.ptx`.

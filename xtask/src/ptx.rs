@@ -69,7 +69,8 @@ pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
         path.push(":");
         path.push(old);
     }
-    let flags = [format!("-Ctarget-cpu={ARCH}"), "-Alinker_messages".to_owned(), format!("-Clinker={}", linker.display())];
+    let flags =
+        [format!("-Ctarget-cpu={ARCH}"), "-Alinker_messages".to_owned(), format!("-Clinker={}", linker.display())];
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
@@ -95,9 +96,7 @@ pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
     }
     cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f")).env("PATH", path);
 
-    let status = cmd
-        .status()
-        .map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
+    let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
     if !status.success() {
         return Err(Error(format!("building kernels/ for {TARGET} failed ({status})")));
     }
@@ -132,10 +131,7 @@ fn output(cmd: &mut Command) -> Result<String, Error> {
     let shown = format!("{cmd:?}");
     let out = cmd.output().map_err(|e| Error(format!("cannot run {shown}: {e}")))?;
     if !out.status.success() {
-        return Err(Error(format!(
-            "{shown} failed: {}",
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        return Err(Error(format!("{shown} failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
     }
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_owned())
 }
@@ -162,10 +158,7 @@ fn bitcode_linker(host: &str) -> Result<PathBuf, Error> {
             .parent()
             .and_then(Path::parent)
             .ok_or_else(|| Error(format!("unexpected rustc path {rustc}")))?;
-        Ok(sysroot
-            .join("lib/rustlib")
-            .join(host)
-            .join("bin/self-contained/llvm-bitcode-linker"))
+        Ok(sysroot.join("lib/rustlib").join(host).join("bin/self-contained/llvm-bitcode-linker"))
     };
     if let Ok(path) = locate()
         && path.exists()

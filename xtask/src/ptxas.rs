@@ -18,11 +18,8 @@ use crate::ptx::Error;
 /// package to a folder that already holds the first). `ptxas` is pinned to the
 /// CUDA release of the H200 machine the results were measured on; the
 /// disassemblers start at 13.2 on PyPI and read 13.0 cubins.
-pub const WHEELS: [&str; 3] = [
-    "nvidia-cuda-nvcc==13.0.88",
-    "nvidia-cuda-cuobjdump==13.5.37",
-    "nvidia-cuda-nvdisasm==13.5.37",
-];
+pub const WHEELS: [&str; 3] =
+    ["nvidia-cuda-nvcc==13.0.88", "nvidia-cuda-cuobjdump==13.5.37", "nvidia-cuda-nvdisasm==13.5.37"];
 
 /// The tools this module finds.
 pub const TOOLS: [&str; 3] = ["ptxas", "cuobjdump", "nvdisasm"];
@@ -47,11 +44,8 @@ pub fn find_tool(root: &Path, tool: &str) -> Option<PathBuf> {
     if local.exists() {
         return Some(local);
     }
-    env::var_os("PATH").and_then(|path| {
-        env::split_paths(&path)
-            .map(|dir| dir.join(tool))
-            .find(|candidate| candidate.is_file())
-    })
+    env::var_os("PATH")
+        .and_then(|path| env::split_paths(&path).map(|dir| dir.join(tool)).find(|candidate| candidate.is_file()))
 }
 
 /// Returns a `ptxas`, installing the [`WHEELS`] under `.tools/cuda` when any

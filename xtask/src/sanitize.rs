@@ -20,9 +20,15 @@ pub const RUNS: [(&str, &[&str]); 6] = [
         "sweep",
         &["sweep", "--sizes", "1,4097", "--block", "64", "--runs", "1", "--warmup", "1", "--determinism-runs", "2"],
     ),
-    ("publish-block-release-acquire", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "block-release-acquire"]),
+    (
+        "publish-block-release-acquire",
+        &["publish", "--iterations", "1", "--rounds", "4", "--variant", "block-release-acquire"],
+    ),
     ("publish-block-relaxed", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "block-relaxed"]),
-    ("publish-grid-release-acquire", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "grid-release-acquire"]),
+    (
+        "publish-grid-release-acquire",
+        &["publish", "--iterations", "1", "--rounds", "4", "--variant", "grid-release-acquire"],
+    ),
     ("publish-grid-wrong-scope", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "grid-wrong-scope"]),
     ("histogram", &["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"]),
 ];

@@ -91,7 +91,13 @@ pub fn summarize(sass: &str) -> Vec<Summary> {
 
 /// Assembles `ptx` for `arch` and returns (`cuobjdump -sass` text, `ptxas -v`
 /// report).
-pub fn disassemble(ptxas: &Path, cuobjdump: &Path, ptx: &Path, arch: &str, work: &Path) -> Result<(String, String), Error> {
+pub fn disassemble(
+    ptxas: &Path,
+    cuobjdump: &Path,
+    ptx: &Path,
+    arch: &str,
+    work: &Path,
+) -> Result<(String, String), Error> {
     std::fs::create_dir_all(work).map_err(|e| Error(format!("cannot create {}: {e}", work.display())))?;
     let cubin = work.join(format!("kernels.{arch}.cubin"));
     let out = Command::new(ptxas)
@@ -113,11 +119,8 @@ pub fn disassemble(ptxas: &Path, cuobjdump: &Path, ptx: &Path, arch: &str, work:
         dirs.extend(std::env::split_paths(&path));
         cmd.env("PATH", std::env::join_paths(dirs).unwrap_or(path));
     }
-    let out = cmd
-        .arg("-sass")
-        .arg(&cubin)
-        .output()
-        .map_err(|e| Error(format!("cannot run {}: {e}", cuobjdump.display())))?;
+    let out =
+        cmd.arg("-sass").arg(&cubin).output().map_err(|e| Error(format!("cannot run {}: {e}", cuobjdump.display())))?;
     if !out.status.success() {
         return Err(Error(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr))));
     }

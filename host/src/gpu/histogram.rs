@@ -2,9 +2,9 @@
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
+use super::Gpu;
 use super::launch::Block;
 use super::timing::{self, Plan};
-use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
@@ -85,11 +85,8 @@ impl<'gpu> HistogramKernels<'gpu> {
     /// kernels index with them unchecked.
     pub fn upload(&self, values: &[u32], bins: u32) -> Result<DeviceValues, LabError> {
         assert!(values.iter().all(|&v| v < bins), "a value indexes past the last bin");
-        let values = self
-            .gpu
-            .stream()
-            .clone_htod(values)
-            .doing(|| format!("copying {} values to the device", values.len()))?;
+        let values =
+            self.gpu.stream().clone_htod(values).doing(|| format!("copying {} values to the device", values.len()))?;
         Ok(DeviceValues { values, bins })
     }
 

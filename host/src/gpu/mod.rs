@@ -48,10 +48,8 @@ impl PtxSource {
     fn text(&self) -> Result<String, LabError> {
         match self {
             PtxSource::Embedded => Ok(EMBEDDED_PTX.to_owned()),
-            PtxSource::File(path) => std::fs::read_to_string(path).map_err(|e| LabError::PtxRead {
-                path: path.clone(),
-                reason: e.to_string(),
-            }),
+            PtxSource::File(path) => std::fs::read_to_string(path)
+                .map_err(|e| LabError::PtxRead { path: path.clone(), reason: e.to_string() }),
         }
     }
 }
@@ -155,9 +153,7 @@ impl Gpu {
         if slot.is_none() {
             let bytes = 2 * self.info.l2_bytes.max(1);
             *slot = Some(
-                self.stream
-                    .alloc_zeros::<u8>(bytes)
-                    .doing(|| format!("allocating a {bytes}-byte L2 flush buffer"))?,
+                self.stream.alloc_zeros::<u8>(bytes).doing(|| format!("allocating a {bytes}-byte L2 flush buffer"))?,
             );
         }
         let buffer = slot.as_mut().expect("allocated above");
@@ -167,9 +163,7 @@ impl Gpu {
 
 fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
     let name = context.name().doing(|| "reading the device name".to_owned())?;
-    let compute_capability = context
-        .compute_capability()
-        .doing(|| "reading the compute capability".to_owned())?;
+    let compute_capability = context.compute_capability().doing(|| "reading the compute capability".to_owned())?;
     let sm_count = context
         .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .doing(|| "reading the SM count".to_owned())?;
@@ -178,9 +172,7 @@ fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
         .doing(|| "reading the L2 size".to_owned())?;
     let mut version = 0;
     // SAFETY: `cuDriverGetVersion` writes one int through a valid pointer.
-    unsafe { sys::cuDriverGetVersion(&mut version) }
-        .result()
-        .doing(|| "reading the driver version".to_owned())?;
+    unsafe { sys::cuDriverGetVersion(&mut version) }.result().doing(|| "reading the driver version".to_owned())?;
     Ok(DeviceInfo {
         name,
         compute_capability,

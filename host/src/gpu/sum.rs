@@ -3,9 +3,9 @@
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
+use super::Gpu;
 use super::launch::Block;
 use super::timing::{self, Plan};
-use super::Gpu;
 use crate::error::{DriverContext, LabError};
 
 /// The page's three ways to sum an array, in the page's order.
@@ -216,9 +216,7 @@ impl<'gpu> SumKernels<'gpu> {
     ) -> Result<SumMeasurement, LabError> {
         let stream = self.gpu.stream();
         let launches = plan.warmup + plan.runs;
-        let mut totals = stream
-            .alloc_zeros::<f32>(launches)
-            .doing(|| format!("allocating {launches} accumulators"))?;
+        let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = Scratch {
             partials: stream
                 .alloc_zeros::<f32>(input.len().div_ceil(DETERMINISTIC_CHUNK).max(1))
@@ -228,9 +226,7 @@ impl<'gpu> SumKernels<'gpu> {
         let times_ms = timing::time_launches(self.gpu, &mut totals, 1, plan, |slot| {
             self.launch(kernel, input, slot, block, &mut scratch)
         })?;
-        let sums = stream
-            .clone_dtoh(&totals)
-            .doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
+        let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
         Ok(SumMeasurement { kernel, times_ms, sums })
     }
 

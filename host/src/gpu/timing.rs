@@ -24,9 +24,7 @@ impl Stopwatch {
     /// between a start and a stop.
     pub fn new(context: &Arc<CudaContext>) -> Result<Stopwatch, LabError> {
         let event = || {
-            context
-                .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
-                .doing(|| "creating a timing event".to_owned())
+            context.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT)).doing(|| "creating a timing event".to_owned())
         };
         Ok(Stopwatch { start: event()?, stop: event()? })
     }
@@ -43,9 +41,7 @@ impl Stopwatch {
 
     /// Milliseconds between start and stop; waits for the stop event.
     pub fn elapsed_ms(&self) -> Result<f32, LabError> {
-        self.start
-            .elapsed_ms(&self.stop)
-            .doing(|| "reading an event time".to_owned())
+        self.start.elapsed_ms(&self.stop).doing(|| "reading an event time".to_owned())
     }
 }
 
@@ -78,9 +74,7 @@ pub fn time_launches<T: DeviceRepr>(
     mut launch: impl FnMut(&mut CudaViewMut<'_, T>) -> Result<(), LabError>,
 ) -> Result<Vec<f32>, LabError> {
     let stream = gpu.stream();
-    let watches = (0..plan.runs)
-        .map(|_| Stopwatch::new(gpu.context()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let watches = (0..plan.runs).map(|_| Stopwatch::new(gpu.context())).collect::<Result<Vec<_>, _>>()?;
     for k in 0..plan.warmup + plan.runs {
         let mut slot = outputs.slice_mut(k * per_launch..(k + 1) * per_launch);
         let watch = k.checked_sub(plan.warmup).map(|timed| &watches[timed]);
@@ -106,9 +100,7 @@ pub fn time_repeated(
     mut work: impl FnMut() -> Result<(), LabError>,
 ) -> Result<Vec<f32>, LabError> {
     let stream = gpu.stream();
-    let watches = (0..plan.runs)
-        .map(|_| Stopwatch::new(gpu.context()))
-        .collect::<Result<Vec<_>, _>>()?;
+    let watches = (0..plan.runs).map(|_| Stopwatch::new(gpu.context())).collect::<Result<Vec<_>, _>>()?;
     for k in 0..plan.warmup + plan.runs {
         let watch = k.checked_sub(plan.warmup).map(|timed| &watches[timed]);
         if let Some(w) = watch {

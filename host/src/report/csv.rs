@@ -11,7 +11,8 @@ use crate::record::{Record, Results};
 use crate::reference;
 use crate::sweep::SweepReport;
 
-const HEADER: [&str; 11] = ["command", "block", "n", "case", "kernel", "launch", "timed", "time_ms", "value", "expected", "exact"];
+const HEADER: [&str; 11] =
+    ["command", "block", "n", "case", "kernel", "launch", "timed", "time_ms", "value", "expected", "exact"];
 
 /// `record` as CSV, with a header row.
 pub fn export(record: &Record) -> String {
@@ -19,9 +20,20 @@ pub fn export(record: &Record) -> String {
     let mut row = |cells: Vec<String>| w.write_record(&cells).expect("writing to memory cannot fail");
     match &record.results {
         Results::Publish { rows, .. } => {
-            row(["variant", "participants", "scope", "ordering", "launches", "pairs", "stale", "timeouts", "observed_id", "observed_score"]
-                .map(str::to_owned)
-                .to_vec());
+            row([
+                "variant",
+                "participants",
+                "scope",
+                "ordering",
+                "launches",
+                "pairs",
+                "stale",
+                "timeouts",
+                "observed_id",
+                "observed_score",
+            ]
+            .map(str::to_owned)
+            .to_vec());
             for r in rows {
                 let c = &r.counts;
                 row(vec![
@@ -49,7 +61,14 @@ pub fn export(record: &Record) -> String {
 }
 
 /// Rows of one kernel's launches: warm-ups (untimed) first, then timed ones.
-fn launches(command: &str, block: u32, n: usize, case: &str, m: &SumMeasurement, expected: Option<f64>) -> Vec<Vec<String>> {
+fn launches(
+    command: &str,
+    block: u32,
+    n: usize,
+    case: &str,
+    m: &SumMeasurement,
+    expected: Option<f64>,
+) -> Vec<Vec<String>> {
     let warmups = m.sums.len().saturating_sub(m.times_ms.len());
     m.sums
         .iter()
@@ -78,7 +97,11 @@ fn sweep_rows(command: &str, report: &SweepReport) -> Vec<Vec<String>> {
     report
         .rows
         .iter()
-        .flat_map(|row| row.measurements.iter().flat_map(move |m| launches(command, block, row.n, "exact input", m, Some(row.reference))))
+        .flat_map(|row| {
+            row.measurements
+                .iter()
+                .flat_map(move |m| launches(command, block, row.n, "exact input", m, Some(row.reference)))
+        })
         .collect()
 }
 
@@ -89,7 +112,19 @@ fn bench_rows(report: &BenchReport) -> Vec<Vec<String>> {
         let n = row.sums.n;
         for (name, times) in [("copy (read+write)", &row.copy_ms), ("empty launch", &row.empty_ms)] {
             for (k, t) in times.iter().enumerate() {
-                let cells = ["bench", &block.to_string(), &n.to_string(), "baseline", name, &k.to_string(), "true", &t.to_string(), "", "", ""];
+                let cells = [
+                    "bench",
+                    &block.to_string(),
+                    &n.to_string(),
+                    "baseline",
+                    name,
+                    &k.to_string(),
+                    "true",
+                    &t.to_string(),
+                    "",
+                    "",
+                    "",
+                ];
                 out.push(cells.map(str::to_owned).to_vec());
             }
         }

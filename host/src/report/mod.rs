@@ -51,7 +51,8 @@ mod tests {
     /// A sweep at two sizes with one warm-up and two timed runs per kernel,
     /// and a determinism table: small, but every field is exercised.
     pub(crate) fn fixture() -> Record {
-        let m = |kernel, times: [f32; 2], sum: f32| SumMeasurement { kernel, times_ms: times.to_vec(), sums: vec![sum; 3] };
+        let m =
+            |kernel, times: [f32; 2], sum: f32| SumMeasurement { kernel, times_ms: times.to_vec(), sums: vec![sum; 3] };
         let row = |n: usize, scale: f32| SweepRow {
             n,
             reference: 1.5 * n as f64,
@@ -63,7 +64,8 @@ mod tests {
         };
         Record {
             tool: "host 0.1.0".to_owned(),
-            kernel_compiler: "rustc 1.97.0-nightly (e50aa6fba 2026-05-19), target nvptx64-nvidia-cuda, sm_70".to_owned(),
+            kernel_compiler: "rustc 1.97.0-nightly (e50aa6fba 2026-05-19), target nvptx64-nvidia-cuda, sm_70"
+                .to_owned(),
             ptx: "embedded PTX".to_owned(),
             device: DeviceInfo {
                 name: "NVIDIA H200".to_owned(),
@@ -74,14 +76,22 @@ mod tests {
             },
             results: Results::Sweep {
                 sweep: SweepReport {
-                    options: SweepOptions { block: Block::new(256).unwrap(), runs: 2, warmup: 1, sizes: vec![4096, 65_536] },
+                    options: SweepOptions {
+                        block: Block::new(256).unwrap(),
+                        runs: 2,
+                        warmup: 1,
+                        sizes: vec![4096, 65_536],
+                    },
                     rows: vec![row(4096, 1.0), row(65_536, 10.0)],
                 },
                 determinism: Some(DeterminismReport {
                     n: 4096,
                     block: Block::new(256).unwrap(),
                     reference: 6144.25,
-                    sums: vec![(SumKernel::GlobalAtomic, vec![6144.0, 6144.5]), (SumKernel::Deterministic, vec![6144.25; 2])],
+                    sums: vec![
+                        (SumKernel::GlobalAtomic, vec![6144.0, 6144.5]),
+                        (SumKernel::Deterministic, vec![6144.25; 2]),
+                    ],
                 }),
             },
         }
@@ -127,7 +137,10 @@ mod tests {
     fn plot_is_svg_with_one_series_per_kernel() {
         let record = fixture();
         let (series, copy) = plot::series(&record);
-        assert_eq!(series.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), ["global atomic", "shared atomic", "tree + atomic"]);
+        assert_eq!(
+            series.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(),
+            ["global atomic", "shared atomic", "tree + atomic"]
+        );
         assert!(series.iter().all(|s| s.points.len() == 2));
         assert_eq!(copy, None);
         let svg = plot::svg(&record).unwrap();

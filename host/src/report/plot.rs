@@ -87,10 +87,8 @@ pub fn svg(record: &Record) -> Result<String, String> {
     let (lines, copy) = series(record);
     let points = || lines.iter().flat_map(|s| s.points.iter()).filter(|p| p.1.is_finite() && p.1 > 0.0);
     let (x_min, x_max) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
-    let (y_min, y_max) = points()
-        .map(|p| p.1)
-        .chain(copy)
-        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    let (y_min, y_max) =
+        points().map(|p| p.1).chain(copy).fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
     if x_min > x_max {
         return Err("nothing to plot".to_owned());
     }

@@ -5,14 +5,14 @@ use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
 use crate::bench::BenchReport;
-use crate::exercise::ExerciseReport;
-use crate::record::{Record, Results};
 use crate::determinism::DeterminismReport;
-use crate::histogram::{HistogramMismatch, HistogramReport};
-use crate::publish::{PublishRow, Verdict};
+use crate::exercise::ExerciseReport;
 use crate::gpu::DeviceInfo;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernel;
+use crate::histogram::{HistogramMismatch, HistogramReport};
+use crate::publish::{PublishRow, Verdict};
+use crate::record::{Record, Results};
 use crate::stats;
 use crate::sweep::{Mismatch, SweepReport};
 
@@ -48,7 +48,9 @@ fn render(builder: Builder, look: Look) -> String {
 
 fn render_aligned<R>(builder: Builder, look: Look, numbers: Columns<R>) -> String
 where
-    Columns<R>: tabled::settings::object::Object<tabled::grid::records::vec_records::VecRecords<tabled::grid::records::vec_records::Text<String>>>,
+    Columns<R>: tabled::settings::object::Object<
+            tabled::grid::records::vec_records::VecRecords<tabled::grid::records::vec_records::Text<String>>,
+        >,
 {
     let mut table = builder.build();
     match look {
@@ -138,7 +140,8 @@ pub fn exercise(report: &ExerciseReport, look: Look) -> String {
         out += &format!("  block {block}: {}\n", names.join(", "));
     }
     let wrong: usize = report.runs.iter().map(|r| r.mismatches().len()).sum();
-    let checked: usize = report.runs.iter().flat_map(|r| &r.rows).flat_map(|r| &r.measurements).map(|m| m.sums.len()).sum();
+    let checked: usize =
+        report.runs.iter().flat_map(|r| &r.rows).flat_map(|r| &r.measurements).map(|m| m.sums.len()).sum();
     out += &if wrong == 0 {
         format!("\nCheck: all {checked} sums at every size and block size are bit-exact.\n")
     } else {
@@ -159,11 +162,8 @@ pub fn sweep(report: &SweepReport, look: Look) -> String {
     builder.push_record(header);
 
     for row in &report.rows {
-        let medians: Vec<f32> = row
-            .measurements
-            .iter()
-            .map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN))
-            .collect();
+        let medians: Vec<f32> =
+            row.measurements.iter().map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN)).collect();
         let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
         let fastest = row
             .measurements
@@ -355,11 +355,8 @@ pub fn histogram(report: &HistogramReport, look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record(["n", "distribution", "global ms", "privatized ms", "gl GB/s", "pr GB/s", "fastest"]);
     for row in &report.rows {
-        let medians: Vec<f32> = row
-            .measurements
-            .iter()
-            .map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN))
-            .collect();
+        let medians: Vec<f32> =
+            row.measurements.iter().map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN)).collect();
         let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
         let fastest = row
             .measurements

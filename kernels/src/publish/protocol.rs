@@ -231,7 +231,7 @@ pub unsafe fn across_blocks(
     // SAFETY: `pair * rounds + r` stays inside the slots the caller provided.
     let pair_slots = unsafe { slots.add(pair * rounds as usize) };
 
-    if block % 2 == 0 {
+    if block.is_multiple_of(2) {
         for r in 0..rounds as usize {
             // SAFETY: as above.
             unsafe { produce(store, pair_slots.add(r)) };

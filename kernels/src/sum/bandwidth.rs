@@ -52,6 +52,7 @@ pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f
             let sums: [f32; UNROLL] = core::array::from_fn(|u| add(q + u * threads));
             // Index loop: the array's by-value iterator would live in local
             // memory.
+            #[allow(clippy::needless_range_loop)]
             for u in 0..UNROLL {
                 acc += sums[u];
             }

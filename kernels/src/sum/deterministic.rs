@@ -170,9 +170,11 @@ unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f
     let mut first = 0;
     while first < QUADS / lanes {
         // SAFETY: `lane + lanes * (first + b) < QUADS` for every `b < BATCH`.
-        let batch: [[f32; 4]; BATCH] = core::array::from_fn(|b| unsafe { list.quad(lane as usize + lanes * (first + b)) });
+        let batch: [[f32; 4]; BATCH] =
+            core::array::from_fn(|b| unsafe { list.quad(lane as usize + lanes * (first + b)) });
         // An index loop, not `for q in batch`: the array's by-value iterator
         // would be built in local memory, which costs a round trip per quad.
+        #[allow(clippy::needless_range_loop)]
         for b in 0..BATCH {
             let [x, y, z, w] = batch[b];
             acc += (x + y) + (z + w);
