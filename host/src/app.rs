@@ -89,8 +89,12 @@ fn outcome(mismatches: &[Mismatch]) -> Outcome {
 }
 
 fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
-    let options =
-        SweepOptions { block: args.block, runs: args.runs as usize, warmup: args.warmup as usize, sizes: args.sizes };
+    let options = SweepOptions {
+        block: args.block,
+        runs: args.timing.runs as usize,
+        warmup: args.timing.warmup as usize,
+        sizes: args.sizes,
+    };
     let kernels = SumKernels::load(gpu)?;
     let bar = progress(&args.output);
     bar.start((options.sizes.len() * SumKernel::PAGE.len()) as u64);
@@ -108,8 +112,8 @@ fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
 fn run_exercise(gpu: &Gpu, args: ExerciseArgs) -> Result<Outcome, LabError> {
     let template = SweepOptions {
         block: crate::gpu::launch::Block::new(exercise::BASELINE).expect("256 is a valid block"),
-        runs: args.runs as usize,
-        warmup: args.warmup as usize,
+        runs: args.timing.runs as usize,
+        warmup: args.timing.warmup as usize,
         sizes: args.sizes,
     };
     let kernels = SumKernels::load(gpu)?;
@@ -141,8 +145,8 @@ fn run_histogram(gpu: &Gpu, args: HistogramArgs) -> Result<Outcome, LabError> {
     let options = HistogramOptions {
         bins: args.bins,
         block: args.block,
-        runs: args.runs as usize,
-        warmup: args.warmup as usize,
+        runs: args.timing.runs as usize,
+        warmup: args.timing.warmup as usize,
         sizes: args.sizes,
         distributions: args.distribution,
     };
@@ -162,7 +166,7 @@ fn run_bench(gpu: &Gpu, args: BenchArgs) -> Result<Outcome, LabError> {
     let options = BenchOptions {
         sizes: args.sizes,
         block: args.block,
-        plan: Plan { warmup: args.warmup as usize, runs: args.runs as usize, cold: args.cold },
+        plan: Plan { warmup: args.timing.warmup as usize, runs: args.timing.runs as usize, cold: args.cold },
     };
     let kernels = SumKernels::load(gpu)?;
     let baselines = Baselines::load(gpu)?;

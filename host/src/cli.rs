@@ -41,6 +41,18 @@ pub struct Cli {
 const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a sum was not bit-exact, or a driver or PTX error; \
 2 bad flags or no CUDA device.";
 
+/// How often each kernel is launched: the page's warm-ups and timed runs.
+#[derive(Debug, Args)]
+pub struct TimingArgs {
+    /// Timed launches per kernel and size.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub runs: u32,
+
+    /// Untimed launches before the timed ones.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub warmup: u32,
+}
+
 /// Where and how a command writes its results.
 #[derive(Debug, Args)]
 pub struct OutputArgs {
@@ -146,13 +158,9 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
     pub block: Block,
 
-    /// Timed launches per kernel and size.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub runs: u32,
-
-    /// Untimed launches before the timed ones.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub warmup: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub timing: TimingArgs,
 
     /// Flush the L2 cache before every timed launch.
     #[arg(long)]
@@ -191,13 +199,9 @@ pub struct HistogramArgs {
     #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
     pub block: Block,
 
-    /// Timed launches per kernel and case.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub runs: u32,
-
-    /// Untimed launches before the timed ones.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub warmup: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub timing: TimingArgs,
 
     /// Input sizes, comma-separated, from 1 to 2^29.
     #[arg(long, value_delimiter = ',', default_values_t = [65_536usize, 1_048_576, 16_777_216], value_parser = parse_count)]
@@ -219,13 +223,9 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
     pub block: Block,
 
-    /// Timed launches per kernel and size.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub runs: u32,
-
-    /// Untimed launches before the timed ones.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub warmup: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub timing: TimingArgs,
 
     /// Array sizes, comma-separated; each at least 1 and small enough that the
     /// exact sum stays below 2^24.
@@ -248,13 +248,9 @@ pub struct SweepArgs {
 /// `exercise`'s flags.
 #[derive(Debug, Args)]
 pub struct ExerciseArgs {
-    /// Timed launches per kernel and size.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub runs: u32,
-
-    /// Untimed launches before the timed ones.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub warmup: u32,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub timing: TimingArgs,
 
     /// Array sizes, comma-separated; the ratios use the largest.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
@@ -327,7 +323,7 @@ mod tests {
     fn sweep_defaults_are_the_issue_s() {
         let a = sweep(&["sweep"]);
         assert_eq!(a.block.threads(), 256);
-        assert_eq!((a.runs, a.warmup), (10, 3));
+        assert_eq!((a.timing.runs, a.timing.warmup), (10, 3));
         assert_eq!(a.sizes, DEFAULT_SIZES);
     }
 

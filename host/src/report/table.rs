@@ -150,6 +150,20 @@ pub fn exercise(report: &ExerciseReport, look: Look) -> String {
     out
 }
 
+/// The cells every timing table shares, for one row of `n` elements and the
+/// kernels' `(name, times)`: each median in ms, each input GB/s, and the name
+/// of the fastest.
+fn timing_cells<'a>(n: usize, kernels: impl Iterator<Item = (&'a str, &'a [f32])>) -> Vec<String> {
+    let medians: Vec<(&str, f32)> =
+        kernels.map(|(name, times)| (name, stats::median(times).unwrap_or(f32::NAN))).collect();
+    let bytes = n as u64 * INPUT_BYTES_PER_ELEMENT;
+    let fastest = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map_or("-", |(name, _)| name);
+    let mut cells: Vec<String> = medians.iter().map(|(_, ms)| format!("{ms:.4}")).collect();
+    cells.extend(medians.iter().map(|&(_, ms)| format!("{:.1}", stats::gb_per_s(bytes, ms))));
+    cells.push(fastest.to_owned());
+    cells
+}
+
 /// The sweep table: median milliseconds and input GB/s per kernel and size,
 /// and the fastest kernel of each row; then one line on the exactness check.
 pub fn sweep(report: &SweepReport, look: Look) -> String {
@@ -162,19 +176,8 @@ pub fn sweep(report: &SweepReport, look: Look) -> String {
     builder.push_record(header);
 
     for row in &report.rows {
-        let medians: Vec<f32> =
-            row.measurements.iter().map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN)).collect();
-        let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
-        let fastest = row
-            .measurements
-            .iter()
-            .zip(&medians)
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .map_or("-", |(m, _)| m.kernel.short());
         let mut record = vec![row.n.to_string()];
-        record.extend(medians.iter().map(|ms| format!("{ms:.4}")));
-        record.extend(medians.iter().map(|&ms| format!("{:.1}", stats::gb_per_s(bytes, ms))));
-        record.push(fastest.to_owned());
+        record.extend(timing_cells(row.n, row.measurements.iter().map(|m| (m.kernel.short(), m.times_ms.as_slice()))));
         builder.push_record(record);
     }
 
@@ -355,19 +358,8 @@ pub fn histogram(report: &HistogramReport, look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record(["n", "distribution", "global ms", "privatized ms", "gl GB/s", "pr GB/s", "fastest"]);
     for row in &report.rows {
-        let medians: Vec<f32> =
-            row.measurements.iter().map(|m| stats::median(&m.times_ms).unwrap_or(f32::NAN)).collect();
-        let bytes = row.n as u64 * INPUT_BYTES_PER_ELEMENT;
-        let fastest = row
-            .measurements
-            .iter()
-            .zip(&medians)
-            .min_by(|a, b| a.1.total_cmp(b.1))
-            .map_or("-", |(m, _)| m.kernel.short());
         let mut record = vec![row.n.to_string(), row.distribution.name().to_owned()];
-        record.extend(medians.iter().map(|ms| format!("{ms:.4}")));
-        record.extend(medians.iter().map(|&ms| format!("{:.1}", stats::gb_per_s(bytes, ms))));
-        record.push(fastest.to_owned());
+        record.extend(timing_cells(row.n, row.measurements.iter().map(|m| (m.kernel.short(), m.times_ms.as_slice()))));
         builder.push_record(record);
     }
     let checked: usize = report.rows.iter().flat_map(|r| &r.measurements).map(|m| m.counts.len()).sum();
