@@ -135,7 +135,7 @@ fn run_publish(gpu: &Gpu, args: PublishArgs) -> Result<Outcome, LabError> {
         rounds: args.rounds,
         budget_ns: args.budget_ms * 1_000_000,
     };
-    let rows = publish::run(&kernels, gpu.info.sm_count, &options)?;
+    let rows = publish::run(&kernels, gpu.info.sm_count, &options, &progress(&args.output))?;
     let failed = rows.iter().any(|r| Verdict::of(r) == Verdict::Failed);
     emit(&record(gpu, Results::Publish { options, rows }), &args.output, None)?;
     Ok(if failed { Outcome::ChecksFailed } else { Outcome::Passed })
@@ -151,7 +151,7 @@ fn run_histogram(gpu: &Gpu, args: HistogramArgs) -> Result<Outcome, LabError> {
         distributions: args.distribution,
     };
     let kernels = HistogramKernels::load(gpu)?;
-    let report = histogram::run(&kernels, &options)?;
+    let report = histogram::run(&kernels, &options, &progress(&args.output))?;
     let mismatches = report.mismatches();
     emit(&record(gpu, Results::Histogram(report)), &args.output, None)?;
     if mismatches.is_empty() {

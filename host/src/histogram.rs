@@ -6,6 +6,7 @@ use crate::gpu::histogram::{HistogramKernel, HistogramKernels, HistogramMeasurem
 use crate::gpu::launch::Block;
 use crate::gpu::timing::Plan;
 use crate::input::{self, Distribution};
+use crate::progress::Progress;
 use crate::reference;
 
 /// What one histogram run measures.
@@ -92,10 +93,16 @@ impl HistogramReport {
 }
 
 /// Runs both kernels over every size and distribution.
-pub fn run(kernels: &HistogramKernels<'_>, options: &HistogramOptions) -> Result<HistogramReport, LabError> {
+pub fn run(
+    kernels: &HistogramKernels<'_>,
+    options: &HistogramOptions,
+    progress: &Progress,
+) -> Result<HistogramReport, LabError> {
+    progress.start((options.sizes.len() * options.distributions.len()) as u64);
     let mut rows = Vec::new();
     for &n in &options.sizes {
         for &distribution in &options.distributions {
+            progress.message(format!("n = {n}, {}", distribution.name()));
             let values = input::bin_indices(n, options.bins, distribution);
             let expected = reference::histogram(&values, options.bins);
             let device_values = kernels.upload(&values, options.bins)?;
@@ -107,7 +114,9 @@ pub fn run(kernels: &HistogramKernels<'_>, options: &HistogramOptions) -> Result
                 })
                 .collect::<Result<_, _>>()?;
             rows.push(HistogramRow { n, distribution, expected, measurements });
+            progress.step();
         }
     }
+    progress.finish();
     Ok(HistogramReport { options: options.clone(), rows })
 }

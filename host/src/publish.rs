@@ -2,6 +2,7 @@
 
 use crate::error::LabError;
 use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
+use crate::progress::Progress;
 
 /// One variant's result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -64,18 +65,28 @@ pub struct PublishOptions {
 }
 
 /// Runs each variant of `options` on a device with `sm_count` SMs.
-pub fn run(kernels: &PublishKernels<'_>, sm_count: u32, options: &PublishOptions) -> Result<Vec<PublishRow>, LabError> {
-    options
+pub fn run(
+    kernels: &PublishKernels<'_>,
+    sm_count: u32,
+    options: &PublishOptions,
+    progress: &Progress,
+) -> Result<Vec<PublishRow>, LabError> {
+    progress.start(options.variants.len() as u64);
+    let rows = options
         .variants
         .iter()
         .map(|&variant| {
+            progress.message(variant.symbol().to_owned());
             let mut geometry = PublishGeometry::for_device(variant, sm_count);
             geometry.rounds = options.rounds.unwrap_or(geometry.rounds);
             geometry.budget_ns = options.budget_ns;
             let counts = kernels.run(variant, geometry, options.launches)?;
+            progress.step();
             Ok(PublishRow { variant, geometry, counts })
         })
-        .collect()
+        .collect();
+    progress.finish();
+    rows
 }
 
 #[cfg(test)]

@@ -117,6 +117,47 @@ impl SumKernel {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(threads: u32) -> Block {
+        Block::new(threads).unwrap()
+    }
+
+    #[test]
+    fn page_kernels_use_one_thread_per_element_and_their_shared_bytes() {
+        let c = SumKernel::TreeAtomic.config(1000, block(256), 132);
+        assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (4, 256, 1024));
+        assert_eq!(SumKernel::SharedAtomic.config(1000, block(64), 132).shared_mem_bytes, 4);
+        assert_eq!(SumKernel::GlobalAtomic.config(1000, block(64), 132).shared_mem_bytes, 0);
+        assert_eq!(SumKernel::WarpShuffle.config(1000, block(1024), 132).shared_mem_bytes, 128);
+    }
+
+    #[test]
+    fn grid_filling_kernels_size_the_grid_from_the_sm_count() {
+        // 2^28 floats: the device is the limit, 2048 resident threads per SM.
+        let big = 1 << 28;
+        assert_eq!(SumKernel::Bandwidth.config(big, block(256), 132).grid_dim.0, 132 * 8);
+        assert_eq!(SumKernel::Bandwidth.config(big, block(1024), 132).grid_dim.0, 132 * 2);
+        assert_eq!(SumKernel::Deterministic.config(big, block(256), 132).grid_dim.0, 132 * 8);
+        // Small inputs: no more blocks than there is work, and never zero.
+        assert_eq!(SumKernel::Bandwidth.config(4096, block(256), 132).grid_dim.0, 4);
+        assert_eq!(SumKernel::Bandwidth.config(1, block(256), 132).grid_dim.0, 1);
+        assert_eq!(SumKernel::Deterministic.config(8192 * 3, block(64), 132).grid_dim.0, 2);
+        assert_eq!(SumKernel::Deterministic.config(1, block(1024), 132).grid_dim.0, 1);
+    }
+
+    #[test]
+    fn the_counting_argument() {
+        let n = 4_194_304;
+        assert_eq!(SumKernel::GlobalAtomic.global_atomics(n, block(64), 132), n);
+        assert_eq!(SumKernel::SharedAtomic.global_atomics(n, block(64), 132), n / 64);
+        assert_eq!(SumKernel::TreeAtomic.global_atomics(n, block(1024), 132), n / 1024);
+        assert_eq!(SumKernel::Deterministic.global_atomics(n, block(256), 132), 0);
+    }
+}
+
 /// An input array in device memory, starting `offset` floats into its
 /// allocation (an offset that is not a multiple of 4 makes it misaligned for
 /// 128-bit loads, which the tests use).
