@@ -32,12 +32,12 @@ pub enum LabError {
     },
 
     /// A driver call failed during a run.
-    #[error("CUDA driver error while {doing}: {}", describe(error))]
+    #[error("CUDA driver error while {doing}: {error}")]
     Driver {
         /// What the host was doing, e.g. "launching sum_tree_atomic".
         doing: String,
-        /// The driver's error, with its name and description.
-        error: cudarc::driver::DriverError,
+        /// The driver's error as `NAME: description`.
+        error: String,
     },
 
     /// A results or plot file could not be written.
@@ -63,27 +63,5 @@ impl LabError {
             LabError::NoDevice(_) | LabError::Usage(_) => 2,
             _ => 1,
         }
-    }
-}
-
-/// A driver error as `NAME: description`, e.g.
-/// `CUDA_ERROR_INVALID_PTX: a PTX JIT compilation failed`.
-pub fn describe(error: &cudarc::driver::DriverError) -> String {
-    let name = error.error_name().map_or_else(|_| format!("{:?}", error.0), |s| s.to_string_lossy().into_owned());
-    match error.error_string() {
-        Ok(text) => format!("{name}: {}", text.to_string_lossy()),
-        Err(_) => name,
-    }
-}
-
-/// Attaches what the host was doing to a driver error.
-pub trait DriverContext<T> {
-    /// Wraps the driver error as [`LabError::Driver`] with `doing` as context.
-    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, LabError>;
-}
-
-impl<T> DriverContext<T> for Result<T, cudarc::driver::DriverError> {
-    fn doing(self, doing: impl FnOnce() -> String) -> Result<T, LabError> {
-        self.map_err(|error| LabError::Driver { doing: doing(), error })
     }
 }

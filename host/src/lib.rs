@@ -5,7 +5,7 @@
 //! [`app`] turns them into options and calls a runner ([`sweep`],
 //! [`determinism`], [`publish`], [`histogram`]); runners return one result type each; [`report`] turns a
 //! result into text. Only [`gpu`] talks to the driver, and statistics
-//! ([`stats`], [`reference`]) are pure functions with their tests beside them.
+//! ([`stats`], [`reference`](mod@reference)) are pure functions with their tests beside them.
 
 pub mod app;
 pub mod bench;

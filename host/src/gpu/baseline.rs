@@ -4,8 +4,9 @@
 use cudarc::driver::{CudaFunction, LaunchConfig};
 
 use super::Gpu;
+use super::driver_error::DriverContext;
 use super::timing::{self, Plan};
-use crate::error::{DriverContext, LabError};
+use crate::error::LabError;
 
 /// The copy and the empty kernel, ready to time.
 pub struct Baselines<'gpu> {

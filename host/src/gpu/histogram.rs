@@ -3,9 +3,10 @@
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 
 use super::Gpu;
+use super::driver_error::DriverContext;
 use super::launch::Block;
 use super::timing::{self, Plan};
-use crate::error::{DriverContext, LabError};
+use crate::error::LabError;
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
 /// per-block default on every GPU since Kepler, at 4 bytes a bin.

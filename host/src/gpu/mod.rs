@@ -1,12 +1,17 @@
 //! Everything that talks to the CUDA driver. No other module of the host
 //! calls `cudarc`.
 //!
-//! Layers, bottom up, as in cudarc itself: cudarc's `sys` and `result` calls;
-//! [`Gpu`], which turns their failures into [`LabError`]s a person can read;
-//! and one typed wrapper per kernel family ([`sum::SumKernels`]) that owns the
-//! kernel's launch contract, so no caller ever builds a grid by hand.
+//! Layers, bottom up, as in cudarc itself: cudarc's driver calls; a thin
+//! `Result` layer (`driver_error`) that names each failure and what the host
+//! was doing; [`Gpu`], which owns the context, stream and module; and one
+//! typed wrapper per kernel family ([`sum::SumKernels`],
+//! [`publish::PublishKernels`], [`histogram::HistogramKernels`],
+//! [`baseline::Baselines`]) that owns the kernels' launch contract, so no
+//! caller ever builds a grid by hand. [`timing`] holds the event stopwatches
+//! and the one-slot-per-launch rule.
 
 pub mod baseline;
+mod driver_error;
 pub mod histogram;
 pub mod launch;
 pub mod publish;
@@ -20,7 +25,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, sys};
 use cudarc::nvrtc::Ptx;
 
-use crate::error::{DriverContext, LabError, describe};
+use self::driver_error::{DriverContext, describe};
+use crate::error::LabError;
 
 /// The kernels' PTX, built by `host/build.rs` (through the same builder as
 /// `cargo xtask build-ptx`) and embedded in the binary, so the binary runs

@@ -4,7 +4,8 @@
 use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 
 use super::Gpu;
-use crate::error::{DriverContext, LabError};
+use super::driver_error::DriverContext;
+use crate::error::LabError;
 
 /// The four publication variants, in the order the README discusses them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

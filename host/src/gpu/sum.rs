@@ -4,9 +4,10 @@
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
 
 use super::Gpu;
+use super::driver_error::DriverContext;
 use super::launch::Block;
 use super::timing::{self, Plan};
-use crate::error::{DriverContext, LabError};
+use crate::error::LabError;
 
 /// The page's three ways to sum an array, in the page's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaViewMut, DeviceRepr, sys};
 
 use super::Gpu;
-use crate::error::{DriverContext, LabError};
+use super::driver_error::DriverContext;
+use crate::error::LabError;
 
 /// A pair of timing events around one piece of stream work.
 pub struct Stopwatch {

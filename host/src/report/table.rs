@@ -42,34 +42,27 @@ pub enum Look {
     Markdown,
 }
 
+/// Renders with every column right-aligned.
 fn render(builder: Builder, look: Look) -> String {
-    render_aligned(builder, look, Columns::new(..))
-}
-
-fn render_aligned<R>(builder: Builder, look: Look, numbers: Columns<R>) -> String
-where
-    Columns<R>: tabled::settings::object::Object<
-            tabled::grid::records::vec_records::VecRecords<tabled::grid::records::vec_records::Text<String>>,
-        >,
-{
-    let mut table = builder.build();
-    match look {
-        Look::Plain => {
-            table.with(Style::psql()).modify(numbers, Alignment::right()).modify(Rows::first(), Alignment::center());
-        }
-        Look::Markdown => {
-            table.with(Style::markdown());
-            // Markdown needs a blank line between a table and the text
-            // around it, or the next line is read as another row.
-            return format!("\n{table}\n");
-        }
-    }
-    table.to_string()
+    let columns = builder.count_columns();
+    render_some(builder, look, 0..columns)
 }
 
 /// Renders with only the columns in `numbers` right-aligned.
 fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) -> String {
-    render_aligned(builder, look, Columns::new(numbers))
+    let mut table = builder.build();
+    match look {
+        Look::Plain => {
+            table
+                .with(Style::psql())
+                .modify(Columns::new(numbers), Alignment::right())
+                .modify(Rows::first(), Alignment::center());
+            table.to_string()
+        }
+        // Markdown needs a blank line between a table and the text around
+        // it, or the next line is read as another row.
+        Look::Markdown => format!("\n{}\n", table.with(Style::markdown())),
+    }
 }
 
 /// The whole record as text: the device header, then each table.
