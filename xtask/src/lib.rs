@@ -1,9 +1,12 @@
 //! The lab's build tasks as a library, so that `cargo xtask` and the host's
 //! build script share one implementation of "compile the kernels to PTX".
 
+mod error;
 pub mod nvcc;
 pub mod paths;
 pub mod ptx;
 pub mod ptxas;
 pub mod sanitize;
 pub mod sass;
+
+pub use error::Error;

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::ptx::Error;
+use crate::Error;
 
 /// The size and block the comparison uses: the page's largest size, its
 /// default block.

@@ -19,9 +19,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::{env, fmt, fs, io};
+use std::{env, fs, io};
 
-use crate::paths;
+use crate::{Error, paths};
 
 /// The rustc target the kernels are compiled for.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
@@ -31,19 +31,6 @@ pub const ARCH: &str = "sm_70";
 
 /// The stable toolchain that supplies `llvm-bitcode-linker`.
 pub const LINKER_TOOLCHAIN: &str = "1.95.0";
-
-/// Why the PTX could not be built, in words meant for the person at the
-/// terminal.
-#[derive(Debug)]
-pub struct Error(pub String);
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Error {}
 
 /// Builds the kernels (release) and returns the fixed PTX path,
 /// [`paths::ptx_file`]. The file is rewritten only when its text changes, so

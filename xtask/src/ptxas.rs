@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs};
 
+use crate::Error;
 use crate::paths;
-use crate::ptx::Error;
 
 /// The wheels, installed together (pip's `--target` will not add a second
 /// package to a folder that already holds the first). `ptxas` is pinned to the

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use crate::ptx::Error;
+use crate::Error;
 
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers

@@ -172,11 +172,13 @@ impl<'gpu> PublishKernels<'gpu> {
                 args.arg(&mut slots);
             }
             args.arg(&geometry.rounds).arg(&geometry.budget_ns).arg(&mut observed).arg(&mut totals);
-            // SAFETY: the arguments match the kernel's signature, `(slots,)
-            // rounds: u32, budget_ns: u64, observed: *mut Record, totals: *mut
-            // u32`; `slots` holds `consumers * rounds` zeroed slots, `observed`
-            // one record per consumer, `totals` three counters; `config` gives
-            // the block shape and shared bytes the kernel's doc requires.
+            // SAFETY: the arguments match the kernel's signature,
+            // `([slots: *mut Slot,] rounds: u32, budget_ns: u64,
+            // observed: *mut Record, totals: *mut u32)`, the slots only for
+            // the cross-block kernels. `slots` holds `consumers * rounds`
+            // zeroed slots, `observed` one record per consumer and `totals`
+            // three counters; `config` gives the block shape and shared
+            // bytes the kernel's doc requires.
             unsafe { args.launch(config) }.doing(|| doing("launching"))?;
             let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?;
             counts.pairs += u64::from(launch_totals[0]);

@@ -1,0 +1,16 @@
+//! The one error type of the build tasks.
+
+use std::fmt;
+
+/// Why a task failed, in words meant for the person at the terminal: `main`
+/// prints it as one line after `error: `.
+#[derive(Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}

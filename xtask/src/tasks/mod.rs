@@ -1,0 +1,72 @@
+//! The command-line side of each task: read its flags, find what it needs,
+//! call the library, print. One module per task; this file holds what they
+//! share.
+
+pub mod build_ptx;
+pub mod nvcc_compare;
+pub mod sanitize;
+pub mod sass;
+pub mod test;
+
+use std::env;
+use std::path::PathBuf;
+use std::process::Command;
+
+use xtask::{Error, paths};
+
+/// A task's result; the error is printed as one line by `main`.
+pub type Result = std::result::Result<(), Error>;
+
+/// The cargo that invoked us (`$CARGO`), or `cargo` from `PATH`.
+pub fn cargo() -> PathBuf {
+    env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
+}
+
+/// `--name value` pairs from `args`; every name must be in `known`.
+pub struct Flags(Vec<(String, PathBuf)>);
+
+impl Flags {
+    /// Reads `args`, refusing names not in `known` and names with no value.
+    pub fn parse(args: &[String], known: &[&str]) -> std::result::Result<Flags, Error> {
+        let mut pairs = Vec::new();
+        let mut rest = args.iter();
+        while let Some(name) = rest.next() {
+            if !known.contains(&name.as_str()) {
+                return Err(Error(format!("unknown flag {name} (expected one of {})", known.join(", "))));
+            }
+            let value = rest.next().ok_or_else(|| Error(format!("{name} needs a value")))?;
+            pairs.push((name.clone(), PathBuf::from(value)));
+        }
+        Ok(Flags(pairs))
+    }
+
+    /// The last value given for `name`.
+    pub fn get(&self, name: &str) -> Option<PathBuf> {
+        self.0.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.clone())
+    }
+}
+
+/// The host binary: `given`, or a fresh release build of it.
+pub fn host_binary(given: Option<PathBuf>) -> std::result::Result<PathBuf, Error> {
+    if let Some(path) = given {
+        return Ok(path);
+    }
+    let root = paths::workspace_root();
+    let status = Command::new(cargo())
+        .current_dir(&root)
+        .args(["build", "--release", "-p", "host"])
+        .status()
+        .map_err(|e| Error(format!("cannot run cargo: {e}")))?;
+    if !status.success() {
+        return Err(Error("building the host failed".to_owned()));
+    }
+    Ok(root.join("target/release/host"))
+}
+
+/// A CUDA toolkit program from `PATH` or `/usr/local/cuda/bin`.
+pub fn cuda_tool(name: &str) -> std::result::Result<PathBuf, Error> {
+    env::var_os("PATH")
+        .and_then(|path| env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file()))
+        .or_else(|| Some(PathBuf::from("/usr/local/cuda/bin").join(name)).filter(|p| p.is_file()))
+        .ok_or_else(|| Error(format!("{name} not found on PATH or in /usr/local/cuda/bin")))
+}

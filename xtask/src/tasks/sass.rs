@@ -1,0 +1,33 @@
+//! `cargo xtask sass [--arch sm_90] [--kernel NAME] [--ptx FILE]`: each
+//! kernel's SASS, then a summary of its synchronizing instructions and its
+//! `ptxas -v` resources. Needs no GPU: the tools come from PyPI.
+
+use xtask::{Error, paths, ptx, ptxas, sass};
+
+use super::Flags;
+
+/// Runs the task.
+pub fn run(args: &[String]) -> super::Result {
+    let flags = Flags::parse(args, &["--arch", "--kernel", "--ptx"])?;
+    let root = paths::workspace_root();
+    let arch = flags.get("--arch").map_or_else(|| "sm_90".to_owned(), |a| a.display().to_string());
+    let ptx_file = match flags.get("--ptx") {
+        Some(file) => file,
+        None => ptx::build(&root, &super::cargo())?,
+    };
+    let ptxas = ptxas::find_or_install(&root)?;
+    let cuobjdump = ptxas::find_tool(&root, "cuobjdump")
+        .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
+    let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, &arch, &root.join("target/sass"))?;
+    let only = flags.get("--kernel").map(|k| k.display().to_string());
+    let wanted = |name: &str| only.as_deref().is_none_or(|k| k == name);
+
+    for (name, body) in sass::split_functions(&text).into_iter().filter(|(name, _)| wanted(name)) {
+        println!("==== {name} ({arch}) ====\n{body}");
+    }
+    println!("==== summary ({arch}) ====");
+    for s in sass::summarize(&text).iter().filter(|s| wanted(&s.kernel)) {
+        println!("{}\n    resources: {}", s.line(), sass::resources_of(&resources, &s.kernel));
+    }
+    Ok(())
+}
