@@ -23,8 +23,8 @@ pub const MAX_SEGMENTS: usize = 1024;
 /// # Launch
 ///
 /// Any grid of `block` threads (a multiple of 32), with **4096 bytes** of
-/// dynamic shared memory (the segment sums, and one word for the last-block
-/// flag reuses it). `partials` must hold `ceil(n / CHUNK)` floats; `counter`
+/// dynamic shared memory: up to [`MAX_SEGMENTS`] segment sums, whose first
+/// word holds the block's "last block" flag before them. `partials` must hold `ceil(n / CHUNK)` floats; `counter`
 /// one `u32`, zero before the first launch (each launch leaves it zero).
 /// `n` at most 2^33.
 ///
@@ -37,8 +37,8 @@ pub const MAX_SEGMENTS: usize = 1024;
 ///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
 ///    ticket with `atom.global.add.u32` on `counter`. The fence is what makes
 ///    the partials visible to whichever block draws the last ticket: the
-///    atomic is relaxed and orders nothing by itself (the first page's
-///    pitfall, and its day 27).
+///    atomic is relaxed and orders nothing by itself (the pitfall the first
+///    page ends on).
 /// 3. The block that draws ticket `gridDim.x - 1` knows every other block has
 ///    fenced its partials. Its thread 0 fences again (the acquire side),
 ///    a barrier passes that on to the block, and the block sums the partials:
