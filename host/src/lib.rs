@@ -1,11 +1,15 @@
 //! The host side of the lab: load the PTX, launch and time the kernels, check
-//! every result against a CPU reference, and render the tables.
+//! every result against a CPU reference, and write the results.
 //!
 //! The pipeline, after hyperfine's: [`cli`] parses and validates flags;
 //! [`app`] turns them into options and calls a runner ([`sweep`],
-//! [`determinism`], [`publish`], [`histogram`]); runners return one result type each; [`report`] turns a
-//! result into text. Only [`gpu`] talks to the driver, and statistics
-//! ([`stats`], [`reference`](mod@reference)) are pure functions with their tests beside them.
+//! [`determinism`], [`exercise`], [`bench`], [`publish`], [`histogram`]);
+//! the runners' results go into one [`record::Record`]; [`report`] turns a
+//! record into text or a plot. Only [`gpu`] talks to the driver, and the
+//! statistics ([`stats`], [`reference`](mod@reference), [`input`]) are pure
+//! functions with their tests beside them.
+
+#![warn(missing_docs)]
 
 pub mod app;
 pub mod bench;

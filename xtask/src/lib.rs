@@ -1,6 +1,8 @@
 //! The lab's build tasks as a library, so that `cargo xtask` and the host's
 //! build script share one implementation of "compile the kernels to PTX".
 
+#![warn(missing_docs)]
+
 mod error;
 pub mod nvcc;
 pub mod paths;
