@@ -111,7 +111,7 @@ fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
 
 fn run_exercise(gpu: &Gpu, args: ExerciseArgs) -> Result<Outcome, LabError> {
     let template = SweepOptions {
-        block: crate::gpu::launch::Block::new(exercise::BASELINE).expect("256 is a valid block"),
+        block: crate::gpu::launch::Block::DEFAULT,
         runs: args.timing.runs as usize,
         warmup: args.timing.warmup as usize,
         sizes: args.sizes,

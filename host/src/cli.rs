@@ -155,7 +155,7 @@ pub struct BenchArgs {
     pub sizes: Vec<usize>,
 
     /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
     pub block: Block,
 
     #[command(flatten)]
@@ -196,7 +196,7 @@ pub struct HistogramArgs {
     pub bins: u32,
 
     /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
     pub block: Block,
 
     #[command(flatten)]
@@ -220,7 +220,7 @@ pub struct HistogramArgs {
 #[derive(Debug, Args)]
 pub struct SweepArgs {
     /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::new(256).unwrap(), value_parser = parse_block)]
+    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
     pub block: Block,
 
     #[command(flatten)]

@@ -12,8 +12,8 @@ use crate::sweep::{self, SweepOptions, SweepReport};
 /// The exercise's block sizes; the middle one is the baseline.
 pub const BLOCKS: [u32; 3] = [64, 256, 1024];
 
-/// The block the ratios are relative to.
-pub const BASELINE: u32 = 256;
+/// The block the ratios are relative to: the page's, [`Block::DEFAULT`].
+pub const BASELINE: u32 = Block::DEFAULT.threads();
 
 /// Three sweeps, one per block size.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

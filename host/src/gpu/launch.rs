@@ -16,6 +16,9 @@ impl Block {
     /// The largest block the hardware allows.
     pub const MAX: u32 = 1024;
 
+    /// The page's block size, and every command's default.
+    pub const DEFAULT: Block = Block(256);
+
     /// Checks `threads` and wraps it.
     pub const fn new(threads: u32) -> Result<Block, BlockError> {
         if threads >= Self::MIN && threads <= Self::MAX && threads.is_power_of_two() {
