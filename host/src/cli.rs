@@ -38,8 +38,9 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a sum was not bit-exact, or a driver or PTX error; \
-2 bad flags or no CUDA device.";
+const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a wrong result (a sum not bit-exact, a \
+histogram count off, a stale record from a correct publish variant) or a PTX, driver or output-file error; 2 bad \
+flags or no CUDA device.";
 
 /// How often each kernel is launched: the page's warm-ups and timed runs.
 #[derive(Debug, Args)]
