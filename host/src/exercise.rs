@@ -70,6 +70,7 @@ impl ExerciseReport {
                     kernel: m.kernel,
                     block,
                     ratio: f64::from(t) / f64::from(t0),
+                    // The page's kernels use one thread per element: no resident count.
                     global_atomics: m.kernel.global_atomics(last.n, block, 0),
                     barriers: match m.kernel {
                         SumKernel::SharedAtomic => 2,

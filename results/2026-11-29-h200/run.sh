@@ -4,8 +4,7 @@
 # `cargo test --release --workspace --no-run` for the GPU test binary; copy
 # target/release/host, target/release/xtask, that binary (as `gpu`),
 # target/ptx/kernels.ptx and xtask/nvcc/page_kernels.cu next to this script.
-# Logs go under $OUT/logs. The racecheck logs here come from a second run of
-# `xtask sanitize` after racecheck's report mode was changed (see README).
+# Logs go under $OUT/logs.
 L=$OUT/logs; R=$OUT/logs/results; mkdir -p $L $R
 cd "$(dirname "$0")"
 t() { echo "== $(date -u +%T) $*" >> $L/timeline.txt; }
@@ -25,6 +24,8 @@ t bench; ./host bench --plot $R/bench.svg > $R/bench.txt 2>&1; echo "rc=$?" >> $
 t nvcc; ./xtask nvcc-compare --host ./host --out /tmp/nvcc --cu ./page_kernels.cu > $L/nvcc-compare.txt 2>&1; echo "rc=$?" >> $L/nvcc-compare.txt
 t ncu; timeout 180 ncu --metrics smsp__inst_executed_op_global_red.sum,smsp__inst_executed_op_shared_atom.sum,lts__t_requests_op_red.sum,gpu__time_duration.sum ./host sweep --sizes 4194304 --runs 1 --warmup 0 --determinism-runs 0 > $L/ncu.txt 2>&1; echo "rc=$?" >> $L/ncu.txt
 t sanitize; timeout 400 ./xtask sanitize --host ./host --out $L/sanitizer > $L/sanitize.txt 2>&1; echo "rc=$?" >> $L/sanitize.txt
+./host sweep --block 256 --format csv --output $R/sweep-256.csv > /dev/null 2>&1; ./host histogram --format markdown --output $R/histogram.md > /dev/null 2>&1
+t racecheck-by-address; for v in block-release-acquire block-relaxed; do echo "## $v"; compute-sanitizer --tool racecheck --racecheck-report hazard --show-backtrace no --print-limit 100000 ./host publish --iterations 1 --rounds 4 --variant $v > /tmp/$v.log 2>&1; echo "exit=$?"; grep -E "hazard detected" /tmp/$v.log | sed -E 's/ in block \([0-9]+,0,0\)//' | sort | uniq -c; grep SUMMARY /tmp/$v.log; done > $L/racecheck-hazards-by-address.txt 2>&1
 t bad-input; (./host --ptx /nope sweep; echo rc=$?; CUDA_VISIBLE_DEVICES= ./host sweep; echo rc=$?; ./host --ptx ./page_kernels.cu sweep; echo rc=$?; ./host sweep --block 48; echo rc=$?) > $L/bad-input.txt 2>&1
 t done
 tar czf $OUT/logs.tgz -C $OUT logs

@@ -84,36 +84,52 @@ impl SumKernel {
         }
     }
 
-    /// The launch contract of each kernel's `# Launch` doc. The page's
-    /// kernels and the warp-shuffle kernel use one thread per element; the
-    /// bandwidth and deterministic kernels use a grid that fills the device,
-    /// `sm_count * 2048 / block` blocks (2048 resident threads per SM since
-    /// Volta), but no more blocks than the input has work for.
-    pub fn config(self, n: usize, block: Block, sm_count: u32) -> LaunchConfig {
+    /// Dynamic shared-memory bytes each kernel's `# Launch` doc asks for.
+    pub fn shared_bytes(self, block: Block) -> u32 {
         let threads = block.threads();
-        let warps = threads / 32;
-        let full_device = sm_count * (2048 / threads).max(1);
-        let (grid, shared_mem_bytes) = match self {
-            SumKernel::GlobalAtomic => (block.grid_for(n), 0),
-            SumKernel::SharedAtomic => (block.grid_for(n), 4),
-            SumKernel::TreeAtomic => (block.grid_for(n), threads * 4),
-            SumKernel::WarpShuffle => (block.grid_for(n), warps * 4),
-            SumKernel::Bandwidth => (full_device.min(block.grid_for(n.div_ceil(4))), warps * 4),
+        match self {
+            SumKernel::GlobalAtomic => 0,
+            SumKernel::SharedAtomic => 4,
+            SumKernel::TreeAtomic => threads * 4,
+            SumKernel::WarpShuffle | SumKernel::Bandwidth => threads / 32 * 4,
+            SumKernel::Deterministic => 4096,
+        }
+    }
+
+    /// Whether the kernel sizes its grid to the device rather than to `n`.
+    pub const fn fills_device(self) -> bool {
+        matches!(self, SumKernel::Bandwidth | SumKernel::Deterministic)
+    }
+
+    /// The launch contract of each kernel's `# Launch` doc. The page's
+    /// kernels and the warp-shuffle kernel use one thread per element. The
+    /// bandwidth and deterministic kernels use `resident` blocks, as many as
+    /// fit on the device at once (the caller asks the driver's occupancy
+    /// calculator), but no more than the input has work for.
+    pub fn config(self, n: usize, block: Block, resident: u32) -> LaunchConfig {
+        let warps = block.threads() / 32;
+        let grid = match self {
+            SumKernel::Bandwidth => resident.min(block.grid_for(n.div_ceil(4))),
             SumKernel::Deterministic => {
                 let chunks = n.div_ceil(DETERMINISTIC_CHUNK);
-                (full_device.min(chunks.div_ceil(warps as usize) as u32), 4096)
+                resident.min(chunks.div_ceil(warps as usize) as u32)
             }
+            _ => block.grid_for(n),
         };
-        LaunchConfig { grid_dim: (grid.max(1), 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes }
+        LaunchConfig {
+            grid_dim: (grid.max(1), 1, 1),
+            block_dim: (block.threads(), 1, 1),
+            shared_mem_bytes: self.shared_bytes(block),
+        }
     }
 
     /// Global atomic adds one launch sends to the accumulator: the page's
     /// counting argument.
-    pub fn global_atomics(self, n: usize, block: Block, sm_count: u32) -> usize {
+    pub fn global_atomics(self, n: usize, block: Block, resident: u32) -> usize {
         match self {
             SumKernel::GlobalAtomic => n,
             SumKernel::Deterministic => 0,
-            _ => self.config(n, block, sm_count).grid_dim.0 as usize,
+            _ => self.config(n, block, resident).grid_dim.0 as usize,
         }
     }
 }
@@ -136,17 +152,19 @@ mod tests {
     }
 
     #[test]
-    fn grid_filling_kernels_size_the_grid_from_the_sm_count() {
-        // 2^28 floats: the device is the limit, 2048 resident threads per SM.
+    fn grid_filling_kernels_use_the_resident_blocks_but_no_more_than_the_work() {
+        // 2^28 floats: the device is the limit.
         let big = 1 << 28;
-        assert_eq!(SumKernel::Bandwidth.config(big, block(256), 132).grid_dim.0, 132 * 8);
-        assert_eq!(SumKernel::Bandwidth.config(big, block(1024), 132).grid_dim.0, 132 * 2);
-        assert_eq!(SumKernel::Deterministic.config(big, block(256), 132).grid_dim.0, 132 * 8);
+        assert_eq!(SumKernel::Bandwidth.config(big, block(256), 528).grid_dim.0, 528);
+        assert_eq!(SumKernel::Deterministic.config(big, block(1024), 132).grid_dim.0, 132);
         // Small inputs: no more blocks than there is work, and never zero.
-        assert_eq!(SumKernel::Bandwidth.config(4096, block(256), 132).grid_dim.0, 4);
-        assert_eq!(SumKernel::Bandwidth.config(1, block(256), 132).grid_dim.0, 1);
-        assert_eq!(SumKernel::Deterministic.config(8192 * 3, block(64), 132).grid_dim.0, 2);
-        assert_eq!(SumKernel::Deterministic.config(1, block(1024), 132).grid_dim.0, 1);
+        assert_eq!(SumKernel::Bandwidth.config(4096, block(256), 528).grid_dim.0, 4);
+        assert_eq!(SumKernel::Bandwidth.config(1, block(256), 528).grid_dim.0, 1);
+        assert_eq!(SumKernel::Deterministic.config(8192 * 3, block(64), 528).grid_dim.0, 2);
+        assert_eq!(SumKernel::Deterministic.config(1, block(1024), 528).grid_dim.0, 1);
+        // The one-thread-per-element kernels ignore it.
+        assert_eq!(SumKernel::WarpShuffle.config(big, block(256), 528).grid_dim.0, 1 << 20);
+        assert!(SumKernel::Bandwidth.fills_device() && !SumKernel::TreeAtomic.fills_device());
     }
 
     #[test]
@@ -272,6 +290,20 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(SumMeasurement { kernel, times_ms, sums })
     }
 
+    /// Blocks of `kernel` at `block` threads that fit on the device at once:
+    /// the driver's occupancy calculator (registers, shared memory, block
+    /// limits) per SM, times the SM count. Only the grid-filling kernels use
+    /// it; the others get 0.
+    pub fn resident_blocks(&self, kernel: SumKernel, block: Block) -> Result<u32, LabError> {
+        if !kernel.fills_device() {
+            return Ok(0);
+        }
+        let per_sm = self.functions[kernel as usize]
+            .occupancy_max_active_blocks_per_multiprocessor(block.threads(), kernel.shared_bytes(block) as usize, None)
+            .doing(|| format!("asking the occupancy of {}", kernel.symbol()))?;
+        Ok(per_sm.max(1) * self.sm_count)
+    }
+
     /// Enqueues one launch of `kernel` adding `input` into `total[0]`.
     fn launch(
         &self,
@@ -291,6 +323,7 @@ impl<'gpu> SumKernels<'gpu> {
             return Err(LabError::Usage(format!("sum_deterministic takes at most {DETERMINISTIC_MAX_N} floats")));
         }
         let function = &self.functions[kernel as usize];
+        let resident = self.resident_blocks(kernel, block)?;
         let view = input.view();
         let mut args = self.gpu.stream().launch_builder(function);
         args.arg(&view).arg(total).arg(&n);
@@ -303,7 +336,7 @@ impl<'gpu> SumKernels<'gpu> {
         // `counter` is zero between launches (the kernel leaves it so); and
         // `config` supplies the grid and the shared-memory bytes that the
         // kernel's `# Launch` doc requires.
-        unsafe { args.launch(kernel.config(n, block, self.sm_count)) }
+        unsafe { args.launch(kernel.config(n, block, resident)) }
             .map(|_| ())
             .doing(|| format!("launching {} (n = {n}, block {block})", kernel.symbol()))
     }

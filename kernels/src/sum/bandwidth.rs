@@ -15,7 +15,7 @@ const UNROLL: usize = 8;
 ///
 /// # Launch
 ///
-/// Any grid (the host uses enough blocks to fill every SM) of `block` threads
+/// Any grid (the host uses as many blocks as fit on the device at once) of `block` threads
 /// (a multiple of 32), with **`block / 32 * 4` bytes** of dynamic shared
 /// memory. `*total` zeroed before the launch.
 ///
@@ -47,9 +47,17 @@ pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f
             let [x, y, z, w] = unsafe { global::load_f32x4(input.add(4 * q)) };
             (x + y) + (z + w)
         };
+        // Every trip issues UNROLL loads before it adds any, the last trip
+        // included: its loads past the end are predicated off and count as
+        // 0.0. A separate one-load-at-a-time remainder loop would leave each
+        // thread's last loads waiting on each other, which at 2^24 floats
+        // (about 15 quads per thread) is half the kernel.
         let mut q = g;
-        while q + (UNROLL - 1) * threads < quads {
-            let sums: [f32; UNROLL] = core::array::from_fn(|u| add(q + u * threads));
+        while q < quads {
+            let sums: [f32; UNROLL] = core::array::from_fn(|u| {
+                let quad = q + u * threads;
+                if quad < quads { add(quad) } else { 0.0 }
+            });
             // Index loop: the array's by-value iterator would live in local
             // memory.
             #[allow(clippy::needless_range_loop)]
@@ -57,10 +65,6 @@ pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f
                 acc += sums[u];
             }
             q += UNROLL * threads;
-        }
-        while q < quads {
-            acc += add(q);
-            q += threads;
         }
         let tail = 4 * quads + g;
         if tail < n {
