@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let root = xtask::paths::workspace_root();
-    for watched in ["kernels/src", "kernels/Cargo.toml", "rust-toolchain.toml"] {
+    for watched in ["kernels/src", "kernels/Cargo.toml", "layout/src", "rust-toolchain.toml"] {
         println!("cargo::rerun-if-changed={}", root.join(watched).display());
     }
     let cargo = std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);

@@ -1,11 +1,13 @@
 //! The kernels on a real GPU, checked bit for bit against the CPU reference.
 //!
 //! On a machine without a GPU this prints `skipped: no CUDA device` and the
-//! reason, and passes: CI has no GPU. On a GPU machine every case runs. The
-//! program is its own test harness (`harness = false`) so the skip line is
-//! never hidden by libtest's output capture.
+//! reason, and passes: CI has no GPU. On a GPU machine every case runs, under
+//! `libtest-mimic` (`harness = false`): the skip line is never hidden by
+//! libtest's output capture, `cargo test --release --test gpu -- NAME` runs
+//! only the tests whose name contains NAME, and one summary line ends the run.
 
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use host::error::LabError;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
@@ -16,6 +18,7 @@ use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
 use host::{publish, reference};
+use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Sizes that are and are not multiples of every block: one element, less
 /// than a warp, one past a power of two, a prime-ish million, the largest
@@ -23,9 +26,11 @@ use host::{publish, reference};
 const SIZES: [usize; 7] = [1, 31, 32, 4097, 65_536, 1_000_003, reference::MAX_EXACT_N];
 const BLOCKS: [u32; 4] = [32, 64, 256, 1024];
 
-type Case = (String, Box<dyn Fn(&Gpu) -> Result<(), String>>);
+/// One test: its name and what it runs on the shared GPU.
+type Case = (String, Box<dyn Fn(&Gpu) -> Result<(), String> + Send>);
 
 fn main() -> ExitCode {
+    let mut args = Arguments::from_args();
     let gpu = match Gpu::open(&PtxSource::Embedded) {
         Ok(gpu) => gpu,
         Err(LabError::NoDevice(reason)) => {
@@ -38,7 +43,21 @@ fn main() -> ExitCode {
         }
     };
     println!("running GPU tests on {} (compute capability {:?})", gpu.info.name, gpu.info.compute_capability);
+    // One context and module for every test, used by one test at a time:
+    // tests that time or stress the GPU must not share it with each other.
+    args.test_threads = Some(1);
+    let gpu: &'static Mutex<Gpu> = Box::leak(Box::new(Mutex::new(gpu)));
+    let trials = cases().into_iter().map(|(name, case)| {
+        Trial::test(name, move || {
+            let gpu = gpu.lock().map_err(|_| Failed::from("an earlier test panicked holding the GPU"))?;
+            case(&gpu).map_err(Failed::from)
+        })
+    });
+    libtest_mimic::run(&args, trials.collect()).exit_code()
+}
 
+/// Every test, named as `cargo test --test gpu -- NAME` filters them.
+fn cases() -> Vec<Case> {
     let mut cases: Vec<Case> = Vec::new();
     for threads in BLOCKS {
         cases.push((
@@ -51,30 +70,18 @@ fn main() -> ExitCode {
         Box::new(roofline_sums_are_bit_exact),
     ));
     cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
-    for variant in [PublishVariant::BlockReleaseAcquire, PublishVariant::GridReleaseAcquire] {
+    for variant in PublishVariant::all().filter(|v| v.guaranteed) {
         cases.push((
-            format!("guaranteed_publication_is_never_stale/{}", variant.symbol()),
+            format!("guaranteed_publication_is_never_stale/{}", variant.key()),
             Box::new(move |gpu| guaranteed_publication_is_never_stale(gpu, variant)),
         ));
     }
     cases.push(("broken_variants_run_to_the_end".to_owned(), Box::new(broken_variants_run_to_the_end)));
-    for bins in [1, 7, 256, 4096, 12_288] {
+    for bins in [1, 7, 256, 4096, layout::histogram::MAX_BINS] {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
-
-    let mut failed = 0;
-    for (name, case) in &cases {
-        match case(&gpu) {
-            Ok(()) => println!("test {name} ... ok"),
-            Err(why) => {
-                failed += 1;
-                println!("test {name} ... FAILED\n{why}");
-            }
-        }
-    }
-    println!("GPU tests: {} passed, {failed} failed", cases.len() - failed);
-    if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    cases
 }
 
 /// Every kernel, at every size, twice: each sum equals the Kahan reference
@@ -87,13 +94,13 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
         let values = input::exact(n);
         let expected = reference::kahan_sum(&values);
         let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
-        for kernel in SumKernel::ALL {
+        for kernel in SumKernel::all() {
             let m = kernels
                 .measure(kernel, &device_input, block, Plan { warmup: 2, runs: 0, cold: false })
                 .map_err(|e| e.to_string())?;
             for found in m.sums {
                 if !reference::bit_exact(found, expected) {
-                    wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label()));
+                    wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label));
                 }
             }
         }
@@ -101,7 +108,7 @@ fn sums_are_bit_exact(gpu: &Gpu, threads: u32) -> Result<(), String> {
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
-/// The three roofline kernels at sizes around every boundary they have
+/// The kernels beyond the page at sizes around every boundary they have
 /// (warp, block, float4, chunk) and at starts misaligned by 1 to 3 floats,
 /// which sends the 128-bit paths to their scalar fallbacks.
 fn roofline_sums_are_bit_exact(gpu: &Gpu) -> Result<(), String> {
@@ -114,14 +121,14 @@ fn roofline_sums_are_bit_exact(gpu: &Gpu) -> Result<(), String> {
             let expected = reference::kahan_sum(&values);
             for offset in [0, 1, 2, 3] {
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
-                for kernel in [SumKernel::WarpShuffle, SumKernel::Bandwidth, SumKernel::Deterministic] {
+                for kernel in SumKernel::all().filter(|k| !k.on_page) {
                     let plan = Plan { warmup: 2, runs: 0, cold: false };
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
                     for found in m.sums {
                         if !reference::bit_exact(found, expected) {
                             wrong.push(format!(
                                 "  {} n = {n} block {threads} offset {offset}: expected {expected}, found {found}",
-                                kernel.label()
+                                kernel.label
                             ));
                         }
                     }
@@ -146,8 +153,9 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
             for threads in BLOCKS {
                 let block = Block::new(threads).map_err(|e| e.to_string())?;
                 let plan = Plan { warmup: 3, runs: 0, cold: false };
-                let m =
-                    kernels.measure(SumKernel::Deterministic, &device_input, block, plan).map_err(|e| e.to_string())?;
+                let m = kernels
+                    .measure(SumKernel::of(&layout::sum::DETERMINISTIC), &device_input, block, plan)
+                    .map_err(|e| e.to_string())?;
                 for s in m.sums {
                     seen.entry(s.to_bits()).or_insert_with(Vec::new).push((sm_count, offset, threads));
                 }
@@ -176,7 +184,7 @@ fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> 
 /// (the deadline bounds every wait) and account for every round.
 fn broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
     let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
-    for variant in [PublishVariant::BlockRelaxed, PublishVariant::GridWrongScope] {
+    for variant in PublishVariant::all().filter(|v| !v.guaranteed) {
         let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
         let c = kernels.run(variant, geometry, 1).map_err(|e| e.to_string())?;
         if c.pairs + c.timeouts != geometry.pairs_per_launch(variant) {
@@ -200,7 +208,7 @@ fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
                 let values = input::bin_indices(n, bins, distribution);
                 let expected = reference::histogram(&values, bins);
                 let device_values = kernels.upload(&values, bins).map_err(|e| e.to_string())?;
-                for kernel in HistogramKernel::ALL {
+                for kernel in HistogramKernel::all() {
                     let m = kernels
                         .measure(kernel, &device_values, block, Plan { warmup: 1, runs: 0, cold: false })
                         .map_err(|e| e.to_string())?;

@@ -97,7 +97,7 @@ fn run_sweep(gpu: &Gpu, args: SweepArgs) -> Result<Outcome, LabError> {
     };
     let kernels = SumKernels::load(gpu)?;
     let bar = progress(&args.output);
-    bar.start((options.sizes.len() * SumKernel::PAGE.len()) as u64);
+    bar.start((options.sizes.len() * SumKernel::page().count()) as u64);
     let report = sweep::run(&kernels, &options, &bar)?;
     bar.finish();
     let det = match args.determinism_runs {
@@ -126,12 +126,8 @@ fn run_exercise(gpu: &Gpu, args: ExerciseArgs) -> Result<Outcome, LabError> {
 fn run_publish(gpu: &Gpu, args: PublishArgs) -> Result<Outcome, LabError> {
     let kernels = PublishKernels::load(gpu)?;
     let options = PublishOptions {
-        variants: if args.variant.is_empty() {
-            PublishVariant::ALL.to_vec()
-        } else {
-            args.variant.into_iter().map(PublishVariant::from).collect()
-        },
-        launches: args.iterations as usize,
+        variants: if args.variant.is_empty() { PublishVariant::all().collect() } else { args.variant },
+        launches: args.launches as usize,
         rounds: args.rounds,
         budget_ns: args.budget_ms * 1_000_000,
     };

@@ -1,6 +1,8 @@
 //! The bench: every sum kernel at large sizes, against the device's own copy
 //! bandwidth and an empty launch, each timed with its spread.
 
+use layout::sum::GlobalAtomics;
+
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
@@ -10,10 +12,11 @@ use crate::progress::Progress;
 use crate::sweep::{Mismatch, SweepRow};
 use crate::{input, reference};
 
-/// The page's naive kernel is left out above this size: it performs `n`
-/// atomics on one address, about 7 ms per 2^22 on an H200, so 2^28 would take
-/// half a second per launch and tell nothing new.
-pub const GLOBAL_ATOMIC_MAX_N: usize = 1 << 24;
+/// A kernel with one global atomic per element (the page's naive kernel) is
+/// left out above this size: `n` atomics on one address take about 7 ms per
+/// 2^22 on an H200, so 2^28 would take half a second per launch and tell
+/// nothing new.
+pub const PER_ELEMENT_ATOMICS_MAX_N: usize = 1 << 24;
 
 /// The default sizes: two where launch overhead dominates, then 2^20, 2^24
 /// and 2^28 (1 GiB of floats).
@@ -59,7 +62,9 @@ impl BenchReport {
 
 /// The kernels benched at `n`.
 pub fn kernels_at(n: usize) -> Vec<SumKernel> {
-    SumKernel::ALL.into_iter().filter(|&k| k != SumKernel::GlobalAtomic || n <= GLOBAL_ATOMIC_MAX_N).collect()
+    SumKernel::all()
+        .filter(|k| k.global_atomics != GlobalAtomics::PerElement || n <= PER_ELEMENT_ATOMICS_MAX_N)
+        .collect()
 }
 
 /// Runs the bench. Sizes must satisfy [`reference::fits_exactly_sparse`].
@@ -85,7 +90,7 @@ pub fn run(
         drop(values);
         let mut measurements = Vec::new();
         for kernel in kernels_at(n) {
-            progress.message(format!("n = {n}: {}", kernel.label()));
+            progress.message(format!("n = {n}: {}", kernel.label));
             measurements.push(kernels.measure(kernel, &device_input, options.block, options.plan)?);
             progress.step();
         }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::gpu::histogram::MAX_BINS;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use layout::histogram::MAX_BINS;
+
 use crate::gpu::launch::Block;
 use crate::gpu::publish::PublishVariant;
 use crate::input::Distribution;
@@ -99,13 +101,14 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct PublishArgs {
     /// Launches per variant; each launch runs about 16384 producer/consumer
-    /// pairs per SM (over 2 million on a 132-SM H200).
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub iterations: u32,
+    /// pairs per SM (over 2 million on a 132-SM H200). `--iterations` is the
+    /// flag's earlier name.
+    #[arg(long, alias = "iterations", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub launches: u32,
 
     /// Run only these variants (comma-separated); all four by default.
-    #[arg(long, value_delimiter = ',', value_enum)]
-    pub variant: Vec<VariantArg>,
+    #[arg(long, value_delimiter = ',', value_parser = variant_parser())]
+    pub variant: Vec<PublishVariant>,
 
     /// Producer/consumer rounds per pair and launch, instead of the default
     /// (1024 in one block, 2048 across blocks). Small values keep sanitizer
@@ -123,28 +126,15 @@ pub struct PublishArgs {
     pub output: OutputArgs,
 }
 
-/// The publication variants as named on the command line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum VariantArg {
-    /// Same block, st.release.cta / ld.acquire.cta (the page's example).
-    BlockReleaseAcquire,
-    /// Same block, relaxed flag.
-    BlockRelaxed,
-    /// Two blocks, st.release.gpu / ld.acquire.gpu.
-    GridReleaseAcquire,
-    /// Two blocks, block scope (invalid).
-    GridWrongScope,
-}
-
-impl From<VariantArg> for PublishVariant {
-    fn from(v: VariantArg) -> PublishVariant {
-        match v {
-            VariantArg::BlockReleaseAcquire => PublishVariant::BlockReleaseAcquire,
-            VariantArg::BlockRelaxed => PublishVariant::BlockRelaxed,
-            VariantArg::GridReleaseAcquire => PublishVariant::GridReleaseAcquire,
-            VariantArg::GridWrongScope => PublishVariant::GridWrongScope,
-        }
-    }
+/// `--variant`'s values: the registry's variant names, each with its
+/// placement, scope and ordering as help.
+fn variant_parser() -> impl TypedValueParser<Value = PublishVariant> {
+    let names = PublishVariant::all().map(|v| {
+        let ordering = v.ordering.text();
+        PossibleValue::new(v.name).help(format!("{}, {ordering}, {}", v.placement.text(), v.scope.text()))
+    });
+    PossibleValuesParser::new(names)
+        .map(|name| PublishVariant::all().find(|v| v.name == name).expect("clap accepted only registry names"))
 }
 
 /// `bench`'s flags.
@@ -293,6 +283,16 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 /// (2 GiB), further limited by each command's exactness rule.
 pub const MAX_COUNT: usize = 1 << 29;
 
+// Every sum kernel takes every size the CLI accepts, so a launch never has to
+// refuse one.
+const _: () = {
+    let mut i = 0;
+    while i < layout::sum::KERNELS.len() {
+        assert!(layout::sum::KERNELS[i].max_n >= MAX_COUNT, "a sum kernel cannot take the CLI's largest size");
+        i += 1;
+    }
+};
+
 /// Parses a whole number from 1 to [`MAX_COUNT`].
 pub fn parse_count(text: &str) -> Result<usize, String> {
     let n: usize = text.trim().replace('_', "").parse().map_err(|_| format!("`{text}` is not a whole number"))?;
@@ -343,7 +343,7 @@ mod tests {
             (&["sweep", "--sizes", ""], "--sizes", "not a whole number"),
             (&["sweep", "--sizes", "10000000"], "--sizes", "could reach 2^24"),
             (&["sweep", "--runs", "0"], "--runs", "0 is not in 1..=10000"),
-            (&["publish", "--iterations", "0"], "--iterations", "0 is not in 1..=100000"),
+            (&["publish", "--launches", "0"], "--launches", "0 is not in 1..=100000"),
             (&["histogram", "--bins", "0"], "--bins", "0 is not in 1..=12288"),
             (&["histogram", "--bins", "20000"], "--bins", "20000 is not in 1..=12288"),
             (&["histogram", "--sizes", "0"], "--sizes", "0 is not between 1 and 2^29"),
@@ -355,6 +355,23 @@ mod tests {
             let first = message.lines().next().unwrap();
             assert!(first.contains(flag) && first.contains(reason), "{args:?}: {first}");
         }
+    }
+
+    #[test]
+    fn publish_takes_registry_names_and_the_old_launches_flag() {
+        let Command::Publish(a) =
+            parse(&["publish", "--iterations", "7", "--variant", "grid-wrong-scope,block-relaxed"]).unwrap().command
+        else {
+            panic!("not publish");
+        };
+        assert_eq!(a.launches, 7);
+        assert_eq!(
+            a.variant,
+            [
+                PublishVariant::of(&layout::publish::GRID_WRONG_SCOPE),
+                PublishVariant::of(&layout::publish::BLOCK_RELAXED)
+            ]
+        );
     }
 
     #[test]

@@ -18,7 +18,7 @@ pub struct DeterminismReport {
     pub block: Block,
     /// The Kahan `f64` reference of the input.
     pub reference: f64,
-    /// Each kernel's sums, one per run, in [`SumKernel::ALL`] order.
+    /// Each kernel's sums, one per run, in registry order.
     pub sums: Vec<(SumKernel, Vec<f32>)>,
 }
 
@@ -28,9 +28,8 @@ pub fn run(kernels: &SumKernels<'_>, n: usize, block: Block, runs: usize) -> Res
     let values = input::inexact(n);
     let reference = reference::kahan_sum(&values);
     let device_input = kernels.upload(&values)?;
-    let sums = SumKernel::ALL
-        .iter()
-        .map(|&k| Ok((k, kernels.measure(k, &device_input, block, Plan { warmup: runs, runs: 0, cold: false })?.sums)))
+    let sums = SumKernel::all()
+        .map(|k| Ok((k, kernels.measure(k, &device_input, block, Plan { warmup: runs, runs: 0, cold: false })?.sums)))
         .collect::<Result<_, LabError>>()?;
     Ok(DeterminismReport { n, block, reference, sums })
 }

@@ -48,19 +48,15 @@ pub enum LabError {
         /// Why.
         reason: String,
     },
-
-    /// Options that are each valid but do not fit together, or sizes the
-    /// exact-sum rule refuses.
-    #[error("{0}")]
-    Usage(String),
 }
 
 impl LabError {
-    /// The process exit code for this error: 2 for "no GPU" and usage errors
-    /// (the code clap uses for bad flags), 1 for everything else.
+    /// The process exit code for this error: 2 for "no GPU" (the code clap
+    /// uses for bad flags: the user must change something), 1 for
+    /// everything else. Bad flags never get this far: `cli` refuses them.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LabError::NoDevice(_) | LabError::Usage(_) => 2,
+            LabError::NoDevice(_) => 2,
             _ => 1,
         }
     }

@@ -40,7 +40,7 @@ pub struct Ratio {
 
 /// Runs the three sweeps with `template`'s sizes, runs and warm-ups.
 pub fn run(kernels: &SumKernels<'_>, template: &SweepOptions, progress: &Progress) -> Result<ExerciseReport, LabError> {
-    progress.start((BLOCKS.len() * template.sizes.len() * SumKernel::PAGE.len()) as u64);
+    progress.start((BLOCKS.len() * template.sizes.len() * SumKernel::page().count()) as u64);
     let runs = BLOCKS
         .iter()
         .map(|&threads| {
@@ -71,12 +71,8 @@ impl ExerciseReport {
                     block,
                     ratio: f64::from(t) / f64::from(t0),
                     // The page's kernels use one thread per element: no resident count.
-                    global_atomics: m.kernel.global_atomics(last.n, block, 0),
-                    barriers: match m.kernel {
-                        SumKernel::SharedAtomic => 2,
-                        SumKernel::TreeAtomic => 1 + block.threads().trailing_zeros(),
-                        _ => 0,
-                    },
+                    global_atomics: m.kernel.global_atomics(last.n, m.kernel.grid.blocks(last.n, block.threads(), 0)),
+                    barriers: m.kernel.barriers.per_block(block.threads()),
                 });
             }
         }
@@ -110,6 +106,8 @@ impl ExerciseReport {
 
 #[cfg(test)]
 mod tests {
+    use layout::sum;
+
     use super::*;
     use crate::gpu::sum::SumMeasurement;
     use crate::sweep::SweepRow;
@@ -122,9 +120,9 @@ mod tests {
                 n: 4,
                 reference: 6.0,
                 measurements: vec![
-                    m(SumKernel::GlobalAtomic, global),
-                    m(SumKernel::SharedAtomic, shared),
-                    m(SumKernel::TreeAtomic, tree),
+                    m(SumKernel::of(&sum::GLOBAL_ATOMIC), global),
+                    m(SumKernel::of(&sum::SHARED_ATOMIC), shared),
+                    m(SumKernel::of(&sum::TREE_ATOMIC), tree),
                 ],
             }],
         }
@@ -137,17 +135,18 @@ mod tests {
         let ratios = report.ratios();
         assert_eq!(ratios.len(), 9);
         let r = |k, b: u32| ratios.iter().find(|r| r.kernel == k && r.block.threads() == b).unwrap().ratio;
-        assert_eq!(r(SumKernel::GlobalAtomic, 64), 1.0);
-        assert_eq!(r(SumKernel::SharedAtomic, 64), 2.0);
-        assert_eq!(r(SumKernel::SharedAtomic, 1024), 4.0);
-        assert_eq!(r(SumKernel::TreeAtomic, 256), 1.0);
-        let tree_1024 = ratios.iter().find(|r| r.kernel == SumKernel::TreeAtomic && r.block.threads() == 1024).unwrap();
+        assert_eq!(r(SumKernel::of(&sum::GLOBAL_ATOMIC), 64), 1.0);
+        assert_eq!(r(SumKernel::of(&sum::SHARED_ATOMIC), 64), 2.0);
+        assert_eq!(r(SumKernel::of(&sum::SHARED_ATOMIC), 1024), 4.0);
+        assert_eq!(r(SumKernel::of(&sum::TREE_ATOMIC), 256), 1.0);
+        let tree_1024 =
+            ratios.iter().find(|r| r.kernel == SumKernel::of(&sum::TREE_ATOMIC) && r.block.threads() == 1024).unwrap();
         assert_eq!((tree_1024.global_atomics, tree_1024.barriers), (1, 11));
     }
 
     #[test]
     fn fastest_column_per_run() {
         let report = ExerciseReport { runs: vec![run(64, 0.01, 0.2, 0.1)] };
-        assert_eq!(report.fastest(), [(Block::new(64).unwrap(), vec![SumKernel::GlobalAtomic])]);
+        assert_eq!(report.fastest(), [(Block::new(64).unwrap(), vec![SumKernel::of(&sum::GLOBAL_ATOMIC)])]);
     }
 }

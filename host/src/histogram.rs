@@ -35,7 +35,7 @@ pub struct HistogramRow {
     pub distribution: Distribution,
     /// The CPU histogram.
     pub expected: Vec<u32>,
-    /// One measurement per kernel, in [`HistogramKernel::ALL`] order.
+    /// One measurement per kernel, in registry order.
     pub measurements: Vec<HistogramMeasurement>,
 }
 
@@ -106,9 +106,8 @@ pub fn run(
             let values = input::bin_indices(n, options.bins, distribution);
             let expected = reference::histogram(&values, options.bins);
             let device_values = kernels.upload(&values, options.bins)?;
-            let measurements = HistogramKernel::ALL
-                .iter()
-                .map(|&k| {
+            let measurements = HistogramKernel::all()
+                .map(|k| {
                     let plan = Plan { warmup: options.warmup, runs: options.runs, cold: false };
                     kernels.measure(k, &device_values, options.block, plan)
                 })

@@ -25,5 +25,5 @@ pub mod publish;
 pub mod record;
 pub mod reference;
 pub mod report;
-pub mod stats;
+pub use lab_stats as stats;
 pub mod sweep;

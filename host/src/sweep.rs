@@ -27,7 +27,7 @@ pub struct SweepRow {
     pub n: usize,
     /// The Kahan `f64` reference of the exact input.
     pub reference: f64,
-    /// One measurement per kernel, in [`SumKernel::PAGE`] order.
+    /// One measurement per kernel of the page, in registry order.
     pub measurements: Vec<SumMeasurement>,
 }
 
@@ -105,10 +105,9 @@ pub fn run(kernels: &SumKernels<'_>, options: &SweepOptions, progress: &Progress
             let values = input::exact(n);
             let reference = reference::kahan_sum(&values);
             let device_input = kernels.upload(&values)?;
-            let measurements = SumKernel::PAGE
-                .iter()
-                .map(|&k| {
-                    progress.message(format!("block {}, n = {n}: {}", options.block, k.label()));
+            let measurements = SumKernel::page()
+                .map(|k| {
+                    progress.message(format!("block {}, n = {n}: {}", options.block, k.label));
                     let m = kernels.measure(k, &device_input, options.block, options.plan());
                     progress.step();
                     m

@@ -18,7 +18,7 @@ pub const N: &str = "4194304";
 pub const BLOCK: &str = "256";
 
 /// The three medians (global, shared, tree, in ms) of one sweep row.
-type Row = [f64; 3];
+type Row = [f32; 3];
 
 /// Compiles `cu` with `nvcc`, then alternates `rounds` times between the Rust
 /// and the nvcc PTX, and returns a report with each round and the ratios.
@@ -48,40 +48,69 @@ pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, rounds: usize) -
     }
     report.push_str("\nmedian over rounds: rustc / nvcc time (below 1.00: the Rust kernel is faster)\n");
     for (k, name) in ["global atomic", "shared atomic", "tree + atomic"].iter().enumerate() {
-        let r = median(rust.iter().map(|row| row[k]).collect());
-        let c = median(cuda.iter().map(|row| row[k]).collect());
+        let median = |rows: &[Row]| lab_stats::median(&rows.iter().map(|row| row[k]).collect::<Vec<_>>());
+        let (Some(r), Some(c)) = (median(&rust), median(&cuda)) else {
+            return Err(Error("no rounds were run".to_owned()));
+        };
         report.push_str(&format!("  {name:<14} rustc {r:.4} ms  nvcc {c:.4} ms  ratio {:.3}\n", r / c));
     }
     Ok(report)
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let mid = v.len() / 2;
-    if v.len() % 2 == 1 { v[mid] } else { (v[mid - 1] + v[mid]) / 2.0 }
-}
-
-/// Runs one sweep at [`N`] and reads the three median columns of its row.
+/// Runs one sweep at [`N`] with `--format json` and returns the median time
+/// of each of the page's three kernels, read from the record.
 fn sweep_row(host: &Path, ptx: Option<&PathBuf>) -> Result<Row, Error> {
     let mut cmd = Command::new(host);
     if let Some(file) = ptx {
         cmd.arg("--ptx").arg(file);
     }
     cmd.args(["sweep", "--sizes", N, "--block", BLOCK, "--runs", "20", "--warmup", "5", "--determinism-runs", "0"]);
+    cmd.args(["--format", "json"]);
     let output = cmd.output().map_err(|e| Error(format!("cannot run {}: {e}", host.display())))?;
-    let text = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {
         return Err(Error(format!(
             "the sweep failed ({}): {}{}",
             output.status,
-            text,
+            String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr)
         )));
     }
-    let line = text
-        .lines()
-        .find(|l| l.split('|').next().is_some_and(|c| c.trim() == N))
-        .ok_or_else(|| Error(format!("no row for n = {N} in:\n{text}")))?;
-    let cells: Vec<f64> = line.split('|').skip(1).take(3).filter_map(|c| c.trim().parse().ok()).collect();
-    cells.try_into().map_err(|_| Error(format!("cannot read three times from `{line}`")))
+    let record: serde_json::Value =
+        serde_json::from_slice(&output.stdout).map_err(|e| Error(format!("the sweep's JSON did not parse: {e}")))?;
+    page_medians(&record)
+}
+
+/// The median time of each measurement in the first row of a sweep record:
+/// `results.sweep.rows[0].measurements[k].times_ms`.
+fn page_medians(record: &serde_json::Value) -> Result<Row, Error> {
+    let measurements = record["results"]["sweep"]["rows"][0]["measurements"]
+        .as_array()
+        .ok_or_else(|| Error("the sweep record has no measurements".to_owned()))?;
+    let medians: Vec<f32> = measurements
+        .iter()
+        .filter_map(|m| {
+            let times: Vec<f32> =
+                m["times_ms"].as_array()?.iter().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
+            lab_stats::median(&times)
+        })
+        .collect();
+    let medians: [f32; 3] =
+        medians.try_into().map_err(|m: Vec<f32>| Error(format!("expected three kernels' times, found {}", m.len())))?;
+    Ok(medians)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_three_medians_from_a_sweep_record() {
+        let record = serde_json::json!({"results": {"command": "sweep", "sweep": {"rows": [{"n": 4194304, "measurements": [
+            {"kernel": "global_atomic", "times_ms": [7.0, 9.0, 8.0]},
+            {"kernel": "shared_atomic", "times_ms": [0.25, 0.5]},
+            {"kernel": "tree_atomic", "times_ms": [0.125]},
+        ]}]}}});
+        assert_eq!(page_medians(&record).unwrap(), [8.0, 0.375, 0.125]);
+        assert!(page_medians(&serde_json::json!({"results": {}})).is_err());
+    }
 }

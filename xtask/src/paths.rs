@@ -13,6 +13,12 @@ pub fn ptx_file(root: &Path) -> PathBuf {
     root.join("target").join("ptx").join("kernels.ptx")
 }
 
+/// The first file named `name` in a directory of `PATH`.
+pub fn on_path(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .and_then(|path| std::env::split_paths(&path).map(|dir| dir.join(name)).find(|candidate| candidate.is_file()))
+}
+
 /// Where tools installed by the tasks live (`.tools/`, ignored by git).
 pub fn tools_dir(root: &Path) -> PathBuf {
     root.join(".tools")

@@ -44,8 +44,7 @@ pub fn find_tool(root: &Path, tool: &str) -> Option<PathBuf> {
     if local.exists() {
         return Some(local);
     }
-    env::var_os("PATH")
-        .and_then(|path| env::split_paths(&path).map(|dir| dir.join(tool)).find(|candidate| candidate.is_file()))
+    paths::on_path(tool)
 }
 
 /// Returns a `ptxas`, installing the [`WHEELS`] under `.tools/cuda` when any

@@ -2,44 +2,71 @@
 //! Compute Sanitizer tools, with a one-line summary per run.
 //!
 //! The runs are the host's own subcommands at small sizes, so the sanitizer
-//! sees exactly the launches the lab makes. Full logs go to the output folder;
-//! the summary prints each log's `SUMMARY` line.
+//! sees exactly the launches the lab makes. Which runs there are follows the
+//! kernel registry in `layout`: one run per family, and one per publication
+//! variant, so a new kernel is sanitized without an edit here. Full logs go to
+//! the output folder; the summary prints each log's `SUMMARY` line.
 
 use std::fs;
 use std::path::Path;
 use std::process::Command;
+
+use layout::Family;
 
 use crate::Error;
 
 /// The tools, in the order the README discusses them.
 pub const TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
 
-/// The host commands that together launch every kernel: name and arguments.
-pub const RUNS: [(&str, &[&str]); 6] = [
-    (
-        "sweep",
-        &["sweep", "--sizes", "1,4097", "--block", "64", "--runs", "1", "--warmup", "1", "--determinism-runs", "2"],
-    ),
-    (
-        "publish-block-release-acquire",
-        &["publish", "--iterations", "1", "--rounds", "4", "--variant", "block-release-acquire"],
-    ),
-    ("publish-block-relaxed", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "block-relaxed"]),
-    (
-        "publish-grid-release-acquire",
-        &["publish", "--iterations", "1", "--rounds", "4", "--variant", "grid-release-acquire"],
-    ),
-    ("publish-grid-wrong-scope", &["publish", "--iterations", "1", "--rounds", "4", "--variant", "grid-wrong-scope"]),
-    ("histogram", &["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"]),
-];
+/// A host command that launches kernels: a name for its log, and its
+/// arguments.
+pub type Run = (String, Vec<String>);
 
-/// Runs every tool over every command with `host`, writing
+/// The host command that launches every kernel of `family` at a small size,
+/// and the run's name. The publication family has one run per variant
+/// instead ([`runs`]).
+fn family_run(family: Family) -> Option<Run> {
+    let args: &[&str] = match family {
+        // The determinism table launches every sum kernel, not only the page's.
+        Family::Sum => {
+            &["sweep", "--sizes", "1,4097", "--block", "64", "--runs", "1", "--warmup", "1", "--determinism-runs", "2"]
+        }
+        Family::Histogram => &["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"],
+        // The bench launches the baselines beside every sum kernel.
+        Family::Baseline => &["bench", "--sizes", "4097", "--runs", "1", "--warmup", "0"],
+        Family::Publish => return None,
+    };
+    Some((args[0].to_owned(), args.iter().map(|a| (*a).to_owned()).collect()))
+}
+
+/// Every run: one per family that has kernels, one per publication variant.
+pub fn runs() -> Vec<Run> {
+    let mut families: Vec<Family> = Vec::new();
+    for entry in layout::entries() {
+        if !families.contains(&entry.family) {
+            families.push(entry.family);
+        }
+    }
+    let mut out = Vec::new();
+    for family in families {
+        match family_run(family) {
+            Some(run) => out.push(run),
+            None => out.extend(layout::publish::VARIANTS.iter().map(|v| {
+                let args = ["publish", "--launches", "1", "--rounds", "4", "--variant", v.name];
+                (format!("publish-{}", v.name), args.map(str::to_owned).to_vec())
+            })),
+        }
+    }
+    out
+}
+
+/// Runs every tool over every run with `host`, writing
 /// `<out>/<tool>-<run>.log`, and returns the summary table as text.
 pub fn run(sanitizer: &Path, host: &Path, out: &Path) -> Result<String, Error> {
     fs::create_dir_all(out).map_err(|e| Error(format!("cannot create {}: {e}", out.display())))?;
     let mut summary = format!("{:<10} {:<31} {:>4}  summary\n", "tool", "run", "exit");
     for tool in TOOLS {
-        for (name, args) in RUNS {
+        for (name, args) in runs() {
             let log_path = out.join(format!("{tool}-{name}.log"));
             let mut cmd = Command::new(sanitizer);
             cmd.args(["--tool", tool, "--print-limit", "20", "--show-backtrace", "no"]);
@@ -52,7 +79,7 @@ pub fn run(sanitizer: &Path, host: &Path, out: &Path) -> Result<String, Error> {
             }
             let output = cmd
                 .arg(host)
-                .args(args)
+                .args(&args)
                 .output()
                 .map_err(|e| Error(format!("cannot run {}: {e}", sanitizer.display())))?;
             let log = format!(
@@ -73,4 +100,21 @@ pub fn run(sanitizer: &Path, host: &Path, out: &Path) -> Result<String, Error> {
         }
     }
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_family_and_variant_has_a_run() {
+        let runs = runs();
+        let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
+        assert!(names.contains(&"sweep") && names.contains(&"histogram") && names.contains(&"bench"));
+        for v in layout::publish::VARIANTS {
+            let run = runs.iter().find(|(name, _)| name == &format!("publish-{}", v.name)).expect("a run per variant");
+            assert!(run.1.iter().any(|a| a == v.name));
+        }
+        assert_eq!(runs.len(), 3 + layout::publish::VARIANTS.len());
+    }
 }

@@ -36,6 +36,19 @@ impl Summary {
         self.counts.keys().any(|op| op.contains(".CAS"))
     }
 
+    /// Whether some opcode contains `part` (`"MEMBAR.ALL.GPU"`, `".CAS"`).
+    pub fn has(&self, part: &str) -> bool {
+        self.counts.keys().any(|op| op.contains(part))
+    }
+
+    /// The promises of `entry`'s registry row this SASS breaks: each
+    /// `sass_has` it lacks and each `sass_lacks` it has, as one phrase each.
+    pub fn broken_promises(&self, entry: &layout::Entry) -> Vec<String> {
+        let missing = entry.sass_has.iter().filter(|p| !self.has(p)).map(|p| format!("lacks {p}"));
+        let present = entry.sass_lacks.iter().filter(|p| self.has(p)).map(|p| format!("has {p}"));
+        missing.chain(present).collect()
+    }
+
     /// One line: `kernel: OP xN, ...` and a note on CAS loops.
     pub fn line(&self) -> String {
         let ops: Vec<String> = self.counts.iter().map(|(op, n)| format!("{op} x{n}")).collect();
@@ -166,6 +179,15 @@ mod tests {
         assert!(s[1].counts.is_empty() && !s[1].has_cas_loop());
         assert_eq!(s[1].line(), "empty: no synchronizing instructions");
         assert!(s[0].line().ends_with("[compare-and-swap loop]"));
+    }
+
+    #[test]
+    fn promises_are_checked_against_the_registry_entry() {
+        let s = summarize(SASS);
+        assert!(s[0].broken_promises(&layout::sum::SHARED_ATOMIC.entry).is_empty());
+        assert!(s[1].broken_promises(&layout::baseline::EMPTY).is_empty());
+        // The shared-atomic kernel's SASS is not the tree kernel's.
+        assert_eq!(s[0].broken_promises(&layout::sum::TREE_ATOMIC.entry), ["has ATOMS"]);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! the device's own copy bandwidth and the cost of an empty launch.
 
 use cudarc::driver::{CudaFunction, LaunchConfig};
+use layout::baseline;
 
 use super::Gpu;
 use super::driver_error::DriverContext;
@@ -17,7 +18,7 @@ pub struct Baselines<'gpu> {
 impl<'gpu> Baselines<'gpu> {
     /// Looks up the `empty` kernel.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
-        Ok(Baselines { gpu, empty: gpu.function("empty")? })
+        Ok(Baselines { gpu, empty: gpu.function(baseline::EMPTY.symbol)? })
     }
 
     /// Milliseconds of each timed device-to-device copy of `n` floats
@@ -27,7 +28,7 @@ impl<'gpu> Baselines<'gpu> {
         let stream = self.gpu.stream();
         let src = stream.alloc_zeros::<f32>(n).doing(|| format!("allocating {n} floats to copy"))?;
         let mut dst = stream.alloc_zeros::<f32>(n).doing(|| format!("allocating {n} floats to copy into"))?;
-        timing::time_repeated(self.gpu, plan, || {
+        timing::time_launches(self.gpu, plan, |_| {
             stream.memcpy_dtod(&src, &mut dst).doing(|| format!("copying {n} floats"))
         })
     }
@@ -37,7 +38,7 @@ impl<'gpu> Baselines<'gpu> {
     pub fn empty_launch_ms(&self, plan: Plan) -> Result<Vec<f32>, LabError> {
         let stream = self.gpu.stream();
         let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
-        timing::time_repeated(self.gpu, plan, || {
+        timing::time_launches(self.gpu, plan, |_| {
             let mut args = stream.launch_builder(&self.empty);
             // SAFETY: `empty` takes no arguments and touches no memory.
             unsafe { args.launch(config) }.map(|_| ()).doing(|| "launching empty".to_owned())

@@ -6,15 +6,17 @@
 //! was doing; [`Gpu`], which owns the context, stream and module; and one
 //! typed wrapper per kernel family ([`sum::SumKernels`],
 //! [`publish::PublishKernels`], [`histogram::HistogramKernels`],
-//! [`baseline::Baselines`]) that owns the kernels' launch contract, so no
-//! caller ever builds a grid by hand. [`timing`] holds the event stopwatches
-//! and the one-slot-per-launch rule.
+//! [`baseline::Baselines`]) that launches the kernels of one `layout`
+//! registry ([`registry`]), so no caller ever builds a grid by hand and no
+//! launch shape is written twice. [`timing`] holds the event stopwatches and
+//! the one timed loop.
 
 pub mod baseline;
 mod driver_error;
 pub mod histogram;
 pub mod launch;
 pub mod publish;
+pub mod registry;
 pub mod sum;
 pub mod timing;
 
@@ -26,6 +28,7 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStrea
 use cudarc::nvrtc::Ptx;
 
 use self::driver_error::{DriverContext, describe};
+use self::registry::Registry;
 use crate::error::LabError;
 
 /// The kernels' PTX, built by `host/build.rs` (through the same builder as
@@ -135,6 +138,11 @@ impl Gpu {
             source_name: self.ptx_name.clone(),
             reason: format!("no kernel `{symbol}` ({})", describe(&e)),
         })
+    }
+
+    /// Every kernel of family `F` in the loaded PTX, in registry order.
+    pub fn functions<F: Registry>(&self) -> Result<Vec<CudaFunction>, LabError> {
+        F::ALL.iter().map(|k| self.function(k.entry().symbol)).collect()
     }
 
     /// Where the loaded PTX came from, for messages and records.

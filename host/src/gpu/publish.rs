@@ -1,78 +1,39 @@
 //! The typed wrapper for the `publish` kernels: their geometry, buffers and
-//! counters.
+//! counters, in the layouts of `layout::publish`.
 
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use layout::publish::{BLOCKS_PER_SM, Counts, Payload, Placement, Slot, Variant};
 
 use super::Gpu;
 use super::driver_error::DriverContext;
+use super::registry::Kernel;
 use crate::error::LabError;
 
-/// The four publication variants, in the order the README discusses them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PublishVariant {
-    /// The page's example: `st.release.cta` / `ld.acquire.cta` in one block.
-    BlockReleaseAcquire,
-    /// Both flag operations relaxed, in one block.
-    BlockRelaxed,
-    /// `st.release.gpu` / `ld.acquire.gpu` across two blocks.
-    GridReleaseAcquire,
-    /// `st.release.cta` / `ld.acquire.cta` across two blocks.
-    GridWrongScope,
-}
+/// One of the publication variants: a handle on its `layout::publish`
+/// registry entry.
+pub type PublishVariant = Kernel<Variant>;
 
-impl PublishVariant {
-    /// All four.
-    pub const ALL: [PublishVariant; 4] = [
-        PublishVariant::BlockReleaseAcquire,
-        PublishVariant::BlockRelaxed,
-        PublishVariant::GridReleaseAcquire,
-        PublishVariant::GridWrongScope,
-    ];
+/// A `layout` type as the driver sees it: the same bytes, with the marker
+/// traits cudarc asks of what it copies.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+struct OnDevice<T>(T);
 
-    /// The `.entry` name in the PTX.
-    pub const fn symbol(self) -> &'static str {
-        match self {
-            PublishVariant::BlockReleaseAcquire => "publish_block_release_acquire",
-            PublishVariant::BlockRelaxed => "publish_block_relaxed",
-            PublishVariant::GridReleaseAcquire => "publish_grid_release_acquire",
-            PublishVariant::GridWrongScope => "publish_grid_wrong_scope",
-        }
-    }
-
-    /// Where producer and consumer are.
-    pub const fn participants(self) -> &'static str {
-        match self {
-            PublishVariant::BlockReleaseAcquire | PublishVariant::BlockRelaxed => "same block",
-            PublishVariant::GridReleaseAcquire | PublishVariant::GridWrongScope => "two blocks",
-        }
-    }
-
-    /// The scope of the flag operations.
-    pub const fn scope(self) -> &'static str {
-        match self {
-            PublishVariant::GridReleaseAcquire => "device (.gpu)",
-            _ => "block (.cta)",
-        }
-    }
-
-    /// The ordering of the flag operations.
-    pub const fn ordering(self) -> &'static str {
-        match self {
-            PublishVariant::BlockRelaxed => "relaxed",
-            _ => "release/acquire",
-        }
-    }
-
-    /// Whether the memory model guarantees the consumer sees `{42, 3.5}`.
-    pub const fn guaranteed(self) -> bool {
-        matches!(self, PublishVariant::BlockReleaseAcquire | PublishVariant::GridReleaseAcquire)
-    }
-
-    const fn across_blocks(self) -> bool {
-        matches!(self, PublishVariant::GridReleaseAcquire | PublishVariant::GridWrongScope)
-    }
-}
+// SAFETY: `Slot`, `Payload` and `Counts` are `#[repr(C)]` structs of 32-bit
+// integers and floats: plain bytes, the same on host and device, for which
+// all-zero bits are valid (`Payload::EMPTY`, a slot not yet published, counts
+// of zero).
+unsafe impl DeviceRepr for OnDevice<Slot> {}
+// SAFETY: as above.
+unsafe impl ValidAsZeroBits for OnDevice<Slot> {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for OnDevice<Payload> {}
+// SAFETY: as above.
+unsafe impl ValidAsZeroBits for OnDevice<Payload> {}
+// SAFETY: as above.
+unsafe impl DeviceRepr for OnDevice<Counts> {}
+// SAFETY: as above.
+unsafe impl ValidAsZeroBits for OnDevice<Counts> {}
 
 /// How much work one launch does, from the device's SM count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -88,24 +49,24 @@ pub struct PublishGeometry {
 }
 
 impl PublishGeometry {
-    /// Same-block variants: 16 blocks of 64 threads per SM, each an
-    /// independent copy of the page's example. Cross-block variants: 16 blocks
-    /// of 32 threads per SM, so every producer is resident beside its
-    /// consumer (a Hopper SM holds 32 blocks). Both give
-    /// `sm_count * 16384` pairs per launch.
+    /// [`BLOCKS_PER_SM`] blocks per SM, of the placement's threads. Same
+    /// block: each block an independent copy of the page's example, 64
+    /// threads. Across blocks: 32 threads, so every producer is resident
+    /// beside its consumer (a Hopper SM holds 32 blocks). Both give
+    /// `sm_count * 16384` pairs per launch at the default rounds.
     pub fn for_device(variant: PublishVariant, sm_count: u32) -> PublishGeometry {
-        let budget_ns = 1_000_000_000;
-        if variant.across_blocks() {
-            PublishGeometry { blocks: sm_count * 16, threads: 32, rounds: 2048, budget_ns }
-        } else {
-            PublishGeometry { blocks: sm_count * 16, threads: 64, rounds: 1024, budget_ns }
+        let placement = variant.placement;
+        PublishGeometry {
+            blocks: sm_count * BLOCKS_PER_SM,
+            threads: placement.threads(),
+            rounds: placement.default_rounds(),
+            budget_ns: 1_000_000_000,
         }
     }
 
     /// Producer/consumer pairs that meet per launch.
     pub fn pairs_per_launch(self, variant: PublishVariant) -> u64 {
-        let pairs = if variant.across_blocks() { self.blocks / 2 } else { self.blocks };
-        u64::from(pairs) * u64::from(self.rounds)
+        u64::from(variant.placement.pairs(self.blocks)) * u64::from(self.rounds)
     }
 }
 
@@ -114,28 +75,28 @@ impl PublishGeometry {
 pub struct PublishCounts {
     /// Launches run.
     pub launches: usize,
-    /// Pairs in which the consumer saw the flag and read the record.
+    /// Pairs in which the consumer saw the flag and read the payload.
     pub pairs: u64,
-    /// Of those, records that were not `{42, 3.5}`.
+    /// Of those, payloads that were not `{42, 3.5}`.
     pub stale: u64,
     /// Waits that passed the deadline without seeing the flag.
     pub timeouts: u64,
-    /// The record the first consumer of the last launch read last, as
+    /// The payload the first consumer of the last launch read last, as
     /// `(id, score)`: the page's `observed[0]`.
     pub observed: (i32, f32),
 }
 
-/// The four publication kernels, loaded.
+/// The publication kernels, loaded.
 pub struct PublishKernels<'gpu> {
     gpu: &'gpu Gpu,
-    functions: [CudaFunction; 4],
+    /// One per registry entry, in registry order.
+    functions: Vec<CudaFunction>,
 }
 
 impl<'gpu> PublishKernels<'gpu> {
     /// Looks the kernels up in the GPU's module.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
-        let [a, b, c, d] = PublishVariant::ALL.map(|v| gpu.function(v.symbol()));
-        Ok(PublishKernels { gpu, functions: [a?, b?, c?, d?] })
+        Ok(PublishKernels { gpu, functions: gpu.functions::<Variant>()? })
     }
 
     /// Runs `variant` `launches` times with `geometry` and sums the counts.
@@ -147,46 +108,50 @@ impl<'gpu> PublishKernels<'gpu> {
     ) -> Result<PublishCounts, LabError> {
         let stream = self.gpu.stream();
         let doing = |what: &str| format!("{what} for {}", variant.symbol());
-        let consumers = if variant.across_blocks() { geometry.blocks / 2 } else { geometry.blocks } as usize;
-        // Slot = { id: i32, score: f32, ready: u32, padding: u32 }: 4 words.
-        let slot_words = if variant.across_blocks() { consumers * geometry.rounds as usize * 4 } else { 1 };
-        let mut slots = stream.alloc_zeros::<u32>(slot_words).doing(|| doing("allocating slots"))?;
-        // Record = { id: i32, score: f32 }: 2 words per consumer.
-        let mut observed = stream.alloc_zeros::<u32>(consumers * 2).doing(|| doing("allocating records"))?;
-        let mut totals = stream.alloc_zeros::<u32>(3).doing(|| doing("allocating counters"))?;
+        let across = variant.placement == Placement::TwoBlocks;
+        let consumers = variant.placement.pairs(geometry.blocks) as usize;
+        // Cross-block pairs keep one slot per round in global memory; a
+        // same-block pair keeps its slot in shared memory, and the argument is
+        // not passed.
+        let slot_count = if across { consumers * geometry.rounds as usize } else { 1 };
+        let mut slots = stream.alloc_zeros::<OnDevice<Slot>>(slot_count).doing(|| doing("allocating slots"))?;
+        let mut observed = stream.alloc_zeros::<OnDevice<Payload>>(consumers).doing(|| doing("allocating payloads"))?;
+        let mut totals = stream.alloc_zeros::<OnDevice<Counts>>(1).doing(|| doing("allocating counters"))?;
         let mut counts = PublishCounts { launches, pairs: 0, stale: 0, timeouts: 0, observed: (0, 0.0) };
 
         let config = LaunchConfig {
             grid_dim: (geometry.blocks, 1, 1),
             block_dim: (geometry.threads, 1, 1),
-            shared_mem_bytes: if variant.across_blocks() { 0 } else { 16 },
+            shared_mem_bytes: variant.placement.shared().bytes(geometry.threads, 0),
         };
-        let function = &self.functions[variant as usize];
+        let function = &self.functions[variant.index()];
         for _ in 0..launches {
             // Each launch starts from zeroed slots and counters, so a stale
             // read is one that sees the `{0, 0}` written here.
             stream.memset_zeros(&mut slots).doing(|| doing("zeroing slots"))?;
             stream.memset_zeros(&mut totals).doing(|| doing("zeroing counters"))?;
             let mut args = stream.launch_builder(function);
-            if variant.across_blocks() {
+            if across {
                 args.arg(&mut slots);
             }
             args.arg(&geometry.rounds).arg(&geometry.budget_ns).arg(&mut observed).arg(&mut totals);
-            // SAFETY: the arguments match the kernel's signature,
+            // SAFETY: the arguments match the registry's signature,
             // `([slots: *mut Slot,] rounds: u32, budget_ns: u64,
-            // observed: *mut Record, totals: *mut u32)`, the slots only for
-            // the cross-block kernels. `slots` holds `consumers * rounds`
-            // zeroed slots, `observed` one record per consumer and `totals`
-            // three counters; `config` gives the block shape and shared
-            // bytes the kernel's doc requires.
+            // observed: *mut Payload, totals: *mut Counts)`, the slots only
+            // across blocks, with the types of `layout::publish` the kernels
+            // compile against. `slots` holds `consumers * rounds` zeroed slots,
+            // `observed` one payload per consumer and `totals` one `Counts`;
+            // `config` gives the placement's block shape and shared bytes.
             unsafe { args.launch(config) }.doing(|| doing("launching"))?;
-            let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?;
-            counts.pairs += u64::from(launch_totals[0]);
-            counts.stale += u64::from(launch_totals[1]);
-            counts.timeouts += u64::from(launch_totals[2]);
+            // One `Counts` was allocated, so one comes back.
+            let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?[0].0;
+            counts.pairs += u64::from(launch_totals.pairs);
+            counts.stale += u64::from(launch_totals.stale);
+            counts.timeouts += u64::from(launch_totals.timeouts);
         }
-        let records = stream.clone_dtoh(&observed).doing(|| doing("reading records"))?;
-        counts.observed = (records[0] as i32, f32::from_bits(records[1]));
+        let payloads = stream.clone_dtoh(&observed).doing(|| doing("reading payloads"))?;
+        let first = payloads.first().map_or(Payload::EMPTY, |p| p.0);
+        counts.observed = (first.id, first.score);
         Ok(counts)
     }
 }

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaEvent, CudaSlice, CudaStream, CudaViewMut, DeviceRepr, sys};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream, sys};
 
 use super::Gpu;
 use super::driver_error::DriverContext;
@@ -58,47 +58,20 @@ pub struct Plan {
     pub cold: bool,
 }
 
-/// Runs `launch` `warmup + runs` times, each launch writing its own
-/// `per_launch`-element slice of `outputs`, and times the last `runs`.
+/// Runs `launch(k)` for `k` in `0..warmup + runs` and times the last `runs`
+/// calls, each between its own pair of events.
 ///
-/// This is the page's timing rule for kernels that update their output in
-/// place: they cannot be timed in a loop over one output, so each launch gets
-/// a fresh, zeroed slot. The slot is cut on the host, and the L2 flush (if
-/// any) is queued, *before* the start event is recorded, so neither is inside
-/// the timed region. `outputs` must hold `(warmup + runs) * per_launch`
-/// elements, zeroed by the caller.
-pub fn time_launches<T: DeviceRepr>(
-    gpu: &Gpu,
-    outputs: &mut CudaSlice<T>,
-    per_launch: usize,
-    plan: Plan,
-    mut launch: impl FnMut(&mut CudaViewMut<'_, T>) -> Result<(), LabError>,
-) -> Result<Vec<f32>, LabError> {
-    let stream = gpu.stream();
-    let watches = (0..plan.runs).map(|_| Stopwatch::new(gpu.context())).collect::<Result<Vec<_>, _>>()?;
-    for k in 0..plan.warmup + plan.runs {
-        let mut slot = outputs.slice_mut(k * per_launch..(k + 1) * per_launch);
-        let watch = k.checked_sub(plan.warmup).map(|timed| &watches[timed]);
-        if let Some(w) = watch {
-            if plan.cold {
-                gpu.flush_l2()?;
-            }
-            w.start(stream)?;
-        }
-        launch(&mut slot)?;
-        if let Some(w) = watch {
-            w.stop(stream)?;
-        }
-    }
-    watches.iter().map(Stopwatch::elapsed_ms).collect()
-}
-
-/// Times `work` (which writes nothing the caller checks: a copy, an empty
-/// kernel) `warmup + runs` times, the last `runs` with events.
-pub fn time_repeated(
+/// The timed region holds the launch and nothing else. Every driver call a
+/// measurement needs besides the launch (creating events, allocating
+/// outputs, asking the occupancy calculator) happens before the loop; the L2
+/// flush of a cold plan is queued before the start event. `launch` should
+/// only enqueue work: a kernel that updates its output in place uses `k` to
+/// pick its own zeroed slot (cutting a view is host arithmetic), which is the
+/// page's rule that a launch never accumulates into a previous launch's sum.
+pub fn time_launches(
     gpu: &Gpu,
     plan: Plan,
-    mut work: impl FnMut() -> Result<(), LabError>,
+    mut launch: impl FnMut(usize) -> Result<(), LabError>,
 ) -> Result<Vec<f32>, LabError> {
     let stream = gpu.stream();
     let watches = (0..plan.runs).map(|_| Stopwatch::new(gpu.context())).collect::<Result<Vec<_>, _>>()?;
@@ -110,7 +83,7 @@ pub fn time_repeated(
             }
             w.start(stream)?;
         }
-        work()?;
+        launch(k)?;
         if let Some(w) = watch {
             w.stop(stream)?;
         }

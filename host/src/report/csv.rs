@@ -1,12 +1,16 @@
 //! The CSV exporter: one row per measurement, for spreadsheets and scripts.
 //!
-//! Sums and timings share one layout: `command, block, n, case, kernel,
-//! launch, timed, time_ms, value, expected, exact`, where a launch that was a
-//! warm-up has `timed = false` and no time, and `value` is the sum the launch
-//! returned. The publication run has a layout of its own, one row per variant.
+//! Sums, histograms and timings share one layout: `command, block, n, case,
+//! kernel, launch, timed, time_ms, value, expected, exact`, where a launch
+//! that was a warm-up has `timed = false` and no time, and `value` is the sum
+//! the launch returned (empty for a histogram, whose counts are in the JSON).
+//! The publication run has a layout of its own, one row per variant.
 
+use super::launch_time;
 use crate::bench::BenchReport;
 use crate::gpu::sum::SumMeasurement;
+use crate::histogram::HistogramReport;
+use crate::publish::PublishRow;
 use crate::record::{Record, Results};
 use crate::reference;
 use crate::sweep::SweepReport;
@@ -14,53 +18,79 @@ use crate::sweep::SweepReport;
 const HEADER: [&str; 11] =
     ["command", "block", "n", "case", "kernel", "launch", "timed", "time_ms", "value", "expected", "exact"];
 
+const PUBLISH_HEADER: [&str; 10] = [
+    "variant",
+    "participants",
+    "scope",
+    "ordering",
+    "launches",
+    "pairs",
+    "stale",
+    "timeouts",
+    "observed_id",
+    "observed_score",
+];
+
 /// `record` as CSV, with a header row.
 pub fn export(record: &Record) -> String {
+    let (header, rows): (&[&str], Vec<Vec<String>>) = match &record.results {
+        Results::Publish { rows, .. } => (&PUBLISH_HEADER, publish_rows(rows)),
+        Results::Sweep { sweep, determinism } => {
+            let mut out = sweep_rows("sweep", sweep);
+            if let Some(d) = determinism {
+                for (kernel, sums) in &d.sums {
+                    let m = SumMeasurement { kernel: *kernel, times_ms: Vec::new(), sums: sums.clone() };
+                    // The inexact input has no exact answer to compare with.
+                    out.extend(launches("determinism", d.block.threads(), d.n, "inexact input", &m, None));
+                }
+            }
+            (&HEADER, out)
+        }
+        Results::Exercise(e) => (&HEADER, e.runs.iter().flat_map(|r| sweep_rows("exercise", r)).collect()),
+        Results::Bench(b) => (&HEADER, bench_rows(b)),
+        Results::Histogram(h) => (&HEADER, histogram_rows(h)),
+    };
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut row = |cells: Vec<String>| w.write_record(&cells).expect("writing to memory cannot fail");
-    match &record.results {
-        Results::Publish { rows, .. } => {
-            row([
-                "variant",
-                "participants",
-                "scope",
-                "ordering",
-                "launches",
-                "pairs",
-                "stale",
-                "timeouts",
-                "observed_id",
-                "observed_score",
-            ]
-            .map(str::to_owned)
-            .to_vec());
-            for r in rows {
-                let c = &r.counts;
-                row(vec![
-                    r.variant.symbol().to_owned(),
-                    r.variant.participants().to_owned(),
-                    r.variant.scope().to_owned(),
-                    r.variant.ordering().to_owned(),
-                    c.launches.to_string(),
-                    c.pairs.to_string(),
-                    c.stale.to_string(),
-                    c.timeouts.to_string(),
-                    c.observed.0.to_string(),
-                    c.observed.1.to_string(),
-                ]);
-            }
-        }
-        results => {
-            row(HEADER.map(str::to_owned).to_vec());
-            for cells in sum_rows(results) {
-                row(cells);
-            }
-        }
+    for cells in std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows) {
+        w.write_record(&cells).expect("writing to memory cannot fail");
     }
     String::from_utf8(w.into_inner().expect("flushing to memory cannot fail")).expect("CSV of UTF-8 cells is UTF-8")
 }
 
-/// Rows of one kernel's launches: warm-ups (untimed) first, then timed ones.
+/// One row of the shared layout. `launch` is `(index, time if timed)`.
+struct Row<'a> {
+    command: &'a str,
+    block: u32,
+    n: usize,
+    case: &'a str,
+    kernel: &'a str,
+    launch: (usize, Option<f32>),
+    value: String,
+    expected: String,
+    exact: String,
+}
+
+impl Row<'_> {
+    fn cells(self) -> Vec<String> {
+        let (k, time) = self.launch;
+        vec![
+            self.command.to_owned(),
+            self.block.to_string(),
+            self.n.to_string(),
+            self.case.to_owned(),
+            self.kernel.to_owned(),
+            k.to_string(),
+            time.is_some().to_string(),
+            time.map_or(String::new(), |t| t.to_string()),
+            self.value,
+            self.expected,
+            self.exact,
+        ]
+    }
+}
+
+/// Rows of one sum kernel's launches: warm-ups (untimed) first, then timed
+/// ones.
 fn launches(
     command: &str,
     block: u32,
@@ -69,25 +99,22 @@ fn launches(
     m: &SumMeasurement,
     expected: Option<f64>,
 ) -> Vec<Vec<String>> {
-    let warmups = m.sums.len().saturating_sub(m.times_ms.len());
     m.sums
         .iter()
         .enumerate()
         .map(|(k, &sum)| {
-            let time = k.checked_sub(warmups).map_or(String::new(), |t| m.times_ms[t].to_string());
-            vec![
-                command.to_owned(),
-                block.to_string(),
-                n.to_string(),
-                case.to_owned(),
-                m.kernel.label().to_owned(),
-                k.to_string(),
-                (k >= warmups).to_string(),
-                time,
-                sum.to_string(),
-                expected.map_or(String::new(), |e| e.to_string()),
-                expected.map_or(String::new(), |e| reference::bit_exact(sum, e).to_string()),
-            ]
+            Row {
+                command,
+                block,
+                n,
+                case,
+                kernel: m.kernel.label,
+                launch: (k, launch_time(m.sums.len(), &m.times_ms, k)),
+                value: sum.to_string(),
+                expected: expected.map_or(String::new(), |e| e.to_string()),
+                exact: expected.map_or(String::new(), |e| reference::bit_exact(sum, e).to_string()),
+            }
+            .cells()
         })
         .collect()
 }
@@ -110,22 +137,14 @@ fn bench_rows(report: &BenchReport) -> Vec<Vec<String>> {
     let mut out = Vec::new();
     for row in &report.rows {
         let n = row.sums.n;
-        for (name, times) in [("copy (read+write)", &row.copy_ms), ("empty launch", &row.empty_ms)] {
-            for (k, t) in times.iter().enumerate() {
-                let cells = [
-                    "bench",
-                    &block.to_string(),
-                    &n.to_string(),
-                    "baseline",
-                    name,
-                    &k.to_string(),
-                    "true",
-                    &t.to_string(),
-                    "",
-                    "",
-                    "",
-                ];
-                out.push(cells.map(str::to_owned).to_vec());
+        for (kernel, times) in [("copy (read+write)", &row.copy_ms), ("empty launch", &row.empty_ms)] {
+            for (k, &t) in times.iter().enumerate() {
+                let (value, expected, exact) = (String::new(), String::new(), String::new());
+                let launch = (k, Some(t));
+                out.push(
+                    Row { command: "bench", block, n, case: "baseline", kernel, launch, value, expected, exact }
+                        .cells(),
+                );
             }
         }
         for m in &row.sums.measurements {
@@ -135,45 +154,49 @@ fn bench_rows(report: &BenchReport) -> Vec<Vec<String>> {
     out
 }
 
-fn sum_rows(results: &Results) -> Vec<Vec<String>> {
-    match results {
-        Results::Sweep { sweep, determinism } => {
-            let mut out = sweep_rows("sweep", sweep);
-            if let Some(d) = determinism {
-                for (kernel, sums) in &d.sums {
-                    let m = SumMeasurement { kernel: *kernel, times_ms: Vec::new(), sums: sums.clone() };
-                    // The inexact input has no exact answer to compare with.
-                    out.extend(launches("determinism", d.block.threads(), d.n, "inexact input", &m, None));
-                }
+fn histogram_rows(report: &HistogramReport) -> Vec<Vec<String>> {
+    let block = report.options.block.threads();
+    let mut out = Vec::new();
+    for row in &report.rows {
+        let case = format!("{} bins, {}", report.options.bins, row.distribution.name());
+        for m in &row.measurements {
+            for (k, counts) in m.counts.iter().enumerate() {
+                out.push(
+                    Row {
+                        command: "histogram",
+                        block,
+                        n: row.n,
+                        case: &case,
+                        kernel: m.kernel.short,
+                        launch: (k, launch_time(m.counts.len(), &m.times_ms, k)),
+                        value: String::new(),
+                        expected: String::new(),
+                        exact: (*counts == row.expected).to_string(),
+                    }
+                    .cells(),
+                );
             }
-            out
         }
-        Results::Exercise(e) => e.runs.iter().flat_map(|r| sweep_rows("exercise", r)).collect(),
-        Results::Bench(b) => bench_rows(b),
-        Results::Histogram(h) => h
-            .rows
-            .iter()
-            .flat_map(|row| {
-                row.measurements.iter().flat_map(move |m| {
-                    let warmups = m.counts.len().saturating_sub(m.times_ms.len());
-                    m.counts.iter().enumerate().map(move |(k, counts)| {
-                        vec![
-                            "histogram".to_owned(),
-                            h.options.block.threads().to_string(),
-                            row.n.to_string(),
-                            format!("{} bins, {}", h.options.bins, row.distribution.name()),
-                            m.kernel.short().to_owned(),
-                            k.to_string(),
-                            (k >= warmups).to_string(),
-                            k.checked_sub(warmups).map_or(String::new(), |t| m.times_ms[t].to_string()),
-                            String::new(),
-                            String::new(),
-                            (*counts == row.expected).to_string(),
-                        ]
-                    })
-                })
-            })
-            .collect(),
-        Results::Publish { .. } => unreachable!("publish has its own layout"),
     }
+    out
+}
+
+fn publish_rows(rows: &[PublishRow]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|r| {
+            let c = &r.counts;
+            vec![
+                r.variant.symbol().to_owned(),
+                r.variant.placement.text().to_owned(),
+                r.variant.scope.text().to_owned(),
+                r.variant.ordering.text().to_owned(),
+                c.launches.to_string(),
+                c.pairs.to_string(),
+                c.stale.to_string(),
+                c.timeouts.to_string(),
+                c.observed.0.to_string(),
+                c.observed.1.to_string(),
+            ]
+        })
+        .collect()
 }

@@ -4,6 +4,7 @@
 
 use plotters::prelude::*;
 
+use super::INPUT_BYTES_PER_ELEMENT;
 use crate::record::{Record, Results};
 use crate::stats;
 
@@ -19,7 +20,9 @@ pub struct Series {
 /// The lines a record plots, and the copy bandwidth if it was measured (the
 /// bench's copy at its largest size, bytes read plus written).
 pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
-    let gbs = |n: usize, times: &[f32]| stats::gb_per_s(4 * n as u64, stats::median(times).unwrap_or(f32::NAN));
+    let gbs = |n: usize, times: &[f32]| {
+        stats::gb_per_s(INPUT_BYTES_PER_ELEMENT * n as u64, stats::median(times).unwrap_or(f32::NAN))
+    };
     let mut lines: Vec<Series> = Vec::new();
     let mut add = |label: String, n: usize, times: &[f32]| match lines.iter_mut().find(|s| s.label == label) {
         Some(s) => s.points.push((n as f64, gbs(n, times))),
@@ -30,7 +33,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
         Results::Sweep { sweep, .. } => {
             for row in &sweep.rows {
                 for m in &row.measurements {
-                    add(m.kernel.label().to_owned(), row.n, &m.times_ms);
+                    add(m.kernel.label.to_owned(), row.n, &m.times_ms);
                 }
             }
         }
@@ -38,7 +41,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
             for run in &e.runs {
                 for row in &run.rows {
                     for m in &row.measurements {
-                        add(format!("{}, block {}", m.kernel.label(), run.options.block), row.n, &m.times_ms);
+                        add(format!("{}, block {}", m.kernel.label, run.options.block), row.n, &m.times_ms);
                     }
                 }
             }
@@ -46,7 +49,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
         Results::Bench(b) => {
             for row in &b.rows {
                 for m in &row.sums.measurements {
-                    add(m.kernel.label().to_owned(), row.sums.n, &m.times_ms);
+                    add(m.kernel.label.to_owned(), row.sums.n, &m.times_ms);
                 }
             }
             copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));

@@ -1,4 +1,4 @@
-use super::protocol::{self, Record};
+use super::protocol::{self, Counts, Payload};
 use crate::order;
 
 /// The page's broken variant: the same-block protocol with both flag
@@ -25,8 +25,8 @@ use crate::order;
 pub unsafe extern "ptx-kernel" fn publish_block_relaxed(
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe {

@@ -1,4 +1,4 @@
-use super::protocol::{self, Record};
+use super::protocol::{self, Counts, Payload};
 use crate::order;
 
 /// The page's worked example: thread 0 publishes a shared-memory record to
@@ -23,14 +23,14 @@ use crate::order;
 ///
 /// # Safety
 ///
-/// `observed` must hold one record (8 bytes) per block and `totals` three
-/// `u32` (pairs, stale, timeouts), both in global memory.
+/// `observed` must hold one [`Payload`] (8 bytes) per block and `totals` one
+/// [`Counts`], both in global memory.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn publish_block_release_acquire(
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe {

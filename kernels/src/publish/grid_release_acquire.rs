@@ -1,4 +1,4 @@
-use super::protocol::{self, Record, Slot};
+use super::protocol::{self, Counts, Payload, Slot};
 use crate::order;
 
 /// Publishing across blocks, correctly: the producer is thread 0 of block
@@ -26,14 +26,14 @@ use crate::order;
 /// # Safety
 ///
 /// `slots` must hold `pairs * rounds` zeroed slots, `observed` `pairs`
-/// records and `totals` three `u32`, all in global memory.
+/// payloads and `totals` one [`Counts`], all in global memory.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn publish_grid_release_acquire(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe {

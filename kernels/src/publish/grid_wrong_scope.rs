@@ -1,4 +1,4 @@
-use super::protocol::{self, Record, Slot};
+use super::protocol::{self, Counts, Payload, Slot};
 use crate::order;
 
 /// The page's second broken variant: the cross-block protocol with
@@ -24,8 +24,8 @@ pub unsafe extern "ptx-kernel" fn publish_grid_wrong_scope(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe {

@@ -1,7 +1,7 @@
 //! Publishing a record from one thread to another: the second page's worked
 //! example, its two broken variants, and a correct cross-block version.
 //!
-//! Every variant runs the same protocol. The producer writes a [`Record`]
+//! Every variant runs the same protocol. The producer writes a [`Payload`]
 //! `{ id: 42, score: 3.5 }` with ordinary stores, then sets a ready flag. The
 //! consumer waits until it reads the flag as 1, then reads the record with
 //! ordinary loads and compares it with `{42, 3.5}`. Before each round the
@@ -14,6 +14,10 @@
 //! | [`publish_block_relaxed`] | two warps, one block | `st.relaxed.cta` / `ld.relaxed.cta` | no: stale records are permitted |
 //! | [`publish_grid_release_acquire`] | two blocks | `st.release.gpu` / `ld.acquire.gpu` | yes |
 //! | [`publish_grid_wrong_scope`] | two blocks | `st.release.cta` / `ld.acquire.cta` | no: the scope excludes one thread |
+//!
+//! The payload, slot and count layouts are [`layout::publish`]'s, the same
+//! types the host allocates; the registry [`layout::publish::VARIANTS`]
+//! records each variant's placement, scope and ordering.
 //!
 //! Waits are bounded by time: each consumer has a deadline, `budget_ns` after
 //! it starts, past which a wait that has not seen the flag is counted as a
@@ -31,4 +35,4 @@ pub use block_relaxed::publish_block_relaxed;
 pub use block_release_acquire::publish_block_release_acquire;
 pub use grid_release_acquire::publish_grid_release_acquire;
 pub use grid_wrong_scope::publish_grid_wrong_scope;
-pub use protocol::{Counts, Record, Slot};
+pub use protocol::{Counts, Payload, Slot};

@@ -1,49 +1,9 @@
 //! The protocol every `publish` kernel runs, with the flag operations left as
 //! parameters: the variants differ in nothing else.
 
+pub use layout::publish::{CONSUMER, Counts, PRODUCER, Payload, Slot};
+
 use crate::{atomic, shared, thread};
-
-/// The payload: two fields written with ordinary stores, so no single atomic
-/// can cover both.
-#[repr(C)]
-#[derive(Clone, Copy, PartialEq)]
-pub struct Record {
-    /// 42 once published.
-    pub id: i32,
-    /// 3.5 once published.
-    pub score: f32,
-}
-
-impl Record {
-    /// What the producer publishes.
-    pub const PUBLISHED: Record = Record { id: 42, score: 3.5 };
-    /// What the record holds before the producer writes it.
-    pub const EMPTY: Record = Record { id: 0, score: 0.0 };
-}
-
-/// One record and its ready flag, 16 bytes; the host allocates these for the
-/// cross-block kernels and zeroes them before each launch.
-#[repr(C)]
-pub struct Slot {
-    /// The payload.
-    pub record: Record,
-    /// 0 until the producer publishes, then 1.
-    pub ready: u32,
-    /// Keeps the slot 16 bytes, so a slot never straddles two 32-byte sectors.
-    pub padding: u32,
-}
-
-/// What a consumer saw, added into the host's `[u32; 3]` by one global
-/// atomic per field per consumer: pairs observed, stale records, timeouts.
-#[repr(C)]
-pub struct Counts {
-    /// Rounds in which the consumer saw the flag and read the record.
-    pub pairs: u32,
-    /// Of those, rounds in which the record was not `{42, 3.5}`.
-    pub stale: u32,
-    /// Rounds in which the flag was not seen before the deadline.
-    pub timeouts: u32,
-}
 
 /// A flag store: `st.release.*` or `st.relaxed.*`.
 pub type StoreFlag = unsafe fn(*mut u32, u32);
@@ -79,8 +39,8 @@ unsafe fn produce(store: StoreFlag, slot: *mut Slot) {
     // SAFETY: the caller guarantees `slot` is valid. The two payload stores
     // are plain `st`; only `store` decides whether they are published.
     unsafe {
-        (*slot).record.id = Record::PUBLISHED.id;
-        (*slot).record.score = Record::PUBLISHED.score;
+        (*slot).payload.id = Payload::PUBLISHED.id;
+        (*slot).payload.score = Payload::PUBLISHED.score;
         store(&raw mut (*slot).ready, 1);
     }
 }
@@ -92,13 +52,13 @@ unsafe fn produce(store: StoreFlag, slot: *mut Slot) {
 ///
 /// `slot` must point to a live [`Slot`] that `load` can read.
 #[inline(always)]
-unsafe fn consume(load: LoadFlag, slot: *const Slot, deadline: u64) -> Option<Record> {
+unsafe fn consume(load: LoadFlag, slot: *const Slot, deadline: u64) -> Option<Payload> {
     // SAFETY: the caller guarantees `slot` is valid. The payload is read only
     // after `wait` saw the flag; the asm of `load` keeps the compiler from
     // moving these loads above it, so only the hardware's ordering is tested.
     unsafe {
         if wait(load, &raw const (*slot).ready, deadline) {
-            Some(Record { id: (*slot).record.id, score: (*slot).record.score })
+            Some(Payload { id: (*slot).payload.id, score: (*slot).payload.score })
         } else {
             None
         }
@@ -106,34 +66,29 @@ unsafe fn consume(load: LoadFlag, slot: *const Slot, deadline: u64) -> Option<Re
 }
 
 /// Tallies one round into `counts`.
-fn tally(counts: &mut Counts, seen: Option<Record>) {
+fn tally(counts: &mut Counts, seen: Option<Payload>) {
     match seen {
         Some(record) => {
             counts.pairs += 1;
-            counts.stale += u32::from(record != Record::PUBLISHED);
+            counts.stale += u32::from(record != Payload::PUBLISHED);
         }
         None => counts.timeouts += 1,
     }
 }
 
-/// Adds a consumer's counts into the host's totals.
+/// Adds a consumer's counts into the launch's totals.
 ///
 /// # Safety
 ///
-/// `totals` must point to three `u32` in global memory.
-unsafe fn report(totals: *mut u32, counts: &Counts) {
-    // SAFETY: the caller guarantees three global u32.
+/// `totals` must point to a [`Counts`] in global memory.
+unsafe fn report(totals: *mut Counts, counts: &Counts) {
+    // SAFETY: the caller guarantees a global `Counts`; each field is a u32.
     unsafe {
-        atomic::global_add_u32(totals, counts.pairs);
-        atomic::global_add_u32(totals.add(1), counts.stale);
-        atomic::global_add_u32(totals.add(2), counts.timeouts);
+        atomic::global_add_u32(&raw mut (*totals).pairs, counts.pairs);
+        atomic::global_add_u32(&raw mut (*totals).stale, counts.stale);
+        atomic::global_add_u32(&raw mut (*totals).timeouts, counts.timeouts);
     }
 }
-
-/// Thread 0 of a block produces.
-pub const PRODUCER: u32 = 0;
-/// Thread 32, in the block's second warp, consumes.
-pub const CONSUMER: u32 = 32;
 
 /// The same-block protocol, `rounds` times: thread [`PRODUCER`] publishes to
 /// thread [`CONSUMER`] through a [`Slot`] in shared memory.
@@ -145,22 +100,22 @@ pub const CONSUMER: u32 = 32;
 ///
 /// # Safety
 ///
-/// `observed` must hold `gridDim.x` records and `totals` three `u32`, both in
-/// global memory; the launch must provide 16 bytes of shared memory.
+/// `observed` must hold `gridDim.x` payloads and `totals` one [`Counts`],
+/// both in global memory; the launch must provide 16 bytes of shared memory.
 #[inline(always)]
 pub unsafe fn same_block(
     store: StoreFlag,
     load: LoadFlag,
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     let slot = shared::dynamic_shared::<Slot>();
     let tid = thread::thread_idx_x();
     let deadline = thread::global_timer_ns() + budget_ns;
-    let mut counts = Counts { pairs: 0, stale: 0, timeouts: 0 };
-    let mut last = Record::EMPTY;
+    let mut counts = Counts::default();
+    let mut last = Payload::EMPTY;
 
     for _ in 0..rounds {
         if tid == PRODUCER {
@@ -168,7 +123,7 @@ pub unsafe fn same_block(
             // slot. The page initialises the flag before a barrier; so do we,
             // and the record too, so that a stale read is recognisable.
             unsafe {
-                (*slot).record = Record::EMPTY;
+                (*slot).payload = Payload::EMPTY;
                 (*slot).ready = 0;
             }
         }
@@ -183,7 +138,7 @@ pub unsafe fn same_block(
             // SAFETY: as above.
             let seen = unsafe { consume(load, slot, deadline) };
             tally(&mut counts, seen);
-            last = seen.unwrap_or(Record::EMPTY);
+            last = seen.unwrap_or(Payload::EMPTY);
         }
         // SAFETY: reached by every thread of the block, every round; it keeps
         // the next round's reset after this round's read.
@@ -191,8 +146,8 @@ pub unsafe fn same_block(
     }
 
     if tid == CONSUMER {
-        // SAFETY: the caller guarantees `observed` has one record per block
-        // and `totals` three u32.
+        // SAFETY: the caller guarantees `observed` has one payload per block
+        // and `totals` one `Counts`.
         unsafe {
             observed.add(thread::block_idx_x() as usize).write(last);
             report(totals, &counts);
@@ -212,7 +167,7 @@ pub unsafe fn same_block(
 /// # Safety
 ///
 /// `slots` must hold `gridDim.x / 2 * rounds` zeroed slots, `observed`
-/// `gridDim.x / 2` records and `totals` three `u32`, all in global memory.
+/// `gridDim.x / 2` payloads and `totals` one [`Counts`], all in global memory.
 #[inline(always)]
 pub unsafe fn across_blocks(
     store: StoreFlag,
@@ -220,8 +175,8 @@ pub unsafe fn across_blocks(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
-    observed: *mut Record,
-    totals: *mut u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
 ) {
     if thread::thread_idx_x() != 0 {
         return;
@@ -240,15 +195,15 @@ pub unsafe fn across_blocks(
     }
 
     let deadline = thread::global_timer_ns() + budget_ns;
-    let mut counts = Counts { pairs: 0, stale: 0, timeouts: 0 };
-    let mut last = Record::EMPTY;
+    let mut counts = Counts::default();
+    let mut last = Payload::EMPTY;
     for r in 0..rounds as usize {
         // SAFETY: as above.
         let seen = unsafe { consume(load, pair_slots.add(r), deadline) };
         tally(&mut counts, seen);
-        last = seen.unwrap_or(Record::EMPTY);
+        last = seen.unwrap_or(Payload::EMPTY);
     }
-    // SAFETY: `observed` has one record per pair, `totals` three u32.
+    // SAFETY: `observed` has one payload per pair, `totals` one `Counts`.
     unsafe {
         observed.add(pair).write(last);
         report(totals, &counts);

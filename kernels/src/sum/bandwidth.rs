@@ -1,5 +1,5 @@
 use super::block;
-use crate::{atomic, global, thread};
+use crate::{atomic, global, shared, thread};
 
 /// 16-byte loads each thread issues before it adds any of them.
 const UNROLL: usize = 8;
@@ -80,8 +80,9 @@ pub unsafe extern "ptx-kernel" fn sum_bandwidth(input: *const f32, total: *mut f
         }
     }
 
-    // SAFETY: every thread of the block calls it; shared bytes per contract.
-    let block_sum = unsafe { block::sum_f32(acc) };
+    // SAFETY: every thread of the block calls it; the launch provides one
+    // shared f32 per warp (the contract above), and nothing else uses it.
+    let block_sum = unsafe { block::sum_f32(acc, shared::dynamic_shared::<f32>()) };
     if thread::thread_idx_x() == 0 {
         // SAFETY: `total` is a global f32 by the contract.
         unsafe { atomic::global_add_f32(total, block_sum) };

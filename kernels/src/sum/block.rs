@@ -2,22 +2,24 @@
 //! warp results through shared memory, the order the second page recommends
 //! (combine within each warp, then within the block, then one global update).
 
-use crate::{shared, thread, warp};
+use crate::{thread, warp};
 
 /// The sum of `value` over every thread of the block, valid in thread 0 only.
 ///
 /// Each warp sums its 32 values with [`warp::sum_f32`]; lane 0 of each warp
-/// writes its warp's sum to shared memory; after a barrier, warp 0 sums those
-/// (at most 32) values the same way. Two levels, one barrier, no atomics.
+/// writes its warp's sum to `warp_sums[warp]`; after a barrier, warp 0 sums
+/// those (at most 32) values the same way. Two levels, one barrier, no
+/// atomics.
 ///
 /// # Safety
 ///
-/// Every thread of the block must call it (it contains a barrier and warp
-/// shuffles); the block size must be a multiple of 32; the launch must
-/// provide at least `blockDim.x / 32 * 4` bytes of dynamic shared memory.
+/// Every thread of the block must call it with the same `warp_sums` (it
+/// contains a barrier and warp shuffles); the block size must be a multiple of
+/// 32; `warp_sums` must point to `blockDim.x / 32` writable `f32` of this
+/// block's shared memory (a generic pointer to it), which nothing else uses
+/// during the call.
 #[inline(always)]
-pub unsafe fn sum_f32(value: f32) -> f32 {
-    let warp_sums = shared::dynamic_shared::<f32>();
+pub unsafe fn sum_f32(value: f32, warp_sums: *mut f32) -> f32 {
     let tid = thread::thread_idx_x();
     let (lane, warp_id) = (tid % warp::WARP_SIZE, tid / warp::WARP_SIZE);
     let warps = thread::block_dim_x() / warp::WARP_SIZE;

@@ -1,15 +1,6 @@
+use layout::sum::deterministic::{CHUNK, MAX_SEGMENTS, SEGMENT};
+
 use crate::{atomic, global, order, shared, thread, warp};
-
-/// Floats per chunk: the unit whose sum is fixed by the data alone. Each lane
-/// of the warp that sums a chunk loads 64 quads of it.
-pub const CHUNK: usize = 8192;
-
-/// Chunk sums combined per segment in the final pass.
-pub const SEGMENT: usize = 1024;
-
-/// The most segments the final pass holds in shared memory, so the largest
-/// input is `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
-pub const MAX_SEGMENTS: usize = 1024;
 
 /// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
 /// alone: the same bits on every run, for every block size and grid size.
@@ -22,11 +13,15 @@ pub const MAX_SEGMENTS: usize = 1024;
 ///
 /// # Launch
 ///
-/// Any grid of `block` threads (a multiple of 32), with **4096 bytes** of
-/// dynamic shared memory: up to [`MAX_SEGMENTS`] segment sums, whose first
-/// word holds the block's "last block" flag before them. `partials` must hold `ceil(n / CHUNK)` floats; `counter`
-/// one `u32`, zero before the first launch (each launch leaves it zero).
-/// `n` at most 2^33.
+/// Any grid of `block` threads (a multiple of 32), with **4096 bytes**
+/// ([`SHARED_BYTES`](layout::sum::deterministic::SHARED_BYTES)) of dynamic
+/// shared memory: up to [`MAX_SEGMENTS`] segment sums, whose first word holds
+/// the block's "last block" flag before them. `partials` must hold
+/// `ceil(n / CHUNK)` floats; `counter` one `u32`, zero before the first launch
+/// (each launch leaves it zero). `n` at most
+/// [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33. The host's grid is
+/// one chunk per warp, capped at the blocks that fit on the device
+/// ([`layout::sum::DETERMINISTIC`]).
 ///
 /// # Thread mapping
 ///
@@ -51,6 +46,8 @@ pub const MAX_SEGMENTS: usize = 1024;
 ///
 /// `input` must point to `n` readable `f32` that nothing writes during the
 /// launch; `total`, `partials` and `counter` as above, all in global memory.
+/// `partials` must be 16-byte aligned (any device allocation is: the driver
+/// aligns them to 256 bytes): the final pass reads it as float4s.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_deterministic(
     input: *const f32,
@@ -245,7 +242,8 @@ struct Quad([f32; 4]);
 
 /// Segment `segment` of the chunk sums: [`SEGMENT`] floats at a 4 KiB
 /// boundary of `partials`, read with plain (coherent) loads, since they were
-/// written during this launch, which the `.nc` path does not see.
+/// written during this launch, which the `.nc` path does not see. `partials`
+/// is 16-byte aligned by the kernel's `# Safety` contract.
 struct Segment {
     partials: *const f32,
     chunks: usize,
@@ -257,8 +255,8 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
         let first = self.segment * SEGMENT + 4 * q;
         if first + 4 <= self.chunks {
-            // SAFETY: in bounds; `partials` is a device allocation (256-byte
-            // aligned) and `first` a multiple of 4, so the read is aligned.
+            // SAFETY: in bounds; `partials` is 16-byte aligned (the kernel's
+            // `# Safety`) and `first` a multiple of 4, so the read is aligned.
             unsafe { (self.partials.add(first) as *const Quad).read().0 }
         } else {
             core::array::from_fn(|j| {

@@ -1,8 +1,11 @@
-//! The page's three ways to add up an array, worst first.
+//! Six ways to add up an array: the page's three, worst first, then three
+//! that go further. Each kernel's launch contract is an entry of
+//! [`layout::sum::KERNELS`], which the host reads to launch it.
 //!
-//! All three read element `i` in thread `blockIdx.x * blockDim.x + threadIdx.x`
-//! (consecutive threads on consecutive addresses, one coalesced pass), and all
-//! three add into one global `f32`. Only where the additions land differs:
+//! The page's three read element `i` in thread `blockIdx.x * blockDim.x +
+//! threadIdx.x` (consecutive threads on consecutive addresses, one coalesced
+//! pass), and all six put their result in one global `f32`. Where the
+//! additions land differs:
 //!
 //! | kernel | global atomics | shared atomics | barriers per block |
 //! |---|---|---|---|
@@ -26,7 +29,7 @@ mod tree_atomic;
 mod warp_shuffle;
 
 pub use bandwidth::sum_bandwidth;
-pub use deterministic::{CHUNK, MAX_SEGMENTS, SEGMENT, sum_deterministic};
+pub use deterministic::sum_deterministic;
 pub use global_atomic::sum_global_atomic;
 pub use shared_atomic::sum_shared_atomic;
 pub use tree_atomic::sum_tree_atomic;

@@ -1,5 +1,5 @@
 use super::block;
-use crate::{atomic, thread};
+use crate::{atomic, shared, thread};
 
 /// Sums `input[0..n]` into `*total` hierarchically: warp shuffles, then warp
 /// sums through shared memory, then one global atomic per block.
@@ -29,8 +29,9 @@ pub unsafe extern "ptx-kernel" fn sum_warp_shuffle(input: *const f32, total: *mu
     let i = thread::index_1d();
     // SAFETY: guarded by `i < n`.
     let value = if i < n { unsafe { *input.add(i) } } else { 0.0 };
-    // SAFETY: every thread of the block calls it; shared bytes per contract.
-    let block_sum = unsafe { block::sum_f32(value) };
+    // SAFETY: every thread of the block calls it; the launch provides one
+    // shared f32 per warp (the contract above), and nothing else uses it.
+    let block_sum = unsafe { block::sum_f32(value, shared::dynamic_shared::<f32>()) };
     if thread::thread_idx_x() == 0 {
         // SAFETY: `total` is a global f32 by the contract.
         unsafe { atomic::global_add_f32(total, block_sum) };

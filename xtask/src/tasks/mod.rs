@@ -65,8 +65,7 @@ pub fn host_binary(given: Option<PathBuf>) -> std::result::Result<PathBuf, Error
 
 /// A CUDA toolkit program from `PATH` or `/usr/local/cuda/bin`.
 pub fn cuda_tool(name: &str) -> std::result::Result<PathBuf, Error> {
-    env::var_os("PATH")
-        .and_then(|path| env::split_paths(&path).map(|dir| dir.join(name)).find(|p| p.is_file()))
+    paths::on_path(name)
         .or_else(|| Some(PathBuf::from("/usr/local/cuda/bin").join(name)).filter(|p| p.is_file()))
         .ok_or_else(|| Error(format!("{name} not found on PATH or in /usr/local/cuda/bin")))
 }

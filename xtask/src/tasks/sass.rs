@@ -28,6 +28,16 @@ pub fn run(args: &[String]) -> super::Result {
     println!("==== summary ({arch}) ====");
     for s in sass::summarize(&text).iter().filter(|s| wanted(&s.kernel)) {
         println!("{}\n    resources: {}", s.line(), sass::resources_of(&resources, &s.kernel));
+        // The registry's promises are checked for sm_90 (tests/ptx.rs does the
+        // same); other architectures may compile an atomic differently.
+        if arch == "sm_90"
+            && let Some(entry) = layout::entries().find(|e| e.symbol == s.kernel)
+        {
+            let broken = s.broken_promises(entry);
+            let verdict =
+                if broken.is_empty() { "as its registry entry promises".to_owned() } else { broken.join(", ") };
+            println!("    promises: {verdict}");
+        }
     }
     Ok(())
 }

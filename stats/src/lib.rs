@@ -1,4 +1,7 @@
-//! Statistics over repeated measurements: pure functions, tested here.
+//! Statistics over repeated measurements: pure functions, tested here. The
+//! host (`host::stats`) and `cargo xtask nvcc-compare` both use them.
+
+#![warn(missing_docs)]
 
 use std::collections::HashSet;
 

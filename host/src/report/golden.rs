@@ -1,0 +1,274 @@
+//! Every exporter on one fixed record per command, against golden files in
+//! `golden/`: the text table, Markdown, CSV, JSON (which must also read back
+//! to the same record) and, for the commands that plot, the SVG. After an
+//! intended change, regenerate them with
+//! `UPDATE_GOLDEN=1 cargo test -p host --lib report` and review the diff.
+
+use layout::{publish as variants, sum};
+
+use super::*;
+use crate::bench::{BenchOptions, BenchReport, BenchRow};
+use crate::determinism::DeterminismReport;
+use crate::exercise::ExerciseReport;
+use crate::gpu::DeviceInfo;
+use crate::gpu::histogram::{HistogramKernel, HistogramMeasurement};
+use crate::gpu::launch::Block;
+use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishVariant};
+use crate::gpu::sum::{SumKernel, SumMeasurement};
+use crate::gpu::timing::Plan;
+use crate::histogram::{HistogramOptions, HistogramReport, HistogramRow};
+use crate::input::Distribution;
+use crate::publish::{PublishOptions, PublishRow};
+use crate::record::Results;
+use crate::sweep::{SweepOptions, SweepReport, SweepRow};
+
+fn block(threads: u32) -> Block {
+    Block::new(threads).unwrap()
+}
+
+fn record(results: Results) -> Record {
+    Record {
+        tool: "host 0.1.0".to_owned(),
+        kernel_compiler: "rustc 1.97.0-nightly (e50aa6fba 2026-05-19), target nvptx64-nvidia-cuda, sm_70".to_owned(),
+        ptx: "embedded PTX".to_owned(),
+        device: DeviceInfo {
+            name: "NVIDIA H200".to_owned(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            driver_cuda_version: (13, 0),
+            l2_bytes: 62_914_560,
+        },
+        results,
+    }
+}
+
+/// One warm-up and two timed launches of `kernel`, every sum `value`.
+fn measured(kernel: &sum::Sum, times: [f32; 2], value: f32) -> SumMeasurement {
+    SumMeasurement { kernel: SumKernel::of(kernel), times_ms: times.to_vec(), sums: vec![value; 3] }
+}
+
+/// A sweep row of the page's three kernels, every sum exact, times scaled.
+fn page_row(n: usize, scale: f32) -> SweepRow {
+    let exact = 1.5 * n as f32;
+    SweepRow {
+        n,
+        reference: f64::from(exact),
+        measurements: vec![
+            measured(&sum::GLOBAL_ATOMIC, [0.01 * scale, 0.012 * scale], exact),
+            measured(&sum::SHARED_ATOMIC, [0.004 * scale, 0.005 * scale], exact),
+            measured(&sum::TREE_ATOMIC, [0.002 * scale, 0.0025 * scale], exact),
+        ],
+    }
+}
+
+fn sweep_report(threads: u32, scale: f32) -> SweepReport {
+    SweepReport {
+        options: SweepOptions { block: block(threads), runs: 2, warmup: 1, sizes: vec![4096, 65_536] },
+        rows: vec![page_row(4096, scale), page_row(65_536, 10.0 * scale)],
+    }
+}
+
+/// A sweep at two sizes and a determinism table: small, but every field is
+/// exercised.
+pub(crate) fn sweep() -> Record {
+    record(Results::Sweep {
+        sweep: sweep_report(256, 1.0),
+        determinism: Some(DeterminismReport {
+            n: 4096,
+            block: block(256),
+            reference: 6144.25,
+            sums: vec![
+                (SumKernel::of(&sum::GLOBAL_ATOMIC), vec![6144.0, 6144.5]),
+                (SumKernel::of(&sum::DETERMINISTIC), vec![6144.25; 2]),
+            ],
+        }),
+    })
+}
+
+/// The three sweeps of the exercise, the shared column slower at both ends.
+fn exercise() -> Record {
+    let mut small = sweep_report(64, 1.0);
+    small.rows[1].measurements[1].times_ms = vec![0.03, 0.032];
+    let mut large = sweep_report(1024, 1.0);
+    large.rows[1].measurements[1].times_ms = vec![0.12, 0.125];
+    record(Results::Exercise(ExerciseReport { runs: vec![small, sweep_report(256, 1.0), large] }))
+}
+
+/// Two sizes: every kernel at the small one, the per-element-atomic kernel
+/// left out of the large one, and one wrong sum to show the cell.
+fn bench() -> Record {
+    let row = |n: usize, kernels: &[sum::Sum], scale: f32| {
+        let exact = (n / 64 * 3 / 2) as f32;
+        let measurements = kernels
+            .iter()
+            .enumerate()
+            .map(|(i, k)| measured(k, [scale * (1.0 + i as f32 * 0.1), scale * (1.1 + i as f32 * 0.1)], exact))
+            .collect();
+        BenchRow {
+            sums: SweepRow { n, reference: f64::from(exact), measurements },
+            copy_ms: vec![scale * 1.5, scale * 1.6],
+            empty_ms: vec![0.0035, 0.0041],
+        }
+    };
+    let mut large = row(1 << 26, &sum::KERNELS[1..], 0.06);
+    large.sums.measurements[4].sums[2] += 1.0;
+    record(Results::Bench(BenchReport {
+        options: BenchOptions {
+            sizes: vec![4096, 1 << 26],
+            block: block(256),
+            plan: Plan { warmup: 1, runs: 2, cold: true },
+        },
+        rows: vec![row(4096, &sum::KERNELS, 0.004), large],
+    }))
+}
+
+/// Eight values in four bins, both distributions.
+fn histogram() -> Record {
+    let row = |distribution, expected: Vec<u32>, times: [f32; 2]| HistogramRow {
+        n: 8,
+        distribution,
+        measurements: HistogramKernel::all()
+            .map(|kernel| HistogramMeasurement { kernel, times_ms: times.to_vec(), counts: vec![expected.clone(); 3] })
+            .collect(),
+        expected,
+    };
+    record(Results::Histogram(HistogramReport {
+        options: HistogramOptions {
+            bins: 4,
+            block: block(32),
+            runs: 2,
+            warmup: 1,
+            sizes: vec![8],
+            distributions: vec![Distribution::Uniform, Distribution::OneBin],
+        },
+        rows: vec![
+            row(Distribution::Uniform, vec![2, 2, 2, 2], [0.003, 0.0031]),
+            row(Distribution::OneBin, vec![8, 0, 0, 0], [0.009, 0.0092]),
+        ],
+    }))
+}
+
+/// Every variant: the correct ones clean, the relaxed one clean (not a
+/// proof), the wrong-scope one with timeouts.
+fn publish() -> Record {
+    let row = |spec: &variants::Variant, stale: u64, timeouts: u64| {
+        let variant = PublishVariant::of(spec);
+        let geometry = PublishGeometry::for_device(variant, 132);
+        let pairs = geometry.pairs_per_launch(variant) * 5 - timeouts;
+        PublishRow {
+            variant,
+            geometry,
+            counts: PublishCounts { launches: 5, pairs, stale, timeouts, observed: (42, 3.5) },
+        }
+    };
+    let options = PublishOptions {
+        variants: PublishVariant::all().collect(),
+        launches: 5,
+        rounds: None,
+        budget_ns: 1_000_000_000,
+    };
+    record(Results::Publish {
+        options,
+        rows: vec![
+            row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0),
+            row(&variants::BLOCK_RELAXED, 0, 0),
+            row(&variants::GRID_RELEASE_ACQUIRE, 0, 0),
+            row(&variants::GRID_WRONG_SCOPE, 0, 10_123),
+        ],
+    })
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert_eq!(actual, expected, "{name} differs from its golden file");
+}
+
+/// Every format of `record` against `golden/<name>.*`, and the JSON read back.
+fn every_format(name: &str, record: &Record) {
+    golden(&format!("{name}.txt"), &export(record, Format::Table));
+    golden(&format!("{name}.md"), &export(record, Format::Markdown));
+    golden(&format!("{name}.csv"), &export(record, Format::Csv));
+    let text = export(record, Format::Json);
+    golden(&format!("{name}.json"), &text);
+    assert_eq!(&json::import(&text).unwrap(), record, "{name}.json does not read back");
+}
+
+/// The plot of `record` against `golden/<name>.svg`, with one legend entry
+/// and two coloured polylines (the line and its legend sample) per series.
+fn plots(name: &str, record: &Record, labels: &[&str]) {
+    let (series, _) = plot::series(record);
+    assert_eq!(series.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), labels);
+    let svg = plot::svg(record).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    for label in labels {
+        assert_eq!(svg.matches(&format!("\n{label}\n</text>")).count(), 1, "legend entry {label}");
+    }
+    let coloured = svg.lines().filter(|l| l.starts_with("<polyline") && !l.contains("stroke=\"#000000\"")).count();
+    assert_eq!(coloured, 2 * series.len());
+    golden(&format!("{name}.svg"), &svg);
+}
+
+#[test]
+fn sweep_in_every_format() {
+    let record = sweep();
+    every_format("sweep", &record);
+    // 2 sizes x 3 kernels x 3 launches, plus 2 kernels x 2 determinism runs.
+    assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 18 + 4);
+    plots("sweep", &record, &["global atomic", "shared atomic", "tree + atomic"]);
+}
+
+#[test]
+fn exercise_in_every_format() {
+    let record = exercise();
+    every_format("exercise", &record);
+    let text = export(&record, Format::Table);
+    assert!(text.contains("time / time at 256") && text.contains("block 64: tree, tree"), "{text}");
+    let labels: Vec<String> = [64, 256, 1024]
+        .iter()
+        .flat_map(|b| ["global atomic", "shared atomic", "tree + atomic"].map(|k| format!("{k}, block {b}")))
+        .collect();
+    plots("exercise", &record, &labels.iter().map(String::as_str).collect::<Vec<_>>());
+}
+
+#[test]
+fn bench_in_every_format() {
+    let record = bench();
+    every_format("bench", &record);
+    let text = export(&record, Format::Table);
+    assert!(text.contains("1 wrong") && text.contains("1 of 33 sums"), "{text}");
+    // The copy line is drawn in black beside the kernels' lines.
+    let (_, copy) = plot::series(&record);
+    assert!(copy.is_some());
+    let labels: Vec<&str> = sum::KERNELS.iter().map(|k| k.label).collect();
+    plots("bench", &record, &labels);
+}
+
+#[test]
+fn histogram_in_every_format() {
+    let record = histogram();
+    every_format("histogram", &record);
+    // 2 distributions x 2 kernels x 3 launches.
+    assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 12);
+    assert_eq!(plot::svg(&record), Err("nothing to plot".to_owned()));
+}
+
+#[test]
+fn publish_in_every_format() {
+    let record = publish();
+    every_format("publish", &record);
+    let text = export(&record, Format::Table);
+    assert!(text.contains("broken, and it showed") && text.contains("not a proof"), "{text}");
+}
+
+#[test]
+fn launch_times_skip_the_warm_ups() {
+    assert_eq!(launch_time(3, &[1.0, 2.0], 0), None);
+    assert_eq!(launch_time(3, &[1.0, 2.0], 1), Some(1.0));
+    assert_eq!(launch_time(3, &[1.0, 2.0], 2), Some(2.0));
+    assert_eq!(launch_time(2, &[], 1), None);
+}

@@ -1,0 +1,54 @@
+//! `histogram`'s table: both kernels per size and distribution, and the exact
+//! check.
+
+use tabled::builder::Builder;
+
+use super::{Check, Look, check_sentence, render, timing_cells};
+use crate::histogram::{HistogramMismatch, HistogramReport};
+
+/// The histogram table: median milliseconds and input GB/s per kernel, and a
+/// line on the exact check.
+pub fn histogram(report: &HistogramReport, look: Look) -> String {
+    let o = &report.options;
+    let mut builder = Builder::default();
+    builder.push_record(["n", "distribution", "global ms", "privatized ms", "gl GB/s", "pr GB/s", "fastest"]);
+    for row in &report.rows {
+        let mut record = vec![row.n.to_string(), row.distribution.name().to_owned()];
+        record.extend(timing_cells(row.n, row.measurements.iter().map(|m| (m.kernel.short, m.times_ms.as_slice()))));
+        builder.push_record(record);
+    }
+    let check = Check {
+        checked: report.rows.iter().flat_map(|r| &r.measurements).map(|m| m.counts.len()).sum(),
+        wrong: report.mismatches().len(),
+        things: "histograms (every launch)",
+        reference: "the CPU counts",
+        how: "exactly, bin for bin",
+    };
+    format!(
+        "Histogram: {} bins, block {}, {} timed runs after {} warm-ups, median of the runs\n{}\n{}",
+        o.bins,
+        o.block,
+        o.runs,
+        o.warmup,
+        render(builder, look),
+        check_sentence(&check)
+    )
+}
+
+/// One line per histogram launch that differs from the CPU counts.
+pub fn histogram_mismatches(list: &[HistogramMismatch]) -> String {
+    list.iter()
+        .map(|m| {
+            format!(
+                "mismatch: histogram {} at n = {}, {}, launch {}: bin {} expected {}, found {}\n",
+                m.kernel.short,
+                m.n,
+                m.distribution.name(),
+                m.launch,
+                m.bin,
+                m.expected,
+                m.found
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,154 @@
+//! The human-readable tables, drawn with `tabled` in the page's layout: one
+//! module per command, and here what they share (the device header, the
+//! drawing, the timing cells and the sentence on a check).
+
+mod bench;
+mod exercise;
+mod histogram;
+mod publish;
+mod sweep;
+
+pub use histogram::histogram_mismatches;
+pub use sweep::mismatches;
+use tabled::builder::Builder;
+use tabled::settings::object::{Columns, Rows};
+use tabled::settings::{Alignment, Style};
+
+use super::INPUT_BYTES_PER_ELEMENT;
+use crate::gpu::DeviceInfo;
+use crate::gpu::launch::Block;
+use crate::record::{Record, Results};
+use crate::stats;
+
+/// How a table is drawn: plain text for a terminal, or Markdown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Look {
+    /// `psql`-style text, numbers right-aligned.
+    Plain,
+    /// A GitHub-flavoured Markdown table.
+    Markdown,
+}
+
+/// The whole record as text: the device header, then the command's tables.
+pub fn record(record: &Record, look: Look) -> String {
+    let device = &record.device;
+    match &record.results {
+        Results::Sweep { sweep: report, determinism: det } => {
+            let mut out = device_header(device, Some(report.options.block)) + "\n" + &sweep::sweep(report, look);
+            if let Some(det) = det {
+                out += "\n";
+                out += &sweep::determinism(det, look);
+            }
+            out
+        }
+        Results::Exercise(report) => device_header(device, None) + &exercise::exercise(report, look),
+        Results::Bench(report) => {
+            device_header(device, Some(report.options.block)) + "\n" + &bench::bench(report, look)
+        }
+        Results::Histogram(report) => {
+            device_header(device, Some(report.options.block)) + "\n" + &histogram::histogram(report, look)
+        }
+        Results::Publish { rows, .. } => device_header(device, None) + "\n" + &publish::publish(rows, look),
+    }
+}
+
+/// The device header printed above every table.
+pub fn device_header(info: &DeviceInfo, block: Option<Block>) -> String {
+    let (major, minor) = info.compute_capability;
+    let (cuda_major, cuda_minor) = info.driver_cuda_version;
+    let block = block.map_or(String::new(), |b| format!(", threads per block: {b}"));
+    format!(
+        "GPU: {} (compute capability {major}.{minor}), driver supports CUDA {cuda_major}.{cuda_minor}\n\
+         SMs: {}{block}\n",
+        info.name, info.sm_count
+    )
+}
+
+/// Renders with every column right-aligned.
+fn render(builder: Builder, look: Look) -> String {
+    let columns = builder.count_columns();
+    render_some(builder, look, 0..columns)
+}
+
+/// Renders with only the columns in `numbers` right-aligned.
+fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) -> String {
+    let mut table = builder.build();
+    match look {
+        Look::Plain => {
+            table
+                .with(Style::psql())
+                .modify(Columns::new(numbers), Alignment::right())
+                .modify(Rows::first(), Alignment::center());
+            table.to_string()
+        }
+        // Markdown needs a blank line between a table and the text around
+        // it, or the next line is read as another row.
+        Look::Markdown => format!("\n{}\n", table.with(Style::markdown())),
+    }
+}
+
+/// The cells every timing table shares, for one row of `n` elements and the
+/// kernels' `(name, times)`: each median in ms, each input GB/s, and the name
+/// of the fastest.
+fn timing_cells<'a>(n: usize, kernels: impl Iterator<Item = (&'a str, &'a [f32])>) -> Vec<String> {
+    let medians: Vec<(&str, f32)> =
+        kernels.map(|(name, times)| (name, stats::median(times).unwrap_or(f32::NAN))).collect();
+    let bytes = n as u64 * INPUT_BYTES_PER_ELEMENT;
+    let fastest = medians.iter().min_by(|a, b| a.1.total_cmp(&b.1)).map_or("-", |(name, _)| name);
+    let mut cells: Vec<String> = medians.iter().map(|(_, ms)| format!("{ms:.4}")).collect();
+    cells.extend(medians.iter().map(|&(_, ms)| format!("{:.1}", stats::gb_per_s(bytes, ms))));
+    cells.push(fastest.to_owned());
+    cells
+}
+
+/// What a check compared, for [`check_sentence`].
+struct Check<'a> {
+    /// How many results were compared.
+    checked: usize,
+    /// How many differed.
+    wrong: usize,
+    /// What they are: "sums (every launch, warm-ups included)".
+    things: &'a str,
+    /// What they were compared with: "the Kahan double reference".
+    reference: &'a str,
+    /// How: "bit for bit, compared with == and not a tolerance".
+    how: &'a str,
+}
+
+/// The one sentence under every checked table: all equal, or how many did
+/// not (those are listed on stderr by `app`).
+fn check_sentence(c: &Check<'_>) -> String {
+    if c.wrong == 0 {
+        format!("All {} {} equal {}\n{}.\n", c.checked, c.things, c.reference, c.how)
+    } else {
+        format!("{} of {} {} differ from {}; they are listed on stderr.\n", c.wrong, c.checked, c.things, c.reference)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_names_the_device_and_block() {
+        let info = DeviceInfo {
+            name: "NVIDIA H200".to_owned(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            driver_cuda_version: (13, 0),
+            l2_bytes: 60 << 20,
+        };
+        assert_eq!(
+            device_header(&info, Some(Block::new(64).unwrap())),
+            "GPU: NVIDIA H200 (compute capability 9.0), driver supports CUDA 13.0\nSMs: 132, threads per block: 64\n"
+        );
+    }
+
+    #[test]
+    fn a_check_says_all_or_how_many() {
+        let mut c = Check { checked: 12, wrong: 0, things: "sums", reference: "the reference", how: "bit for bit" };
+        assert_eq!(check_sentence(&c), "All 12 sums equal the reference\nbit for bit.\n");
+        c.wrong = 4;
+        assert_eq!(check_sentence(&c), "4 of 12 sums differ from the reference; they are listed on stderr.\n");
+    }
+}

@@ -1,0 +1,282 @@
+//! The publication demo: the payload and slot layouts both sides read, and
+//! the registry of its four variants.
+
+use crate::registry::{Entry, Family, SharedBytes};
+
+/// The payload: two fields written with ordinary stores, so no single atomic
+/// can cover both.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Payload {
+    /// 42 once published.
+    pub id: i32,
+    /// 3.5 once published.
+    pub score: f32,
+}
+
+impl Payload {
+    /// What the producer publishes.
+    pub const PUBLISHED: Payload = Payload { id: 42, score: 3.5 };
+    /// What the payload holds before the producer writes it: zeroed memory.
+    pub const EMPTY: Payload = Payload { id: 0, score: 0.0 };
+}
+
+/// One payload and its ready flag, 16 bytes: a slot never straddles two
+/// 32-byte sectors. The host allocates these for the cross-block kernels and
+/// zeroes them before each launch; a same-block kernel keeps one in shared
+/// memory.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slot {
+    /// The payload.
+    pub payload: Payload,
+    /// 0 until the producer publishes, then 1.
+    pub ready: u32,
+    /// Keeps the slot 16 bytes.
+    pub padding: u32,
+}
+
+/// What the consumers of one launch saw, added up on the device by one
+/// global atomic per field per consumer.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Rounds in which the consumer saw the flag and read the payload.
+    pub pairs: u32,
+    /// Of those, rounds in which the payload was not [`Payload::PUBLISHED`].
+    pub stale: u32,
+    /// Rounds in which the flag was not seen before the deadline.
+    pub timeouts: u32,
+}
+
+const _: () = assert!(size_of::<Slot>() == 16 && align_of::<Slot>() == 4);
+const _: () = assert!(size_of::<Counts>() == 12);
+
+/// In a same-block variant, thread 0 of each block produces.
+pub const PRODUCER: u32 = 0;
+/// In a same-block variant, thread 32, in the block's second warp, consumes.
+pub const CONSUMER: u32 = 32;
+
+/// Blocks per SM in every variant's grid.
+pub const BLOCKS_PER_SM: u32 = 16;
+
+/// Where producer and consumer run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    /// Two warps of one block; the slot in shared memory.
+    SameBlock,
+    /// Thread 0 of block `2p` publishes to thread 0 of block `2p + 1`; the
+    /// slots in global memory.
+    TwoBlocks,
+}
+
+impl Placement {
+    /// Threads per block: two warps in one block (producer in the first,
+    /// consumer in the second), or one warp per block across blocks.
+    pub const fn threads(self) -> u32 {
+        match self {
+            Placement::SameBlock => 64,
+            Placement::TwoBlocks => 32,
+        }
+    }
+
+    /// Rounds each pair runs per launch unless told otherwise.
+    pub const fn default_rounds(self) -> u32 {
+        match self {
+            Placement::SameBlock => 1024,
+            Placement::TwoBlocks => 2048,
+        }
+    }
+
+    /// Dynamic shared memory: one [`Slot`] in a block, none across blocks.
+    pub const fn shared(self) -> SharedBytes {
+        match self {
+            Placement::SameBlock => SharedBytes::Fixed(size_of::<Slot>() as u32),
+            Placement::TwoBlocks => SharedBytes::Fixed(0),
+        }
+    }
+
+    /// Producer/consumer pairs in a grid of `blocks`.
+    pub const fn pairs(self, blocks: u32) -> u32 {
+        match self {
+            Placement::SameBlock => blocks,
+            Placement::TwoBlocks => blocks / 2,
+        }
+    }
+
+    /// Words for tables.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Placement::SameBlock => "same block",
+            Placement::TwoBlocks => "two blocks",
+        }
+    }
+}
+
+/// The scope of the flag operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `.cta`: the threads of one block.
+    Cta,
+    /// `.gpu`: every thread of the device.
+    Gpu,
+}
+
+impl Scope {
+    /// Words for tables.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Scope::Cta => "block (.cta)",
+            Scope::Gpu => "device (.gpu)",
+        }
+    }
+}
+
+/// The ordering of the flag operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ordering {
+    /// `st.relaxed` / `ld.relaxed`.
+    Relaxed,
+    /// `st.release` / `ld.acquire`.
+    ReleaseAcquire,
+}
+
+impl Ordering {
+    /// Words for tables.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Ordering::Relaxed => "relaxed",
+            Ordering::ReleaseAcquire => "release/acquire",
+        }
+    }
+}
+
+/// One variant of the protocol. Same-block kernels take `(rounds: u32,
+/// budget_ns: u64, observed: *mut Payload, totals: *mut Counts)`; cross-block
+/// kernels take `slots: *mut Slot` first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    /// What every kernel records.
+    pub entry: Entry,
+    /// The name on the command line and in tables: the symbol without
+    /// `publish_`, dashed.
+    pub name: &'static str,
+    /// Where the two threads run.
+    pub placement: Placement,
+    /// The flag operations' scope.
+    pub scope: Scope,
+    /// The flag operations' ordering.
+    pub ordering: Ordering,
+    /// Whether the memory model guarantees the consumer sees
+    /// [`Payload::PUBLISHED`]: the scope includes both threads and the flag is
+    /// release/acquire.
+    pub guaranteed: bool,
+}
+
+const fn entry(
+    symbol: &'static str,
+    ptx_has: &'static [&'static str],
+    ptx_lacks: &'static [&'static str],
+    sass_has: &'static [&'static str],
+    sass_lacks: &'static [&'static str],
+) -> Entry {
+    Entry { symbol, family: Family::Publish, ptx_has, ptx_lacks, sass_has, sass_lacks }
+}
+
+/// The page's example: `st.release.cta` / `ld.acquire.cta` in one block.
+pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
+    entry: entry(
+        "publish_block_release_acquire",
+        &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
+        &[".relaxed", ".gpu.b32", "fence"],
+        // Release/acquire becomes a memory barrier of the scope.
+        &["MEMBAR.ALL.CTA"],
+        &["MEMBAR.ALL.GPU"],
+    ),
+    name: "block-release-acquire",
+    placement: Placement::SameBlock,
+    scope: Scope::Cta,
+    ordering: Ordering::ReleaseAcquire,
+    guaranteed: true,
+};
+
+/// Both flag operations relaxed, in one block: stale payloads are permitted.
+pub const BLOCK_RELAXED: Variant = Variant {
+    entry: entry(
+        "publish_block_relaxed",
+        &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
+        &[".release", ".acquire", "fence", "membar"],
+        &[],
+        // Relaxed becomes no barrier at all.
+        &["MEMBAR"],
+    ),
+    name: "block-relaxed",
+    placement: Placement::SameBlock,
+    scope: Scope::Cta,
+    ordering: Ordering::Relaxed,
+    guaranteed: false,
+};
+
+/// `st.release.gpu` / `ld.acquire.gpu` across two blocks.
+pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
+    entry: entry(
+        "publish_grid_release_acquire",
+        &["st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
+        &[".cta.b32", ".relaxed", "bar.sync"],
+        // A device-scope acquire also invalidates L1.
+        &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
+        &[],
+    ),
+    name: "grid-release-acquire",
+    placement: Placement::TwoBlocks,
+    scope: Scope::Gpu,
+    ordering: Ordering::ReleaseAcquire,
+    guaranteed: true,
+};
+
+/// `st.release.cta` / `ld.acquire.cta` across two blocks: the scope leaves
+/// out one of the threads.
+pub const GRID_WRONG_SCOPE: Variant = Variant {
+    entry: entry(
+        "publish_grid_wrong_scope",
+        &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
+        &[".gpu.b32", ".relaxed", "bar.sync"],
+        &[],
+        &["MEMBAR.ALL.GPU", "CCTL"],
+    ),
+    name: "grid-wrong-scope",
+    placement: Placement::TwoBlocks,
+    scope: Scope::Cta,
+    ordering: Ordering::ReleaseAcquire,
+    guaranteed: false,
+};
+
+/// Every variant, in the order the README discusses them.
+pub const VARIANTS: [Variant; 4] = [BLOCK_RELEASE_ACQUIRE, BLOCK_RELAXED, GRID_RELEASE_ACQUIRE, GRID_WRONG_SCOPE];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_is_guaranteed_exactly_when_release_acquire_covers_both_threads() {
+        for v in VARIANTS {
+            let covers = v.scope == Scope::Gpu || v.placement == Placement::SameBlock;
+            assert_eq!(v.guaranteed, covers && v.ordering == Ordering::ReleaseAcquire, "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn names_are_the_symbols_dashed() {
+        for v in VARIANTS {
+            let dashed = v.entry.symbol.strip_prefix("publish_").unwrap().as_bytes();
+            assert!(dashed.iter().zip(v.name.as_bytes()).all(|(s, n)| *s == *n || (*s == b'_' && *n == b'-')));
+            assert_eq!(dashed.len(), v.name.len());
+        }
+    }
+
+    #[test]
+    fn a_block_holds_the_consumer_of_a_same_block_pair() {
+        assert!(Placement::SameBlock.threads() > CONSUMER && PRODUCER / 32 != CONSUMER / 32);
+    }
+}

@@ -1,0 +1,286 @@
+//! The sum kernels: their registry, and the deterministic kernel's layout.
+//!
+//! Adding a sum kernel means one entry in [`KERNELS`]; the host's sweep,
+//! bench and determinism table, the PTX tests, the SASS summary and the
+//! sanitizer all read it from here.
+
+use crate::registry::{Entry, Family, Grid, SharedBytes, WARP_SIZE};
+
+/// The fixed-order layout of `sum_deterministic`: the unit sizes that make its
+/// result depend on `n` alone.
+pub mod deterministic {
+    /// Floats per chunk: the unit whose sum is fixed by the data alone. Each
+    /// lane of the warp that sums a chunk loads 64 quads of it.
+    pub const CHUNK: usize = 8192;
+
+    /// Chunk sums combined per segment in the final pass.
+    pub const SEGMENT: usize = 1024;
+
+    /// The most segments the final pass holds in shared memory.
+    pub const MAX_SEGMENTS: usize = 1024;
+
+    /// Shared memory the kernel needs: one `f32` per segment (the first word
+    /// doubles as the block's "last block" flag before the segments).
+    pub const SHARED_BYTES: u32 = (MAX_SEGMENTS * size_of::<f32>()) as u32;
+
+    /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
+    pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
+}
+
+/// Global atomic adds one launch sends to the accumulator: the page's
+/// counting argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalAtomics {
+    /// One per element.
+    PerElement,
+    /// One per block of the grid.
+    PerBlock,
+    /// None: the kernel combines without a float atomic.
+    None,
+}
+
+/// Block-wide barriers each block executes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Barriers {
+    /// A fixed number per block.
+    Fixed(u32),
+    /// One, then one per halving step: `1 + log2(block)`.
+    Tree,
+}
+
+impl Barriers {
+    /// The count for a block of `threads` (a power of two).
+    pub const fn per_block(self, threads: u32) -> u32 {
+        match self {
+            Barriers::Fixed(count) => count,
+            Barriers::Tree => 1 + threads.trailing_zeros(),
+        }
+    }
+}
+
+/// The extra arguments a sum kernel takes after `(input, total, n)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scratch {
+    /// None.
+    None,
+    /// `partials: *mut f32` (one per [`deterministic::CHUNK`]) and
+    /// `counter: *mut u32` (zero before the first launch; left zero).
+    ChunkPartials,
+}
+
+/// One sum kernel: `(input: *const f32, total: *mut f32, n: usize, ...)`,
+/// adding `input[0..n]` into `*total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sum {
+    /// What every kernel records.
+    pub entry: Entry,
+    /// The name in tables and messages, as on the page.
+    pub label: &'static str,
+    /// The short name of the sweep table's columns and "fastest" column.
+    pub short: &'static str,
+    /// Whether it is one of the first page's three.
+    pub on_page: bool,
+    /// Dynamic shared memory per launch.
+    pub shared: SharedBytes,
+    /// The grid for `n` elements.
+    pub grid: Grid,
+    /// The counting argument.
+    pub global_atomics: GlobalAtomics,
+    /// Barriers per block.
+    pub barriers: Barriers,
+    /// Arguments after `n`.
+    pub scratch: Scratch,
+    /// The largest `n` it accepts.
+    pub max_n: usize,
+}
+
+impl Sum {
+    /// Global atomics one launch of `blocks` blocks performs over `n` elements.
+    pub const fn global_atomics(&self, n: usize, blocks: usize) -> usize {
+        match self.global_atomics {
+            GlobalAtomics::PerElement => n,
+            GlobalAtomics::PerBlock => blocks,
+            GlobalAtomics::None => 0,
+        }
+    }
+}
+
+const fn entry(
+    symbol: &'static str,
+    ptx_has: &'static [&'static str],
+    ptx_lacks: &'static [&'static str],
+    sass_has: &'static [&'static str],
+    sass_lacks: &'static [&'static str],
+) -> Entry {
+    Entry { symbol, family: Family::Sum, ptx_has, ptx_lacks, sass_has, sass_lacks }
+}
+
+/// The page's naive sum: one global atomic add per element.
+pub const GLOBAL_ATOMIC: Sum = Sum {
+    entry: entry(
+        "sum_global_atomic",
+        &["red.global.add.f32"],
+        &["bar.sync", "red.shared"],
+        &["REDG.E.ADD.F32"],
+        &[".CAS"],
+    ),
+    label: "global atomic",
+    short: "global",
+    on_page: true,
+    shared: SharedBytes::Fixed(0),
+    grid: Grid::ONE_PER_ELEMENT,
+    global_atomics: GlobalAtomics::PerElement,
+    barriers: Barriers::Fixed(0),
+    scratch: Scratch::None,
+    max_n: usize::MAX,
+};
+
+/// The page's second sum: one shared `f32` accumulator per block.
+pub const SHARED_ATOMIC: Sum = Sum {
+    entry: entry(
+        "sum_shared_atomic",
+        &["red.shared.add.f32", "bar.sync", "red.global.add.f32"],
+        &["atom.shared"],
+        // A shared-memory float add has no single instruction on sm_90: it is
+        // a compare-and-swap loop.
+        &["ATOMS.CAS"],
+        &[],
+    ),
+    label: "shared atomic",
+    short: "shared",
+    on_page: true,
+    shared: SharedBytes::Fixed(size_of::<f32>() as u32),
+    grid: Grid::ONE_PER_ELEMENT,
+    global_atomics: GlobalAtomics::PerBlock,
+    barriers: Barriers::Fixed(2),
+    scratch: Scratch::None,
+    max_n: usize::MAX,
+};
+
+/// The page's third sum: a shared-memory tree per block.
+pub const TREE_ATOMIC: Sum = Sum {
+    entry: entry(
+        "sum_tree_atomic",
+        &["bar.sync", "add.rn.f32", "red.global.add.f32"],
+        &["red.shared", "atom.shared"],
+        &["REDG.E.ADD.F32"],
+        &["ATOMS"],
+    ),
+    label: "tree + atomic",
+    short: "tree",
+    on_page: true,
+    shared: SharedBytes::PerThread(size_of::<f32>() as u32),
+    grid: Grid::ONE_PER_ELEMENT,
+    global_atomics: GlobalAtomics::PerBlock,
+    barriers: Barriers::Tree,
+    scratch: Scratch::None,
+    max_n: usize::MAX,
+};
+
+/// Warp shuffles, then one shared `f32` per warp.
+pub const WARP_SHUFFLE: Sum = Sum {
+    entry: entry(
+        "sum_warp_shuffle",
+        &["shfl.sync.bfly.b32", "bar.sync", "red.global.add.f32"],
+        &["red.shared", "atom.shared"],
+        &["SHFL.BFLY"],
+        &["ATOMS"],
+    ),
+    label: "warp shuffle",
+    short: "warp",
+    on_page: false,
+    shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
+    grid: Grid::ONE_PER_ELEMENT,
+    global_atomics: GlobalAtomics::PerBlock,
+    barriers: Barriers::Fixed(1),
+    scratch: Scratch::None,
+    max_n: usize::MAX,
+};
+
+/// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
+pub const BANDWIDTH: Sum = Sum {
+    entry: entry(
+        "sum_bandwidth",
+        &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "red.global.add.f32"],
+        &["red.shared"],
+        &["SHFL.BFLY", "REDG.E.ADD.F32"],
+        &["ATOMS"],
+    ),
+    label: "bandwidth",
+    short: "bandwidth",
+    on_page: false,
+    shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
+    // One float4 per thread per trip; past the resident blocks, threads loop.
+    grid: Grid { elements_per_thread: 4, fills_device: true },
+    global_atomics: GlobalAtomics::PerBlock,
+    barriers: Barriers::Fixed(1),
+    scratch: Scratch::None,
+    max_n: usize::MAX,
+};
+
+/// Fixed-order chunks and a last-block combine: the same bits every run.
+pub const DETERMINISTIC: Sum = Sum {
+    entry: entry(
+        "sum_deterministic",
+        &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "fence.acq_rel.gpu", "atom.global.add.u32", "bar.sync"],
+        &["red.global.add.f32", "atom.global.add.f32"],
+        &["MEMBAR.ALL.GPU", "ATOMG.E.ADD"],
+        &["REDG.E.ADD.F32"],
+    ),
+    label: "deterministic",
+    short: "deterministic",
+    on_page: false,
+    shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
+    // One chunk per warp: CHUNK / 32 floats per thread.
+    grid: Grid { elements_per_thread: (deterministic::CHUNK / WARP_SIZE as usize) as u32, fills_device: true },
+    global_atomics: GlobalAtomics::None,
+    barriers: Barriers::Fixed(2),
+    scratch: Scratch::ChunkPartials,
+    max_n: deterministic::MAX_N,
+};
+
+/// Every sum kernel: the page's three in the page's order, then the roofline
+/// kernels. The host's tables keep this order.
+pub const KERNELS: [Sum; 6] = [GLOBAL_ATOMIC, SHARED_ATOMIC, TREE_ATOMIC, WARP_SHUFFLE, BANDWIDTH, DETERMINISTIC];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_kernels_come_first_in_the_page_order() {
+        let page: [&str; 3] = core::array::from_fn(|i| KERNELS[i].label);
+        assert_eq!(page, ["global atomic", "shared atomic", "tree + atomic"]);
+        assert!(KERNELS.iter().skip(3).all(|k| !k.on_page) && KERNELS.iter().take(3).all(|k| k.on_page));
+    }
+
+    #[test]
+    fn launch_shapes_per_kernel() {
+        assert_eq!(TREE_ATOMIC.shared.bytes(256, 0), 1024);
+        assert_eq!(SHARED_ATOMIC.shared.bytes(64, 0), 4);
+        assert_eq!(GLOBAL_ATOMIC.shared.bytes(64, 0), 0);
+        assert_eq!(WARP_SHUFFLE.shared.bytes(1024, 0), 128);
+        assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 4096);
+        // One chunk per warp: three chunks at block 64 (two warps) is two blocks.
+        assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 64, 528), 2);
+        assert_eq!(DETERMINISTIC.grid.blocks(1 << 28, 1024, 132), 132);
+        assert_eq!(DETERMINISTIC.grid.blocks(1, 1024, 528), 1);
+        assert_eq!(WARP_SHUFFLE.grid.blocks(1 << 28, 256, 528), 1 << 20);
+    }
+
+    #[test]
+    fn the_counting_argument() {
+        let n = 4_194_304;
+        assert_eq!(GLOBAL_ATOMIC.global_atomics(n, n / 64), n);
+        assert_eq!(SHARED_ATOMIC.global_atomics(n, n / 64), n / 64);
+        assert_eq!(DETERMINISTIC.global_atomics(n, 132), 0);
+        assert_eq!(TREE_ATOMIC.barriers.per_block(1024), 11);
+        assert_eq!(SHARED_ATOMIC.barriers.per_block(1024), 2);
+    }
+
+    #[test]
+    fn the_deterministic_layout_reaches_2_to_the_33() {
+        assert_eq!(deterministic::MAX_N, 1 << 33);
+        assert_eq!(deterministic::SHARED_BYTES, 4096);
+    }
+}
