@@ -173,19 +173,10 @@ pub struct Variant {
     pub guaranteed: bool,
 }
 
-const fn entry(
-    symbol: &'static str,
-    ptx_has: &'static [&'static str],
-    ptx_lacks: &'static [&'static str],
-    sass_has: &'static [&'static str],
-    sass_lacks: &'static [&'static str],
-) -> Entry {
-    Entry { symbol, family: Family::Publish, ptx_has, ptx_lacks, sass_has, sass_lacks }
-}
-
 /// The page's example: `st.release.cta` / `ld.acquire.cta` in one block.
 pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
-    entry: entry(
+    entry: Entry::new(
+        Family::Publish,
         "publish_block_release_acquire",
         &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
         &[".relaxed", ".gpu.b32", "fence"],
@@ -202,7 +193,8 @@ pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
 
 /// Both flag operations relaxed, in one block: stale payloads are permitted.
 pub const BLOCK_RELAXED: Variant = Variant {
-    entry: entry(
+    entry: Entry::new(
+        Family::Publish,
         "publish_block_relaxed",
         &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
         &[".release", ".acquire", "fence", "membar"],
@@ -219,7 +211,8 @@ pub const BLOCK_RELAXED: Variant = Variant {
 
 /// `st.release.gpu` / `ld.acquire.gpu` across two blocks.
 pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
-    entry: entry(
+    entry: Entry::new(
+        Family::Publish,
         "publish_grid_release_acquire",
         &["st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
         &[".cta.b32", ".relaxed", "bar.sync"],
@@ -237,7 +230,8 @@ pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
 /// `st.release.cta` / `ld.acquire.cta` across two blocks: the scope leaves
 /// out one of the threads.
 pub const GRID_WRONG_SCOPE: Variant = Variant {
-    entry: entry(
+    entry: Entry::new(
+        Family::Publish,
         "publish_grid_wrong_scope",
         &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
         &[".gpu.b32", ".relaxed", "bar.sync"],

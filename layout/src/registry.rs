@@ -38,6 +38,20 @@ pub struct Entry {
     pub sass_lacks: &'static [&'static str],
 }
 
+impl Entry {
+    /// An entry of `family`, with its PTX and SASS promises in that order.
+    pub const fn new(
+        family: Family,
+        symbol: &'static str,
+        ptx_has: &'static [&'static str],
+        ptx_lacks: &'static [&'static str],
+        sass_has: &'static [&'static str],
+        sass_lacks: &'static [&'static str],
+    ) -> Entry {
+        Entry { symbol, family, ptx_has, ptx_lacks, sass_has, sass_lacks }
+    }
+}
+
 /// Dynamic shared-memory bytes a kernel asks of its launch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SharedBytes {

@@ -105,19 +105,10 @@ impl Sum {
     }
 }
 
-const fn entry(
-    symbol: &'static str,
-    ptx_has: &'static [&'static str],
-    ptx_lacks: &'static [&'static str],
-    sass_has: &'static [&'static str],
-    sass_lacks: &'static [&'static str],
-) -> Entry {
-    Entry { symbol, family: Family::Sum, ptx_has, ptx_lacks, sass_has, sass_lacks }
-}
-
 /// The page's naive sum: one global atomic add per element.
 pub const GLOBAL_ATOMIC: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_global_atomic",
         &["red.global.add.f32"],
         &["bar.sync", "red.shared"],
@@ -137,7 +128,8 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
 
 /// The page's second sum: one shared `f32` accumulator per block.
 pub const SHARED_ATOMIC: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_shared_atomic",
         &["red.shared.add.f32", "bar.sync", "red.global.add.f32"],
         &["atom.shared"],
@@ -159,7 +151,8 @@ pub const SHARED_ATOMIC: Sum = Sum {
 
 /// The page's third sum: a shared-memory tree per block.
 pub const TREE_ATOMIC: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_tree_atomic",
         &["bar.sync", "add.rn.f32", "red.global.add.f32"],
         &["red.shared", "atom.shared"],
@@ -179,7 +172,8 @@ pub const TREE_ATOMIC: Sum = Sum {
 
 /// Warp shuffles, then one shared `f32` per warp.
 pub const WARP_SHUFFLE: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_warp_shuffle",
         &["shfl.sync.bfly.b32", "bar.sync", "red.global.add.f32"],
         &["red.shared", "atom.shared"],
@@ -199,7 +193,8 @@ pub const WARP_SHUFFLE: Sum = Sum {
 
 /// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
 pub const BANDWIDTH: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_bandwidth",
         &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "red.global.add.f32"],
         &["red.shared"],
@@ -220,7 +215,8 @@ pub const BANDWIDTH: Sum = Sum {
 
 /// Fixed-order chunks and a last-block combine: the same bits every run.
 pub const DETERMINISTIC: Sum = Sum {
-    entry: entry(
+    entry: Entry::new(
+        Family::Sum,
         "sum_deterministic",
         &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "fence.acq_rel.gpu", "atom.global.add.u32", "bar.sync"],
         &["red.global.add.f32", "atom.global.add.f32"],

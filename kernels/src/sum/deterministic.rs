@@ -7,7 +7,7 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///
 /// An atomic sum's order is chosen by the hardware. Here the order is chosen
 /// by the data layout: the input is cut into chunks of [`CHUNK`] floats, each
-/// chunk is summed by one warp in a fixed lane pattern ([`lane_sum`]), and the
+/// chunk is summed by one warp in a fixed lane pattern (`lane_sum`), and the
 /// chunk sums are combined in the same pattern, in segments of [`SEGMENT`].
 /// *Which* warp or block does a chunk never enters the arithmetic.
 ///
