@@ -17,7 +17,7 @@ use host::gpu::sum::{SumKernel, SumKernels};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
-use host::{publish, reference};
+use host::{exact, publish, reference};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Sizes that are and are not multiples of every block: one element, less
@@ -70,6 +70,16 @@ fn cases() -> Vec<Case> {
         Box::new(roofline_sums_are_bit_exact),
     ));
     cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
+    for threads in [32, 256, 1024] {
+        cases.push((
+            format!("correctly_rounded_sum_is_the_exact_sum/block_{threads}"),
+            Box::new(move |gpu| correctly_rounded_sum_is_the_exact_sum(gpu, threads)),
+        ));
+    }
+    cases.push((
+        "correctly_rounded_sum_of_nan_and_infinities".to_owned(),
+        Box::new(correctly_rounded_sum_of_nan_and_infinities),
+    ));
     for variant in PublishVariant::all().filter(|v| v.guaranteed) {
         cases.push((
             format!("guaranteed_publication_is_never_stale/{}", variant.key()),
@@ -163,6 +173,91 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
         }
     }
     if seen.len() == 1 { Ok(()) } else { Err(format!("  {} distinct sums: {seen:?}", seen.len())) }
+}
+
+/// The correctly rounded kernel against the CPU's exact sum, bit for bit, on
+/// every generated spread and on random finite bit patterns (every exponent,
+/// both signs, subnormals: the kind of array a user might bring), at sizes
+/// around every boundary of the kernel (a quad, a trip of 16, a block's
+/// worth), with starts misaligned for the vector loads and grids sized for 1
+/// SM up to twice the device.
+fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(), String> {
+    let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
+    let block = Block::new(threads).map_err(|e| e.to_string())?;
+    let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
+    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 65_537, 1_000_003, (1 << 22) + 3] {
+        for spread in input::Spread::ALL {
+            arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
+        }
+    }
+    let mut state = 5u64;
+    for n in [2, 1000, 65_536, 1 << 20] {
+        let values = (0..n)
+            .map(|_| {
+                loop {
+                    let x = f32::from_bits(input::splitmix64(&mut state) as u32);
+                    if x.is_finite() {
+                        break x;
+                    }
+                }
+            })
+            .collect();
+        arrays.push((format!("random bits n = {n}"), values));
+    }
+    let mut wrong = Vec::new();
+    for (name, values) in &arrays {
+        let expected = exact::sum(values);
+        for (sm_count, offset) in [(gpu.info.sm_count, 0), (1, 1), (2 * gpu.info.sm_count, 3)] {
+            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+            let device_input = kernels.upload_at(values, offset).map_err(|e| e.to_string())?;
+            let plan = Plan { warmup: 2, runs: 0, cold: false };
+            for found in kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums {
+                if found.to_bits() != expected.to_bits() {
+                    wrong.push(format!(
+                        "  {name}, {sm_count} SMs, offset {offset}: expected {expected:e} ({:#010x}), found {found:e} ({:#010x})",
+                        expected.to_bits(),
+                        found.to_bits()
+                    ));
+                }
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// NaN and infinities decide the correctly rounded sum as IEEE addition
+/// would, and as the CPU reference does.
+fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
+    let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
+    let mut wrong = Vec::new();
+    let mut with = |what: &str, at: usize, value: f32, n: usize| -> Result<(), String> {
+        let mut values = input::spread(input::Spread::Normal, n, 1);
+        values[at] = value;
+        let expected = exact::sum(&values);
+        let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+        let plan = Plan { warmup: 2, runs: 0, cold: false };
+        for found in kernels.measure(kernel, &device_input, Block::DEFAULT, plan).map_err(|e| e.to_string())?.sums {
+            if !(found.to_bits() == expected.to_bits() || (found.is_nan() && expected.is_nan())) {
+                wrong.push(format!("  {what}: expected {expected}, found {found}"));
+            }
+        }
+        Ok(())
+    };
+    with("one NaN", 7, f32::NAN, 100_003)?;
+    with("one +inf", 99_999, f32::INFINITY, 100_003)?;
+    with("one -inf in the tail", 100_002, f32::NEG_INFINITY, 100_003)?;
+    with("the largest float beside small ones", 0, f32::MAX, 3)?;
+    let mut values = vec![f32::MAX; 1000];
+    values.push(f32::NEG_INFINITY);
+    values.push(f32::INFINITY);
+    let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+    let found = kernels.measure(kernel, &device_input, Block::DEFAULT, Plan { warmup: 1, runs: 0, cold: false });
+    let found = found.map_err(|e| e.to_string())?.sums[0];
+    if !found.is_nan() {
+        wrong.push(format!("  +inf and -inf: expected NaN, found {found}"));
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
 /// The page's example and the device-scope version: over three launches

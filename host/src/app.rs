@@ -4,8 +4,11 @@
 use std::io::IsTerminal;
 use std::path::Path;
 
+use crate::accuracy::{AccuracyOptions, Data};
 use crate::bench::BenchOptions;
-use crate::cli::{BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, OutputArgs, PlotArgs, PublishArgs, SweepArgs};
+use crate::cli::{
+    AccuracyArgs, BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, OutputArgs, PlotArgs, PublishArgs, SweepArgs,
+};
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::histogram::HistogramKernels;
@@ -19,7 +22,7 @@ use crate::publish::{PublishOptions, Verdict};
 use crate::record::{KERNEL_COMPILER, Record, Results};
 use crate::report::{self, Format, plot, table};
 use crate::sweep::{Mismatch, SweepOptions};
-use crate::{bench, determinism, exercise, histogram, publish, sweep};
+use crate::{accuracy, bench, data_file, determinism, exercise, histogram, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +36,14 @@ pub enum Outcome {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, LabError> {
     let ptx = cli.ptx.map_or(PtxSource::Embedded, PtxSource::File);
+    // A user's data file is read and checked before the GPU is opened, so a
+    // wrong file is reported the same way on every machine, at once.
+    let file_values = match &cli.command {
+        Command::Accuracy(AccuracyArgs { input: Some(path), .. }) => {
+            Some(data_file::load(path).map_err(|e| LabError::DataFile { path: path.clone(), reason: e.to_string() })?)
+        }
+        _ => None,
+    };
     let gpu = Gpu::open(&ptx)?;
     match cli.command {
         Command::Sweep(args) => run_sweep(&gpu, args),
@@ -40,6 +51,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Command::Publish(args) => run_publish(&gpu, args),
         Command::Histogram(args) => run_histogram(&gpu, args),
         Command::Bench(args) => run_bench(&gpu, args),
+        Command::Accuracy(args) => run_accuracy(&gpu, args, file_values.as_deref()),
     }
 }
 
@@ -170,4 +182,22 @@ fn run_bench(gpu: &Gpu, args: BenchArgs) -> Result<Outcome, LabError> {
     let mismatches = report.mismatches();
     emit(&record(gpu, Results::Bench(report)), &args.output, Some(&args.plot))?;
     Ok(outcome(&mismatches))
+}
+
+fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> Result<Outcome, LabError> {
+    let data = match args.input {
+        Some(path) => Data::File(path),
+        None => Data::Generated { spreads: args.spread, sizes: args.sizes, seed: args.seed },
+    };
+    let options = AccuracyOptions { data, block: args.block, runs: args.runs as usize };
+    let kernels = SumKernels::load(gpu)?;
+    let report = accuracy::run(&kernels, &options, file_values, &progress(&args.output))?;
+    let broken = report.broken();
+    emit(&record(gpu, Results::Accuracy(report)), &args.output, Some(&args.plot))?;
+    if broken.is_empty() {
+        Ok(Outcome::Passed)
+    } else {
+        eprint!("{}", table::broken_promises(&broken));
+        Ok(Outcome::ChecksFailed)
+    }
 }

@@ -10,7 +10,7 @@ use layout::histogram::MAX_BINS;
 
 use crate::gpu::launch::Block;
 use crate::gpu::publish::PublishVariant;
-use crate::input::Distribution;
+use crate::input::{Distribution, Spread};
 use crate::reference;
 use crate::report::Format;
 
@@ -71,7 +71,8 @@ pub struct OutputArgs {
 /// The plot a command can draw.
 #[derive(Debug, Args)]
 pub struct PlotArgs {
-    /// Also draw GB/s against n (log axes, one line per kernel) to this SVG file.
+    /// Also draw a plot to this SVG file: GB/s against n, one line per kernel
+    /// (for `accuracy`: the worst error against n, one panel per spread).
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
 }
@@ -95,6 +96,48 @@ pub enum Command {
     /// Count values into bins with global atomics and with a privatized
     /// shared-memory histogram, timed, and checked exactly against the CPU.
     Histogram(HistogramArgs),
+    /// How far each sum is from the exact one: every kernel (20 runs) and the
+    /// usual CPU sums, on generated arrays or your own .npy file, in units in
+    /// the last place of the exactly rounded sum.
+    Accuracy(AccuracyArgs),
+}
+
+/// `accuracy`'s flags.
+#[derive(Debug, Args)]
+pub struct AccuracyArgs {
+    /// Sum this file instead of generated arrays: a 1-D little-endian float32
+    /// .npy array, or raw float32 words in a .f32 file. It is read and checked
+    /// before the GPU is opened.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["spread", "sizes", "seed"])]
+    pub input: Option<PathBuf>,
+
+    /// Generated arrays, comma-separated (see the README for each).
+    #[arg(long, value_delimiter = ',', default_values_t = Spread::ALL, value_enum)]
+    pub spread: Vec<Spread>,
+
+    /// Sizes of the generated arrays, comma-separated, from 1 to 2^29.
+    #[arg(long, value_delimiter = ',', default_values_t = crate::accuracy::DEFAULT_SIZES, value_parser = parse_count)]
+    pub sizes: Vec<usize>,
+
+    /// The seed of every generated array.
+    #[arg(long, default_value_t = crate::input::INEXACT_SEED)]
+    pub seed: u64,
+
+    /// Launches of each GPU kernel per array.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+
+    /// Threads per block: a power of two from 32 to 1024.
+    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
+    pub block: Block,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub plot: PlotArgs,
 }
 
 /// `publish`'s flags.

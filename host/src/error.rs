@@ -40,6 +40,16 @@ pub enum LabError {
         error: String,
     },
 
+    /// The user's data file (`accuracy --input`) cannot be summed: missing,
+    /// not `.npy`, the wrong dtype or shape, empty, or too large.
+    #[error("{path}: {reason}")]
+    DataFile {
+        /// The file named on the command line.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// A results or plot file could not be written.
     #[error("cannot write {path}: {reason}")]
     Output {
@@ -51,12 +61,13 @@ pub enum LabError {
 }
 
 impl LabError {
-    /// The process exit code for this error: 2 for "no GPU" (the code clap
-    /// uses for bad flags: the user must change something), 1 for
-    /// everything else. Bad flags never get this far: `cli` refuses them.
+    /// The process exit code for this error: 2 for "no GPU" and an unusable
+    /// data file (the code clap uses for bad flags: the user must change
+    /// something), 1 for everything else. Bad flags never get this far: `cli`
+    /// refuses them.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LabError::NoDevice(_) => 2,
+            LabError::NoDevice(_) | LabError::DataFile { .. } => 2,
             _ => 1,
         }
     }

@@ -82,8 +82,95 @@ pub fn bin_indices(n: usize, bins: u32, distribution: Distribution) -> Vec<u32> 
     }
 }
 
+/// The generated inputs of `host accuracy`: each teaches one way a float sum
+/// goes wrong. Every one is made by SplitMix64 from a seed, so a seed names
+/// the array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Spread {
+    /// Uniform in `[0, 1)`, 24 random bits each: every addition rounds once
+    /// the running sum passes 1, and the error grows with n.
+    Uniform,
+    /// Standard normal (Box-Muller in `f64`, then rounded): mixed signs, a
+    /// true sum near zero relative to the terms.
+    Normal,
+    /// Random signs, magnitudes `2^e · (1 + f)` with `e` uniform in
+    /// `[-60, 60]`: the large terms swallow the small ones.
+    Wide,
+    /// Pairs `b` and `-b` with `|b|` in `[2^20, 2^30)`, placed mirror-wise so
+    /// the running sum climbs and falls back, and one element in 32 uniform
+    /// in `[0, 1)`: the true sum is those small values, the partial sums are
+    /// large.
+    Cancel,
+    /// Positive values below 2^-124, subnormals included: a kernel that
+    /// flushes subnormals to zero loses them.
+    Tiny,
+}
+
+impl Spread {
+    /// Every spread, in the order above.
+    pub const ALL: [Spread; 5] = [Spread::Uniform, Spread::Normal, Spread::Wide, Spread::Cancel, Spread::Tiny];
+
+    /// The name used on the command line and in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Spread::Uniform => "uniform",
+            Spread::Normal => "normal",
+            Spread::Wide => "wide",
+            Spread::Cancel => "cancel",
+            Spread::Tiny => "tiny",
+        }
+    }
+}
+
+/// `n` values of `spread`, from SplitMix64 seeded with `seed`.
+pub fn spread(spread: Spread, n: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    let mut bits = || splitmix64(&mut state);
+    // A uniform in [0, 1) with 53 random bits.
+    let unit = |r: u64| (r >> 11) as f64 / (1u64 << 53) as f64;
+    match spread {
+        Spread::Uniform => (0..n).map(|_| (bits() >> 40) as f32 / (1u32 << 24) as f32).collect(),
+        Spread::Normal => (0..n)
+            .map(|_| {
+                let (u, v) = (unit(bits()), unit(bits()));
+                ((-2.0 * (1.0 - u).ln()).sqrt() * (std::f64::consts::TAU * v).cos()) as f32
+            })
+            .collect(),
+        Spread::Wide => (0..n)
+            .map(|_| {
+                let r = bits();
+                let exponent = (r % 121) as i32 - 60;
+                let fraction = ((r >> 8) & 0x7F_FFFF) as u32;
+                let magnitude = f32::from_bits(((127 + exponent) as u32) << 23 | fraction);
+                if r >> 63 == 1 { -magnitude } else { magnitude }
+            })
+            .collect(),
+        Spread::Cancel => {
+            let small = |r: u64| (r >> 40) as f32 / (1u32 << 24) as f32;
+            let mut values = vec![0.0f32; n];
+            let big: Vec<usize> = (0..n).filter(|i| i % 32 != 31).collect();
+            for (k, &i) in big.iter().enumerate().take(big.len() / 2) {
+                let r = bits();
+                let magnitude = f32::from_bits(((127 + 20 + (r % 10) as u32) << 23) | ((r >> 8) & 0x7F_FFFF) as u32);
+                let b = if r >> 63 == 1 { -magnitude } else { magnitude };
+                values[i] = b;
+                values[big[big.len() - 1 - k]] = -b;
+            }
+            if big.len() % 2 == 1 {
+                values[big[big.len() / 2]] = small(bits());
+            }
+            for i in (31..n).step_by(32) {
+                values[i] = small(bits());
+            }
+            values
+        }
+        Spread::Tiny => (0..n).map(|_| f32::from_bits(1 + (bits() >> 40) as u32 % ((1 << 25) - 1))).collect(),
+    }
+}
+
 /// One step of SplitMix64 (Steele, Lea and Flood, 2014).
-fn splitmix64(state: &mut u64) -> u64 {
+pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -122,6 +209,30 @@ mod tests {
         assert!(v.iter().all(|&b| b < 7));
         assert!((0..7).all(|b| v.contains(&b)));
         assert_eq!(bin_indices(5, 7, Distribution::OneBin), [0; 5]);
+    }
+
+    #[test]
+    fn spreads_are_seeded_and_shaped_as_documented() {
+        for s in Spread::ALL {
+            let a = spread(s, 1000, 5);
+            assert_eq!(a, spread(s, 1000, 5), "{s:?} is a function of its seed");
+            assert_ne!(a, spread(s, 1000, 6), "{s:?} changes with the seed");
+            assert!(a.iter().all(|x| x.is_finite()), "{s:?}");
+        }
+        assert!(spread(Spread::Uniform, 1000, 1).iter().all(|&x| (0.0..1.0).contains(&x)));
+        let normal = spread(Spread::Normal, 1000, 1);
+        assert!(normal.iter().any(|&x| x < -1.0) && normal.iter().any(|&x| x > 1.0));
+        let wide = spread(Spread::Wide, 1000, 1);
+        assert!(wide.iter().any(|x| x.abs() < 1e-15) && wide.iter().any(|x| x.abs() > 1e15));
+        let tiny = spread(Spread::Tiny, 1000, 1);
+        assert!(tiny.iter().all(|&x| x > 0.0 && x < 2f32.powi(-124)));
+        assert!(tiny.iter().any(|x| x.is_subnormal()) && tiny.iter().any(|x| x.is_normal()));
+        // Cancel: the big terms cancel in pairs, so the exact sum is that of
+        // the 32 (at most) small ones, in [0, 32], while the terms reach 2^20.
+        let cancel = spread(Spread::Cancel, 1000, 1);
+        let exact: f64 = cancel.iter().map(|&x| f64::from(x)).sum();
+        assert!(cancel.iter().filter(|x| x.abs() >= 1048576.0).count() > 900);
+        assert!((0.0..=32.0).contains(&exact), "{exact}");
     }
 
     #[test]

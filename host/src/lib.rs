@@ -11,12 +11,16 @@
 
 #![warn(missing_docs)]
 
+pub mod accuracy;
 pub mod app;
 pub mod bench;
 pub mod cli;
+pub mod data_file;
 pub mod determinism;
 pub mod error;
+pub mod exact;
 pub mod exercise;
+pub mod float_json;
 pub mod gpu;
 pub mod histogram;
 pub mod input;
@@ -26,4 +30,5 @@ pub mod record;
 pub mod reference;
 pub mod report;
 pub use lab_stats as stats;
+pub mod strategies;
 pub mod sweep;

@@ -1,5 +1,6 @@
 //! The one result type every command produces, and every exporter reads.
 
+use crate::accuracy::AccuracyReport;
 use crate::bench::BenchReport;
 use crate::determinism::DeterminismReport;
 use crate::exercise::ExerciseReport;
@@ -41,6 +42,8 @@ pub enum Results {
     Bench(BenchReport),
     /// `histogram`.
     Histogram(HistogramReport),
+    /// `accuracy`.
+    Accuracy(AccuracyReport),
     /// `publish`.
     Publish {
         /// What ran.

@@ -23,7 +23,7 @@ fn one_line(stderr: &[u8]) -> String {
 fn help_lists_every_command_and_its_flags() {
     let top = host().arg("--help").assert().success().get_output().stdout.clone();
     let top = String::from_utf8(top).unwrap();
-    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
         assert!(top.contains(command), "{command} missing from --help");
     }
     host().args(["sweep", "--help"]).assert().success().stdout(
@@ -31,7 +31,7 @@ fn help_lists_every_command_and_its_flags() {
             .and(predicate::str::contains("--sizes"))
             .and(predicate::str::contains("--plot")),
     );
-    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
         host()
             .args([command, "--help"])
             .assert()
@@ -56,6 +56,9 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["histogram", "--bins", "0"], "--bins"),
         (&["exercise", "--sizes", "x"], "--sizes"),
         (&["histogram", "--plot", "x.svg"], "--plot"),
+        (&["accuracy", "--spread", "zipf"], "--spread"),
+        (&["accuracy", "--input", "a.npy", "--sizes", "10"], "--sizes"),
+        (&["accuracy", "--runs", "0"], "--runs"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         let line = one_line(&out.stderr);
@@ -70,7 +73,7 @@ fn no_subcommand_is_a_usage_error() {
 
 #[test]
 fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
-    for command in ["sweep", "exercise", "publish", "histogram", "bench"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
         let out = host().arg(command).assert().code(2).get_output().clone();
         assert!(one_line(&out.stderr).starts_with("error: no CUDA device"), "{command}");
     }
@@ -80,4 +83,61 @@ fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
 fn a_missing_ptx_file_is_named() {
     let out = host().args(["--ptx", "/nonexistent/kernels.ptx", "sweep"]).assert().code(1).get_output().clone();
     assert!(one_line(&out.stderr).contains("cannot read PTX file /nonexistent/kernels.ptx"));
+}
+
+/// A `.npy` file of `dtype` and `shape` holding `payload`, as NumPy writes
+/// version 1.0.
+fn npy(dtype: &str, shape: &str, payload: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{dtype}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(payload);
+    bytes
+}
+
+#[test]
+fn a_bad_data_file_is_one_line_naming_it_before_any_gpu_is_looked_for() {
+    let dir = std::env::temp_dir().join(format!("lab-cli-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, Vec<u8>, &str); 6] = [
+        ("double.npy", npy("<f8", "(3,)", &[0; 24]), "dtype is <f8"),
+        ("half.npy", npy("<f2", "(3,)", &[0; 6]), "dtype is <f2"),
+        ("ints.npy", npy("<i8", "(3,)", &[0; 24]), "dtype is <i8"),
+        ("matrix.npy", npy("<f4", "(2, 3)", &[0; 24]), "2 dimensions"),
+        ("empty.npy", npy("<f4", "(0,)", &[]), "empty"),
+        ("notes.npy", b"not numpy".to_vec(), "not a .npy file"),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        // No GPU is hidden here: the file is refused before one is opened, so
+        // the message is the file's on every machine.
+        let out = Command::cargo_bin("host")
+            .unwrap()
+            .arg("accuracy")
+            .arg("--input")
+            .arg(&path)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let line = one_line(&out.stderr);
+        assert!(line.starts_with(&format!("error: {}: ", path.display())) && line.contains(reason), "{name}: {line}");
+    }
+    let missing = dir.join("missing.npy");
+    let out = host().arg("accuracy").arg("--input").arg(&missing).assert().code(2).get_output().clone();
+    assert!(one_line(&out.stderr).contains("missing.npy: cannot open"));
+}
+
+#[test]
+fn a_good_data_file_gets_as_far_as_the_gpu() {
+    let path = std::env::temp_dir().join(format!("lab-cli-good-{}.npy", std::process::id()));
+    std::fs::write(&path, npy("<f4", "(2,)", &[0, 0, 0x80, 0x3f, 0, 0, 0, 0x40])).unwrap();
+    let out = host().arg("accuracy").arg("--input").arg(&path).assert().code(2).get_output().clone();
+    assert!(one_line(&out.stderr).starts_with("error: no CUDA device"));
 }

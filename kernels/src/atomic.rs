@@ -142,3 +142,103 @@ pub unsafe fn global_fetch_add_u32(address: *mut u32, value: u32) -> u32 {
     }
     old
 }
+
+/// Adds `value` to the `i64` at `address` in global memory (`atomicAdd` on an
+/// `unsigned long long*`, result unused).
+///
+/// Emits `cvta.to.global.u64` then `red.global.add.u64`: relaxed, `.gpu`
+/// scope. Two's-complement addition is the same operation for signed and
+/// unsigned words, so this adds signed limbs exactly as long as the true total
+/// fits in 64 bits, whatever the order the adds land in.
+///
+/// # Safety
+///
+/// `address` must point to a live, 8-byte aligned `i64` in global memory.
+#[inline(always)]
+pub unsafe fn global_add_i64(address: *mut i64, value: i64) {
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "red.global.add.u64 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg64) value,
+            options(nostack),
+        );
+    }
+}
+
+/// ORs `value` into the `u32` at `address` in global memory (`atomicOr`,
+/// result unused).
+///
+/// Emits `cvta.to.global.u64` then `red.global.or.b32`: relaxed, `.gpu` scope.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory.
+#[inline(always)]
+pub unsafe fn global_or_u32(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "red.global.or.b32 [{a}], {v};",
+            a = inout(reg64) address => _,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+}
+
+/// Writes `value` to the 64-bit word at `address` in global memory and
+/// returns the word it replaced (`atomicExch`).
+///
+/// Emits `cvta.to.global.u64` then `atom.global.exch.b64`: relaxed, `.gpu`
+/// scope, performed at the point of coherence, so it reads the latest value
+/// of the word whatever this SM's L1 holds.
+///
+/// # Safety
+///
+/// `address` must point to a live, 8-byte aligned 64-bit word in global memory.
+#[inline(always)]
+pub unsafe fn global_exchange_i64(address: *mut i64, value: i64) -> i64 {
+    let old;
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "atom.global.exch.b64 {old}, [{a}], {v};",
+            a = inout(reg64) address => _,
+            old = out(reg64) old,
+            v = in(reg64) value,
+            options(nostack),
+        );
+    }
+    old
+}
+
+/// Writes `value` to the `u32` at `address` in global memory and returns the
+/// value it replaced (`atomicExch`).
+///
+/// Emits `cvta.to.global.u64` then `atom.global.exch.b32`: relaxed, `.gpu`
+/// scope.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory.
+#[inline(always)]
+pub unsafe fn global_exchange_u32(address: *mut u32, value: u32) -> u32 {
+    let old;
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "atom.global.exch.b32 {old}, [{a}], {v};",
+            a = inout(reg64) address => _,
+            old = out(reg32) old,
+            v = in(reg32) value,
+            options(nostack),
+        );
+    }
+    old
+}

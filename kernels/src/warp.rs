@@ -39,6 +39,29 @@ pub unsafe fn shfl_xor_f32(value: f32, lane_mask: u32) -> f32 {
     out
 }
 
+/// The bits of `value` in lane `lane ^ lane_mask`: [`shfl_xor_f32`] for a
+/// 32-bit integer (the same `shfl.sync.bfly.b32`; a shuffle moves bits).
+///
+/// # Safety
+///
+/// As [`shfl_xor_f32`].
+#[inline(always)]
+pub unsafe fn shfl_xor_u32(value: u32, lane_mask: u32) -> u32 {
+    let out: u32;
+    // SAFETY: the caller guarantees the whole warp participates.
+    unsafe {
+        asm!(
+            "shfl.sync.bfly.b32 {d}, {v}, {m}, 0x1f, {mask};",
+            d = out(reg32) out,
+            v = in(reg32) value,
+            m = in(reg32) lane_mask,
+            mask = in(reg32) FULL_MASK,
+            options(nomem, nostack),
+        );
+    }
+    out
+}
+
 /// The sum of `value` over the 32 lanes of the warp, returned to every lane.
 ///
 /// Five butterfly steps (lane masks 16, 8, 4, 2, 1). The order of the
@@ -54,6 +77,30 @@ pub unsafe fn sum_f32(mut value: f32) -> f32 {
     while lane_mask > 0 {
         // SAFETY: forwarded from the caller: the whole warp is here.
         value += unsafe { shfl_xor_f32(value, lane_mask) };
+        lane_mask /= 2;
+    }
+    value
+}
+
+/// The sum of `value` over the 32 lanes of the warp, returned to every lane,
+/// with wrapping two's-complement arithmetic: exact whenever the true sum
+/// fits in 64 bits.
+///
+/// Five butterfly steps, each two `shfl.sync.bfly.b32` (the low and the high
+/// half of the word). Integer addition is associative, so unlike
+/// [`sum_f32`] the order does not matter to the result.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must call it together.
+#[inline(always)]
+pub unsafe fn sum_i64(mut value: i64) -> i64 {
+    let mut lane_mask = WARP_SIZE / 2;
+    while lane_mask > 0 {
+        let (low, high) = (value as u32, (value >> 32) as u32);
+        // SAFETY: forwarded from the caller: the whole warp is here.
+        let (low, high) = unsafe { (shfl_xor_u32(low, lane_mask), shfl_xor_u32(high, lane_mask)) };
+        value = value.wrapping_add(((high as u64) << 32 | low as u64) as i64);
         lane_mask /= 2;
     }
     value

@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod baseline;
+pub mod exact;
 pub mod histogram;
 pub mod publish;
 pub mod registry;

@@ -66,6 +66,21 @@ pub enum Scratch {
     /// `partials: *mut f32` (one per [`deterministic::CHUNK`]) and
     /// `counter: *mut u32` (zero before the first launch; left zero).
     ChunkPartials,
+    /// `acc: *mut Superaccumulator` (zero before the first launch; left
+    /// zero): [`crate::exact::Superaccumulator`].
+    Superaccumulator,
+}
+
+/// What a sum kernel promises about its result on inexact input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Promise {
+    /// Nothing: the hardware picks the order of some additions, so the last
+    /// bits can change from run to run.
+    Nothing,
+    /// The same bits on every run, block and grid: a fixed addition order.
+    Reproducible,
+    /// The true sum's nearest `f32`, ties to even: reproducible too.
+    CorrectlyRounded,
 }
 
 /// One sum kernel: `(input: *const f32, total: *mut f32, n: usize, ...)`,
@@ -80,6 +95,9 @@ pub struct Sum {
     pub short: &'static str,
     /// Whether it is one of the first page's three.
     pub on_page: bool,
+    /// What it promises on inexact input; `host accuracy` and the GPU tests
+    /// hold it to that.
+    pub promise: Promise,
     /// Dynamic shared memory per launch.
     pub shared: SharedBytes,
     /// The grid for `n` elements.
@@ -118,6 +136,7 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     label: "global atomic",
     short: "global",
     on_page: true,
+    promise: Promise::Nothing,
     shared: SharedBytes::Fixed(0),
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerElement,
@@ -141,6 +160,7 @@ pub const SHARED_ATOMIC: Sum = Sum {
     label: "shared atomic",
     short: "shared",
     on_page: true,
+    promise: Promise::Nothing,
     shared: SharedBytes::Fixed(size_of::<f32>() as u32),
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
@@ -162,6 +182,7 @@ pub const TREE_ATOMIC: Sum = Sum {
     label: "tree + atomic",
     short: "tree",
     on_page: true,
+    promise: Promise::Nothing,
     shared: SharedBytes::PerThread(size_of::<f32>() as u32),
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
@@ -183,6 +204,7 @@ pub const WARP_SHUFFLE: Sum = Sum {
     label: "warp shuffle",
     short: "warp",
     on_page: false,
+    promise: Promise::Nothing,
     shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
@@ -204,6 +226,7 @@ pub const BANDWIDTH: Sum = Sum {
     label: "bandwidth",
     short: "bandwidth",
     on_page: false,
+    promise: Promise::Nothing,
     shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
     // One float4 per thread per trip; past the resident blocks, threads loop.
     grid: Grid { elements_per_thread: 4, fills_device: true },
@@ -226,6 +249,7 @@ pub const DETERMINISTIC: Sum = Sum {
     label: "deterministic",
     short: "deterministic",
     on_page: false,
+    promise: Promise::Reproducible,
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
     // One chunk per warp: CHUNK / 32 floats per thread.
     grid: Grid { elements_per_thread: (deterministic::CHUNK / WARP_SIZE as usize) as u32, fills_device: true },
@@ -235,9 +259,39 @@ pub const DETERMINISTIC: Sum = Sum {
     max_n: deterministic::MAX_N,
 };
 
+/// Integer limbs in shared memory, then integer atomics, then one rounding:
+/// the exactly rounded sum.
+pub const CORRECTLY_ROUNDED: Sum = Sum {
+    entry: Entry::new(
+        Family::Sum,
+        "sum_correctly_rounded",
+        // The last block's gathering (`atom.global.exch.b64`) is a function of
+        // its own in the PTX, outside the entry's body; ptxas inlines it, so
+        // the SASS promise names it.
+        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
+        // Not one float addition: every float is added as an integer.
+        &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
+        &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY"],
+        &["REDG.E.ADD.F32"],
+    ),
+    label: "correctly rounded",
+    short: "rounded",
+    on_page: false,
+    promise: Promise::CorrectlyRounded,
+    shared: SharedBytes::PerThread((crate::exact::LIMBS * size_of::<i64>()) as u32),
+    // Four float4s per thread per trip; past the resident blocks, threads loop.
+    grid: Grid { elements_per_thread: 16, fills_device: true },
+    global_atomics: GlobalAtomics::None,
+    barriers: Barriers::Fixed(1),
+    scratch: Scratch::Superaccumulator,
+    // Below 2^31 every limb's total stays inside 64 bits.
+    max_n: (1 << 31) - 1,
+};
+
 /// Every sum kernel: the page's three in the page's order, then the roofline
 /// kernels. The host's tables keep this order.
-pub const KERNELS: [Sum; 6] = [GLOBAL_ATOMIC, SHARED_ATOMIC, TREE_ATOMIC, WARP_SHUFFLE, BANDWIDTH, DETERMINISTIC];
+pub const KERNELS: [Sum; 7] =
+    [GLOBAL_ATOMIC, SHARED_ATOMIC, TREE_ATOMIC, WARP_SHUFFLE, BANDWIDTH, DETERMINISTIC, CORRECTLY_ROUNDED];
 
 #[cfg(test)]
 mod tests {

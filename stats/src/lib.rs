@@ -36,6 +36,48 @@ pub fn gb_per_s(bytes: u64, ms: f32) -> f64 {
     bytes as f64 / (f64::from(ms) * 1e-3) / 1e9
 }
 
+/// `x`'s place on the line of all floats, in order: the integer whose
+/// difference between two floats counts the floats between them. Both zeros
+/// are 0; NaN has no place.
+fn ordered(x: f32) -> Option<i64> {
+    if x.is_nan() {
+        return None;
+    }
+    let bits = x.to_bits();
+    let magnitude = i64::from(bits & 0x7FFF_FFFF);
+    Some(if bits >> 31 == 1 { -magnitude } else { magnitude })
+}
+
+/// The error of `x` in units in the last place of `reference`: how many
+/// floats lie between them, counted along the float line, so 0 when they are
+/// equal (or both zero) and 1 for neighbours. Infinity counts as one float
+/// past the largest finite one. `None` if either is NaN.
+pub fn ulps_between(x: f32, reference: f32) -> Option<u64> {
+    Some(ordered(x)?.abs_diff(ordered(reference)?))
+}
+
+/// `|x − reference| / |reference|`, in `f64`: `None` if either is NaN or
+/// infinite, or if the reference is zero and `x` is not.
+pub fn relative_error(x: f32, reference: f32) -> Option<f64> {
+    if !x.is_finite() || !reference.is_finite() {
+        return None;
+    }
+    let (x, r) = (f64::from(x), f64::from(reference));
+    match (r == 0.0, x == r) {
+        (_, true) => Some(0.0),
+        (true, false) => None,
+        (false, false) => Some((x - r).abs() / r.abs()),
+    }
+}
+
+/// The median of integer samples (the lower middle one for an even count),
+/// or `None` when there are none.
+pub fn median_u64(samples: &[u64]) -> Option<u64> {
+    let mut sorted = samples.to_vec();
+    sorted.sort_unstable();
+    sorted.get(sorted.len().saturating_sub(1) / 2).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -58,6 +100,31 @@ mod tests {
         assert_eq!(min_max(&[]), None);
         assert_eq!(distinct_bits(&[1.0, 1.0, 2.0]), 2);
         assert_eq!(distinct_bits(&[0.0, -0.0]), 2, "signed zeros differ in bits");
+    }
+
+    #[test]
+    fn ulps_count_the_floats_between() {
+        assert_eq!(ulps_between(1.0, 1.0), Some(0));
+        assert_eq!(ulps_between(1.0 + f32::EPSILON, 1.0), Some(1));
+        assert_eq!(ulps_between(0.0, -0.0), Some(0));
+        assert_eq!(ulps_between(f32::from_bits(1), -f32::from_bits(1)), Some(2), "across zero");
+        assert_eq!(ulps_between(f32::INFINITY, f32::MAX), Some(1));
+        assert_eq!(ulps_between(f32::NAN, 1.0), None);
+    }
+
+    #[test]
+    fn relative_errors_and_their_undefined_cases() {
+        assert_eq!(relative_error(1.5, 1.0), Some(0.5));
+        assert_eq!(relative_error(0.0, 0.0), Some(0.0));
+        assert_eq!(relative_error(1.0, 0.0), None);
+        assert_eq!(relative_error(f32::INFINITY, 1.0), None);
+    }
+
+    #[test]
+    fn integer_median() {
+        assert_eq!(median_u64(&[5, 1, 3]), Some(3));
+        assert_eq!(median_u64(&[4, 1, 3, 2]), Some(2));
+        assert_eq!(median_u64(&[]), None);
     }
 
     #[test]

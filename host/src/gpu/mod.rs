@@ -12,6 +12,7 @@
 //! the one timed loop.
 
 pub mod baseline;
+mod device_repr;
 mod driver_error;
 pub mod histogram;
 pub mod launch;

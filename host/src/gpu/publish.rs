@@ -1,10 +1,11 @@
 //! The typed wrapper for the `publish` kernels: their geometry, buffers and
 //! counters, in the layouts of `layout::publish`.
 
-use cudarc::driver::{CudaFunction, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 use layout::publish::{BLOCKS_PER_SM, Counts, Payload, Placement, Slot, Variant};
 
 use super::Gpu;
+use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
 use crate::error::LabError;
@@ -12,28 +13,6 @@ use crate::error::LabError;
 /// One of the publication variants: a handle on its `layout::publish`
 /// registry entry.
 pub type PublishVariant = Kernel<Variant>;
-
-/// A `layout` type as the driver sees it: the same bytes, with the marker
-/// traits cudarc asks of what it copies.
-#[repr(transparent)]
-#[derive(Clone, Copy)]
-struct OnDevice<T>(T);
-
-// SAFETY: `Slot`, `Payload` and `Counts` are `#[repr(C)]` structs of 32-bit
-// integers and floats: plain bytes, the same on host and device, for which
-// all-zero bits are valid (`Payload::EMPTY`, a slot not yet published, counts
-// of zero).
-unsafe impl DeviceRepr for OnDevice<Slot> {}
-// SAFETY: as above.
-unsafe impl ValidAsZeroBits for OnDevice<Slot> {}
-// SAFETY: as above.
-unsafe impl DeviceRepr for OnDevice<Payload> {}
-// SAFETY: as above.
-unsafe impl ValidAsZeroBits for OnDevice<Payload> {}
-// SAFETY: as above.
-unsafe impl DeviceRepr for OnDevice<Counts> {}
-// SAFETY: as above.
-unsafe impl ValidAsZeroBits for OnDevice<Counts> {}
 
 /// How much work one launch does, from the device's SM count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -2,10 +2,12 @@
 //! `layout::sum::KERNELS`, launched the one way their registry entries
 //! describe, and the measured launch loop with the page's timing rule.
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg, sys};
+use layout::exact::Superaccumulator;
 use layout::sum::{Scratch, Sum, deterministic};
 
 use super::Gpu;
+use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::launch::Block;
 use super::registry::Kernel;
@@ -59,12 +61,21 @@ impl DeviceInput {
     }
 }
 
-/// Device memory a [`Scratch::ChunkPartials`] kernel needs besides its
-/// input: one partial sum per chunk and the ticket counter.
-struct ChunkScratch {
-    partials: CudaSlice<f32>,
-    counter: CudaSlice<u32>,
+/// Device memory a kernel needs besides its input and total, as its
+/// registry entry's [`Scratch`] says.
+enum ScratchBuffers {
+    /// [`Scratch::None`].
+    None,
+    /// [`Scratch::ChunkPartials`]: one partial sum per chunk and the ticket
+    /// counter.
+    ChunkPartials { partials: CudaSlice<f32>, counter: CudaSlice<u32> },
+    /// [`Scratch::Superaccumulator`]: the limbs, specials and ticket.
+    Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
+
+/// Dynamic shared memory a kernel may use without asking: 48 KiB. Beyond it
+/// the function must opt in, up to the device's limit.
+const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
 
 /// Every launch of one kernel on one input: the time of each timed launch and
 /// the sum each launch (warm-ups included) left in its own accumulator.
@@ -87,9 +98,22 @@ pub struct SumKernels<'gpu> {
 }
 
 impl<'gpu> SumKernels<'gpu> {
-    /// Looks every sum kernel up in the GPU's module.
+    /// Looks every sum kernel up in the GPU's module. A kernel whose shared
+    /// memory at the largest block passes 48 KiB opts in to that much.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
-        Ok(SumKernels { gpu, functions: gpu.functions::<Sum>()?, sm_count: gpu.info.sm_count })
+        let functions = gpu.functions::<Sum>()?;
+        for (kernel, function) in SumKernel::all().zip(&functions) {
+            let most = kernel.shared.bytes(Block::MAX, 0);
+            if most > DEFAULT_SHARED_LIMIT {
+                function
+                    .set_attribute(
+                        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        most as i32,
+                    )
+                    .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
+            }
+        }
+        Ok(SumKernels { gpu, functions, sm_count: gpu.info.sm_count })
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -141,18 +165,21 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = match kernel.scratch {
-            Scratch::None => None,
-            Scratch::ChunkPartials => Some(ChunkScratch {
+            Scratch::None => ScratchBuffers::None,
+            Scratch::ChunkPartials => ScratchBuffers::ChunkPartials {
                 partials: stream
                     .alloc_zeros::<f32>(n.div_ceil(deterministic::CHUNK).max(1))
                     .doing(|| "allocating partial sums".to_owned())?,
                 counter: stream.alloc_zeros::<u32>(1).doing(|| "allocating the ticket counter".to_owned())?,
-            }),
+            },
+            Scratch::Superaccumulator => ScratchBuffers::Superaccumulator(
+                stream.alloc_zeros(1).doing(|| "allocating the superaccumulator".to_owned())?,
+            ),
         };
         let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
-            self.launch(kernel, input, &mut total, config, scratch.as_mut())
+            self.launch(kernel, input, &mut total, config, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
         Ok(SumMeasurement { kernel, times_ms, sums })
@@ -184,7 +211,7 @@ impl<'gpu> SumKernels<'gpu> {
         input: &DeviceInput,
         total: &mut CudaViewMut<'_, f32>,
         config: LaunchConfig,
-        scratch: Option<&mut ChunkScratch>,
+        scratch: &mut ScratchBuffers,
     ) -> Result<(), LabError> {
         let n = input.len();
         if n == 0 {
@@ -195,18 +222,25 @@ impl<'gpu> SumKernels<'gpu> {
         let view = input.view();
         let mut args = self.gpu.stream().launch_builder(&self.functions[kernel.index()]);
         args.arg(&view).arg(total).arg(&n);
-        if let Some(s) = scratch {
-            args.arg(&mut s.partials).arg(&mut s.counter);
+        match scratch {
+            ScratchBuffers::None => {}
+            ScratchBuffers::ChunkPartials { partials, counter } => {
+                args.arg(partials).arg(counter);
+            }
+            ScratchBuffers::Superaccumulator(acc) => {
+                args.arg(acc);
+            }
         }
         // SAFETY: the arguments match the registry's signature for the
-        // kernel, `(*const f32, *mut f32, usize)` followed by
-        // `(*mut f32, *mut u32)` exactly when its scratch is
-        // `ChunkPartials` (`measure` allocates it then and only then):
-        // `input` holds `n <= max_n` floats, `total` one, `partials` one float
-        // per chunk (a fresh, 256-byte aligned allocation) and `counter` is
-        // zero between launches (the kernel leaves it so); `config` comes
-        // from the registry's grid and shared-memory rules, which are the
-        // kernel's `# Launch` contract.
+        // kernel, `(*const f32, *mut f32, usize)` followed by what its
+        // `Scratch` names, which `measure` allocated from the same entry:
+        // `(*mut f32, *mut u32)` for `ChunkPartials`, one partial per chunk
+        // in a fresh, 256-byte aligned allocation and a counter the kernel
+        // leaves zero; `*mut Superaccumulator` for `Superaccumulator`, zeroed
+        // and left zero. `input` holds `n <= max_n` floats and `total` one;
+        // `config` comes from the registry's grid and shared-memory rules,
+        // which are the kernel's `# Launch` contract, and `load` allowed the
+        // shared bytes past 48 KiB.
         unsafe { args.launch(config) }
             .map(|_| ())
             .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))

@@ -4,9 +4,12 @@
 //! kernel, launch, timed, time_ms, value, expected, exact`, where a launch
 //! that was a warm-up has `timed = false` and no time, and `value` is the sum
 //! the launch returned (empty for a histogram, whose counts are in the JSON).
-//! The publication run has a layout of its own, one row per variant.
+//! In an accuracy run each row is one result of one method, `expected` the
+//! exact sum and `exact` whether they are the same. The publication run has a
+//! layout of its own, one row per variant.
 
 use super::launch_time;
+use crate::accuracy::{self, AccuracyReport};
 use crate::bench::BenchReport;
 use crate::gpu::sum::SumMeasurement;
 use crate::histogram::HistogramReport;
@@ -49,6 +52,7 @@ pub fn export(record: &Record) -> String {
         Results::Exercise(e) => (&HEADER, e.runs.iter().flat_map(|r| sweep_rows("exercise", r)).collect()),
         Results::Bench(b) => (&HEADER, bench_rows(b)),
         Results::Histogram(h) => (&HEADER, histogram_rows(h)),
+        Results::Accuracy(a) => (&HEADER, accuracy_rows(a)),
     };
     let mut w = csv::Writer::from_writer(Vec::new());
     for cells in std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows) {
@@ -172,6 +176,32 @@ fn histogram_rows(report: &HistogramReport) -> Vec<Vec<String>> {
                         value: String::new(),
                         expected: String::new(),
                         exact: (*counts == row.expected).to_string(),
+                    }
+                    .cells(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn accuracy_rows(report: &AccuracyReport) -> Vec<Vec<String>> {
+    let block = report.options.block.threads();
+    let mut out = Vec::new();
+    for row in &report.rows {
+        for r in &row.results {
+            for (k, &sum) in r.sums.iter().enumerate() {
+                out.push(
+                    Row {
+                        command: "accuracy",
+                        block,
+                        n: row.n,
+                        case: &row.data,
+                        kernel: r.method.label(),
+                        launch: (k, None),
+                        value: sum.to_string(),
+                        expected: row.exact.to_string(),
+                        exact: accuracy::same(sum, row.exact).to_string(),
                     }
                     .cells(),
                 );

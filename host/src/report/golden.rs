@@ -182,6 +182,50 @@ fn publish() -> Record {
     })
 }
 
+/// Two spreads at two sizes: an atomic kernel that wanders, the
+/// deterministic kernel off by a constant, the correctly rounded kernel
+/// exact, the CPU strategies, and a NaN from one of them.
+fn accuracy() -> Record {
+    use crate::accuracy::{AccuracyOptions, AccuracyReport, AccuracyRow, Data, Method, MethodResult};
+    use crate::input::Spread;
+    use crate::strategies::CpuSum;
+    let row = |data: &str, n: usize, exact: f32| {
+        let up = |k: u32| f32::from_bits(exact.to_bits() + k);
+        let gpu = |kernel: &sum::Sum, sums: Vec<f32>| MethodResult { method: Method::Gpu(SumKernel::of(kernel)), sums };
+        let mut results = vec![
+            gpu(&sum::GLOBAL_ATOMIC, vec![up(3), up(1), up(3), exact]),
+            gpu(&sum::DETERMINISTIC, vec![up(2); 4]),
+            gpu(&sum::CORRECTLY_ROUNDED, vec![exact; 4]),
+        ];
+        results.extend(
+            CpuSum::ALL
+                .iter()
+                .zip([up(40), up(2), exact, exact])
+                .map(|(&s, v)| MethodResult { method: Method::Cpu(s), sums: vec![v] }),
+        );
+        AccuracyRow { data: data.to_owned(), n, exact, reference_ms: n as f64 / 4e5, results }
+    };
+    let mut cancel_large = row("cancel", 65_536, 1013.25);
+    cancel_large.results[3].sums = vec![f32::NAN];
+    record(Results::Accuracy(AccuracyReport {
+        options: AccuracyOptions {
+            data: Data::Generated {
+                spreads: vec![Spread::Uniform, Spread::Cancel],
+                sizes: vec![4096, 65_536],
+                seed: 26,
+            },
+            block: block(256),
+            runs: 4,
+        },
+        rows: vec![
+            row("uniform", 4096, 2047.6),
+            row("uniform", 65_536, 32_770.5),
+            row("cancel", 4096, 61.7),
+            cancel_large,
+        ],
+    }))
+}
+
 fn golden(name: &str, actual: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -199,7 +243,10 @@ fn every_format(name: &str, record: &Record) {
     golden(&format!("{name}.csv"), &export(record, Format::Csv));
     let text = export(record, Format::Json);
     golden(&format!("{name}.json"), &text);
-    assert_eq!(&json::import(&text).unwrap(), record, "{name}.json does not read back");
+    // Read back and written again, the same text: a comparison of records
+    // would fail on any NaN, which is never equal to itself.
+    let back = json::import(&text).unwrap_or_else(|e| panic!("{name}.json does not read back: {e}"));
+    assert_eq!(export(&back, Format::Json), text, "{name}.json does not read back to the same record");
 }
 
 /// The plot of `record` against `golden/<name>.svg`, with one legend entry
@@ -267,6 +314,27 @@ fn publish_in_every_format() {
     every_format("publish", &record);
     let text = export(&record, Format::Table);
     assert!(text.contains("broken, and it showed") && text.contains("not a proof"), "{text}");
+}
+
+#[test]
+fn accuracy_in_every_format() {
+    let record = accuracy();
+    every_format("accuracy", &record);
+    let text = export(&record, Format::Table);
+    assert!(text.contains("Every promise was kept"), "{text}");
+    // 4 arrays x (3 kernels x 4 runs + 4 CPU strategies).
+    assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4 * 16);
+    let Results::Accuracy(report) = &record.results else { unreachable!() };
+    let panels = plot::accuracy_panels(report);
+    assert_eq!(panels.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(), ["uniform", "cancel"]);
+    // The NaN result has no error in ulps, so its line has one point, not two.
+    let sequential = panels[1].1.iter().find(|s| s.label == "CPU sequential f32").unwrap();
+    assert_eq!(sequential.points, [(4096.0, 41.0)]);
+    let svg = plot::svg(&record).unwrap();
+    for label in ["correctly rounded", "CPU Kahan f32"] {
+        assert_eq!(svg.matches(&format!("\n{label}\n</text>")).count(), 2, "one legend entry per panel: {label}");
+    }
+    golden("accuracy.svg", &svg);
 }
 
 #[test]

@@ -1,10 +1,12 @@
 //! The plot exporter: GB/s against n on log axes, one line per kernel, and
-//! the copy bandwidth as a horizontal line where it was measured. Returns SVG
-//! text; the caller writes it.
+//! the copy bandwidth as a horizontal line where it was measured; or, for
+//! `accuracy`, the worst error against n. Returns SVG text; the caller writes
+//! it.
 
 use plotters::prelude::*;
 
 use super::INPUT_BYTES_PER_ELEMENT;
+use crate::accuracy::AccuracyReport;
 use crate::record::{Record, Results};
 use crate::stats;
 
@@ -54,7 +56,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
             }
             copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));
         }
-        Results::Histogram(_) | Results::Publish { .. } => {}
+        Results::Histogram(_) | Results::Publish { .. } | Results::Accuracy(_) => {}
     }
     (lines, copy)
 }
@@ -85,65 +87,129 @@ fn short_number(x: f64) -> String {
     format!("{}{unit}", text.trim_end_matches(".0"))
 }
 
-/// The plot of `record` as SVG.
-pub fn svg(record: &Record) -> Result<String, String> {
-    let (lines, copy) = series(record);
+/// A horizontal reference line and its legend text.
+struct Level {
+    y: f64,
+    label: String,
+}
+
+/// One chart: log-log axes around `lines`, each a coloured line with points,
+/// and `level` drawn in black.
+fn chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    (x_desc, y_desc): (&str, &str),
+    lines: &[Series],
+    level: Option<Level>,
+) -> Result<(), String> {
     let points = || lines.iter().flat_map(|s| s.points.iter()).filter(|p| p.1.is_finite() && p.1 > 0.0);
     let (x_min, x_max) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
-    let (y_min, y_max) =
-        points().map(|p| p.1).chain(copy).fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+    let (y_min, y_max) = points()
+        .map(|p| p.1)
+        .chain(level.as_ref().map(|l| l.y))
+        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
     if x_min > x_max {
         return Err("nothing to plot".to_owned());
     }
-    let title = format!("{}: GB/s of input against n", record.device.name);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 22))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 3.0).log_scale())
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_labels(6)
+        .y_labels(8)
+        .x_label_formatter(&|x| short_number(*x))
+        .y_label_formatter(&|y| short_number(*y))
+        .light_line_style(RGBColor(238, 238, 238))
+        .label_style(("sans-serif", 14))
+        .axis_desc_style(("sans-serif", 16))
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, s) in lines.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        chart
+            .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)).point_size(3))
+            .map_err(|e| e.to_string())?
+            .label(s.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+    }
+    if let Some(level) = level {
+        let line = vec![(x_min / 1.5, level.y), (x_max * 1.5, level.y)];
+        chart
+            .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
+            .map_err(|e| e.to_string())?
+            .label(level.label)
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 14))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
+/// The panels of an accuracy record: per array name, one line per method of
+/// 1 + its worst error in ulps against n (the 1 puts an exact method on the
+/// log axis, at 1).
+pub fn accuracy_panels(report: &AccuracyReport) -> Vec<(String, Vec<Series>)> {
+    let mut panels: Vec<(String, Vec<Series>)> = Vec::new();
+    for row in &report.rows {
+        let panel = match panels.iter().position(|(name, _)| *name == row.data) {
+            Some(i) => &mut panels[i].1,
+            None => {
+                panels.push((row.data.clone(), Vec::new()));
+                &mut panels.last_mut().expect("just pushed").1
+            }
+        };
+        for r in &row.results {
+            let Some(worst) = r.worst_ulps(row.exact) else { continue };
+            let point = (row.n as f64, 1.0 + worst as f64);
+            match panel.iter_mut().find(|s| s.label == r.method.label()) {
+                Some(s) => s.points.push(point),
+                None => panel.push(Series { label: r.method.label().to_owned(), points: vec![point] }),
+            }
+        }
+    }
+    panels
+}
+
+/// The plot of `record` as SVG: GB/s against n, or for an accuracy record
+/// one panel per array of the worst error against n.
+pub fn svg(record: &Record) -> Result<String, String> {
     let mut text = String::new();
+    if let Results::Accuracy(report) = &record.results {
+        let panels = accuracy_panels(report);
+        if panels.is_empty() {
+            return Err("nothing to plot".to_owned());
+        }
+        {
+            let root = SVGBackend::with_string(&mut text, (960, 560 * panels.len() as u32)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            for ((name, lines), area) in panels.iter().zip(root.split_evenly((panels.len(), 1))) {
+                let title = format!("{}: worst error against n, {name}", record.device.name);
+                chart(&area, &title, ("n (floats, log scale)", "1 + worst error in ulps (log scale)"), lines, None)?;
+            }
+            root.present().map_err(|e| e.to_string())?;
+        }
+        return Ok(text);
+    }
+    let (lines, copy) = series(record);
     {
         let root = SVGBackend::with_string(&mut text, (960, 640)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 22))
-            .margin(20)
-            .x_label_area_size(50)
-            .y_label_area_size(70)
-            .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 3.0).log_scale())
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .x_desc("n (floats, log scale)")
-            .y_desc("GB/s of input (log scale)")
-            .x_labels(6)
-            .y_labels(8)
-            .x_label_formatter(&|x| short_number(*x))
-            .y_label_formatter(&|y| short_number(*y))
-            .light_line_style(RGBColor(238, 238, 238))
-            .label_style(("sans-serif", 14))
-            .axis_desc_style(("sans-serif", 16))
-            .draw()
-            .map_err(|e| e.to_string())?;
-        for (i, s) in lines.iter().enumerate() {
-            let color = PALETTE[i % PALETTE.len()];
-            chart
-                .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)).point_size(3))
-                .map_err(|e| e.to_string())?
-                .label(s.label.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
-        }
-        if let Some(c) = copy {
-            let line = vec![(x_min / 1.5, c), (x_max * 1.5, c)];
-            chart
-                .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
-                .map_err(|e| e.to_string())?
-                .label(format!("device copy at the largest n: {c:.0} GB/s (read+write)"))
-                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(("sans-serif", 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let title = format!("{}: GB/s of input against n", record.device.name);
+        let level =
+            copy.map(|c| Level { y: c, label: format!("device copy at the largest n: {c:.0} GB/s (read+write)") });
+        chart(&root, &title, ("n (floats, log scale)", "GB/s of input (log scale)"), &lines, level)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(text)

@@ -15,13 +15,17 @@
 //! | [`sum_warp_shuffle`] | n / block | 0 | 1 |
 //! | [`sum_bandwidth`] | grid (a few per SM) | 0 | 1 |
 //! | [`sum_deterministic`] | 0 (one ticket per block) | 0 | 2, 4 in the last block |
+//! | [`sum_correctly_rounded`] | 0 float; up to 10 integer per warp | 0 | 1 |
 //!
-//! The first three are the page's; the last three are the roofline work: a
+//! The first three are the page's; the next three are the roofline work: a
 //! hierarchical combine, then a bandwidth-bound read, then the same read with
-//! an addition order that never changes.
+//! an addition order that never changes. The last adds no floats at all: it
+//! sums exactly in integers and rounds once, so its result is the true sum's
+//! nearest `f32`, not just a repeatable one.
 
 mod bandwidth;
 mod block;
+mod correctly_rounded;
 mod deterministic;
 mod global_atomic;
 mod shared_atomic;
@@ -29,6 +33,7 @@ mod tree_atomic;
 mod warp_shuffle;
 
 pub use bandwidth::sum_bandwidth;
+pub use correctly_rounded::sum_correctly_rounded;
 pub use deterministic::sum_deterministic;
 pub use global_atomic::sum_global_atomic;
 pub use shared_atomic::sum_shared_atomic;

@@ -2,12 +2,14 @@
 //! module per command, and here what they share (the device header, the
 //! drawing, the timing cells and the sentence on a check).
 
+mod accuracy;
 mod bench;
 mod exercise;
 mod histogram;
 mod publish;
 mod sweep;
 
+pub use accuracy::broken_promises;
 pub use histogram::histogram_mismatches;
 pub use sweep::mismatches;
 use tabled::builder::Builder;
@@ -49,6 +51,9 @@ pub fn record(record: &Record, look: Look) -> String {
             device_header(device, Some(report.options.block)) + "\n" + &histogram::histogram(report, look)
         }
         Results::Publish { rows, .. } => device_header(device, None) + "\n" + &publish::publish(rows, look),
+        Results::Accuracy(report) => {
+            device_header(device, Some(report.options.block)) + &accuracy::accuracy(report, look)
+        }
     }
 }
 

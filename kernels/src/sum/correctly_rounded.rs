@@ -1,0 +1,302 @@
+use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split, Superaccumulator};
+
+use crate::{atomic, global, order, shared, thread, warp};
+
+/// Float4 loads each thread issues per trip before it adds any of them.
+const UNROLL: usize = 4;
+
+/// Trips between normalizations: each trip adds at most `4 * UNROLL` floats
+/// to a thread's limbs, and one more may come from the tail, so seven trips
+/// (113 additions) stay within [`ADDS_BETWEEN_NORMALIZATIONS`].
+const TRIPS_PER_NORMALIZATION: u32 = 7;
+
+const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 * (UNROLL as u32) < ADDS_BETWEEN_NORMALIZATIONS);
+
+/// Sums `input[0..n]` into `*total` exactly, then rounds once: the result is
+/// the `f32` nearest the true sum (ties to even), and so the same bits on every
+/// run, for every block size and grid, on every GPU.
+///
+/// The method is `layout::exact`'s superaccumulator, the same limbs and the
+/// same rounding as the CPU reference (`host::exact`). Every finite float is
+/// an integer number of 2^-149 units; its 24-bit significand, shifted by its
+/// exponent, is added to one of ten 64-bit integer limbs. No float is ever
+/// added to another float, so no addition rounds and no order matters:
+///
+/// 1. **Per thread, in shared memory.** Each thread owns ten limbs in the
+///    block's dynamic shared memory, laid out limb-major (`limb * block +
+///    thread`) so a warp touching one limb touches 32 consecutive words. It
+///    reads its floats on a grid-stride loop of 128-bit loads, four in
+///    flight, and adds each float's [`Split`] to its own limbs with a plain
+///    read-modify-write: no other thread touches them, so no atomic and no
+///    barrier. A quad whose four floats land in one limb (the usual case) is
+///    one read-modify-write of their summed addends. Every seven trips the
+///    thread [`normalize`](exact::normalize)s its limbs, moving each limb's
+///    bits above 32 into the next, so no limb can overflow (carry handling).
+/// 2. **Per warp, in registers.** After a last normalization, the warp sums
+///    each limb with integer shuffles ([`warp::sum_i64`]), and lane 0 adds
+///    every non-zero limb to the global accumulator with
+///    `red.global.add.u64`. Infinities and NaNs are OR-ed into its
+///    `specials` word. Integer atomics commute: the global limbs hold the same
+///    value whatever order the warps arrive in.
+/// 3. **Once, in the last block.** Each lane that added fences
+///    (`fence.acq_rel.gpu`), the block meets at a barrier, and thread 0 takes
+///    a ticket, as in [`sum_deterministic`](super::sum_deterministic). The
+///    thread that draws the last ticket fences again, reads and clears every
+///    limb and the specials with `atom.global.exch.b64`/`.b32` (at the point
+///    of coherence, so no stale L1 copy), rounds them with
+///    [`exact::round`] (carry into one integer, take the magnitude, keep 24
+///    bits, round on the guard and sticky bits, ties to even), stores the
+///    result, and resets the ticket.
+///
+/// # Launch
+///
+/// Any grid (the host uses as many blocks as fit on the device at once, and no
+/// more than 16 floats per thread need) of `block` threads, a multiple of 32,
+/// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
+/// thread (more than 48 KiB at block 1024, which the host allows on the
+/// function). `acc` points to one [`Superaccumulator`], zero before the first
+/// launch; each launch leaves it zero.
+///
+/// # Thread mapping
+///
+/// With `T` threads in the grid and the input 16-byte aligned, thread `g`
+/// reads float4s `g, g + T, g + 2T, ...`, four per trip (the last trip's loads
+/// past the end are predicated off and add nothing); the `n % 4` trailing
+/// floats go to threads `0..n % 4`. An unaligned input is read one float at a
+/// time with the same stride.
+///
+/// # Safety
+///
+/// `input` must point to `n` readable `f32` in global memory that nothing
+/// writes during the launch, `total` to one writable `f32` and `acc` to one
+/// [`Superaccumulator`] as above, both in global memory; the launch must
+/// provide the shared bytes above. `n` below 2^31 keeps every limb total
+/// inside 64 bits.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
+    input: *const f32,
+    total: *mut f32,
+    n: usize,
+    acc: *mut Superaccumulator,
+) {
+    let tid = thread::thread_idx_x();
+    let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
+    let g = thread::index_1d();
+    let limbs = ThreadLimbs {
+        base: shared::dynamic_shared::<i64>(),
+        thread: tid as usize,
+        stride: thread::block_dim_x() as usize,
+    };
+    limbs.clear();
+    let mut specials = 0u32;
+
+    if (input as usize).is_multiple_of(16) {
+        let quads = n / 4;
+        let mut q = g;
+        let mut trips = 0;
+        while q < quads {
+            let batch: [[f32; 4]; UNROLL] = core::array::from_fn(|u| {
+                let quad = q + u * threads;
+                // SAFETY: `quad < quads`: floats `4 * quad..4 * quad + 4` are
+                // inside the input, and 16-byte aligned.
+                if quad < quads { unsafe { global::load_f32x4(input.add(4 * quad)) } } else { [0.0; 4] }
+            });
+            // Written out, not looped: a loop over the batch that the
+            // compiler does not unroll keeps the batch in local memory.
+            let [a, b, c, d] = batch;
+            limbs.add_quad(a, &mut specials);
+            limbs.add_quad(b, &mut specials);
+            limbs.add_quad(c, &mut specials);
+            limbs.add_quad(d, &mut specials);
+            q += UNROLL * threads;
+            trips += 1;
+            if trips == TRIPS_PER_NORMALIZATION {
+                limbs.normalize();
+                trips = 0;
+            }
+        }
+        let tail = 4 * quads + g;
+        if tail < n {
+            // SAFETY: `tail < n`.
+            limbs.add(unsafe { *input.add(tail) }, &mut specials);
+        }
+    } else {
+        let mut i = g;
+        let mut adds = 0;
+        while i < n {
+            // SAFETY: `i < n`.
+            limbs.add(unsafe { *input.add(i) }, &mut specials);
+            adds += 1;
+            if adds == ADDS_BETWEEN_NORMALIZATIONS {
+                limbs.normalize();
+                adds = 0;
+            }
+            i += threads;
+        }
+    }
+    limbs.normalize();
+
+    // Per warp: each limb summed across the lanes, then one integer atomic
+    // per non-zero limb. Normalized limbs are below 2^32 (the last one
+    // excepted, which only carries reach), so no sum here nears 2^63.
+    let lane = tid % warp::WARP_SIZE;
+    let mut added = false;
+    let mut k = 0;
+    while k < LIMBS {
+        // SAFETY: every lane of every warp is here (no thread has returned).
+        let warp_limb = unsafe { warp::sum_i64(limbs.get(k)) };
+        if lane == 0 && warp_limb != 0 {
+            // SAFETY: `acc` is a global `Superaccumulator` by the contract and
+            // `k < LIMBS`.
+            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), warp_limb) };
+            added = true;
+        }
+        k += 1;
+    }
+    if specials != 0 {
+        // SAFETY: as above.
+        unsafe { atomic::global_or_u32(&raw mut (*acc).specials, specials) };
+        added = true;
+    }
+    // Release side: this thread's atomics come before its block's ticket.
+    if added {
+        order::fence_acq_rel_gpu();
+    }
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+    if tid != 0 {
+        return;
+    }
+    // SAFETY: `acc` is global by the contract.
+    let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket, 1) };
+    if ticket != thread::grid_dim_x() - 1 {
+        return;
+    }
+    // SAFETY: this thread drew the last ticket; forwarded from the contract.
+    unsafe { finish(total, acc) };
+}
+
+/// The last block's thread 0: gathers the accumulator, rounds, resets.
+///
+/// Out of line so that its registers (the rounding's twelve words) do not
+/// count against the accumulation loop's, which every thread runs.
+///
+/// # Safety
+///
+/// Only the thread that drew the last ticket calls it; `total` and `acc` as
+/// in [`sum_correctly_rounded`].
+#[inline(never)]
+unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
+    // Acquire side: every other block fenced its atomics before its ticket.
+    order::fence_acq_rel_gpu();
+    let mut sum = [0i64; LIMBS];
+    let mut k = 0;
+    while k < LIMBS {
+        // SAFETY: `acc` is global by the contract; `k < LIMBS`. Reading and
+        // clearing in one atomic leaves the accumulator zero for the next
+        // launch.
+        sum[k] = unsafe { atomic::global_exchange_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), 0) };
+        k += 1;
+    }
+    // SAFETY: as above.
+    let specials = unsafe { atomic::global_exchange_u32(&raw mut (*acc).specials, 0) };
+    // SAFETY: `total` and `acc` are global by the contract. Only this thread
+    // writes them, and the next launch starts after this one ends.
+    unsafe {
+        total.write(exact::round(&sum, specials));
+        (*acc).ticket = 0;
+    }
+}
+
+/// One thread's ten limbs in the block's dynamic shared memory, limb-major.
+struct ThreadLimbs {
+    base: *mut i64,
+    thread: usize,
+    stride: usize,
+}
+
+impl ThreadLimbs {
+    /// The address of limb `k` of this thread.
+    #[inline(always)]
+    fn at(&self, k: usize) -> *mut i64 {
+        // The kernel's contract provides `LIMBS * stride` words, and every
+        // caller passes `k < LIMBS`; `wrapping_add` keeps this function safe.
+        self.base.wrapping_add(k * self.stride + self.thread)
+    }
+
+    #[inline(always)]
+    fn get(&self, k: usize) -> i64 {
+        // SAFETY: `at(k)` is this thread's own limb, inside the shared bytes
+        // the launch provides; no other thread touches it.
+        unsafe { self.at(k).read() }
+    }
+
+    #[inline(always)]
+    fn set(&self, k: usize, value: i64) {
+        // SAFETY: as in `get`.
+        unsafe { self.at(k).write(value) }
+    }
+
+    fn clear(&self) {
+        for k in 0..LIMBS {
+            self.set(k, 0);
+        }
+    }
+
+    /// Adds one float.
+    #[inline(always)]
+    fn add(&self, x: f32, specials: &mut u32) {
+        match Split::of(x) {
+            Split::Finite { limb, addend } => self.set(limb, self.get(limb) + addend),
+            Split::Special(s) => *specials |= s,
+        }
+    }
+
+    /// Adds four floats: one read-modify-write when all four are finite and
+    /// land in one limb (their addends' sum is below 2^58, and counts as four
+    /// additions against the normalization budget), else one each.
+    ///
+    /// The test looks only at the exponent bits, so the common case keeps
+    /// few registers live; the mixed case is out of line.
+    #[inline(always)]
+    fn add_quad(&self, quad: [f32; 4], specials: &mut u32) {
+        let [a, b, c, d] = quad.map(f32::to_bits);
+        let limb = |bits: u32| {
+            let biased = (bits >> 23) & 0xFF;
+            // Specials get a limb no finite float has, so a quad holding one
+            // takes the slow path.
+            if biased == 0xFF { LIMBS as u32 } else { (biased - (biased != 0) as u32) / exact::LIMB_BITS }
+        };
+        let k = limb(a);
+        if k < LIMBS as u32 && k == limb(b) && k == limb(c) && k == limb(d) {
+            let addend = |x: u32| match Split::of(f32::from_bits(x)) {
+                Split::Finite { addend, .. } => addend,
+                Split::Special(_) => 0,
+            };
+            let k = k as usize;
+            self.set(k, self.get(k) + ((addend(a) + addend(b)) + (addend(c) + addend(d))));
+        } else {
+            self.add_each(quad, specials);
+        }
+    }
+
+    /// The mixed case of [`add_quad`](Self::add_quad): one float at a time.
+    #[inline(never)]
+    fn add_each(&self, quad: [f32; 4], specials: &mut u32) {
+        let [a, b, c, d] = quad;
+        self.add(a, specials);
+        self.add(b, specials);
+        self.add(c, specials);
+        self.add(d, specials);
+    }
+
+    /// [`exact::normalize`] on this thread's limbs, in registers: every
+    /// index is a constant once the loops unroll.
+    fn normalize(&self) {
+        let mut limbs: [i64; LIMBS] = core::array::from_fn(|k| self.get(k));
+        exact::normalize(&mut limbs);
+        for (k, &limb) in limbs.iter().enumerate() {
+            self.set(k, limb);
+        }
+    }
+}

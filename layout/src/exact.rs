@@ -1,0 +1,325 @@
+//! The superaccumulator: a fixed-point integer wide enough to hold the exact
+//! sum of any `f32` array, the way both the GPU's correctly rounded sum and the
+//! CPU's exact reference hold it, and the one rounding from it to an `f32`.
+//!
+//! # Layout
+//!
+//! Every finite `f32` is an integer multiple of 2^-149, the smallest
+//! subnormal, and below 2^128. So is every sum of them. The accumulator holds
+//! such a sum as [`LIMBS`] signed 64-bit limbs of weight 2^(32k - 149): its
+//! value is `Σ limbs[k] · 2^(32k − 149)`. A float `x` with biased exponent `E`
+//! and significand `m` (the hidden bit included, 24 bits) is `m · 2^s` units
+//! of 2^-149, with `s = max(E, 1) − 1` from 0 to 253 ([`Split`]). Added as
+//! `m << (s mod 32)` to limb `s / 32`, it touches one limb and adds less than
+//! 2^56 to it, so a limb can take 127 additions before its 64 bits could
+//! overflow. [`normalize`] then moves each limb's bits above 32 into the next
+//! limb, after which every limb but the last is below 2^32 in magnitude, and
+//! the next 127 additions are safe again. The last limb, 2^139 and up, only
+//! receives carries: an exact sum reaches it only past 2^128 · 2^11, which
+//! 2^31 floats cannot pass by more than 2^31 of its units.
+//!
+//! Integer addition is associative, so limbs added in any order, by any
+//! number of threads, with atomics or without, give the same bits: the sum is
+//! reproducible before it is even rounded.
+//!
+//! # Rounding
+//!
+//! [`round`] carries the limbs into one two's-complement integer, takes its
+//! magnitude, and rounds to the nearest `f32`, ties to even, once. An exact
+//! zero is `+0.0` (the sign of zero is not kept). A sum whose magnitude rounds
+//! past the largest finite `f32` is an infinity. Infinities and NaNs in the
+//! input are not in the limbs; they are recorded in [`Specials`] and decide the
+//! result as IEEE addition would: any NaN, or both infinities, give NaN; one
+//! kind of infinity gives that infinity.
+
+/// Limbs in the accumulator: 2^-149 up to 2^171, 320 bits.
+pub const LIMBS: usize = 10;
+
+/// Bits of each limb's weight step: limb `k` weighs 2^(32k − 149).
+pub const LIMB_BITS: u32 = 32;
+
+/// Additions of [`Split::addend`] a limb takes safely after [`normalize`]:
+/// each adds less than 2^56 to a limb below 2^32, and 2^32 + 127 · 2^56 is
+/// below 2^63.
+pub const ADDS_BETWEEN_NORMALIZATIONS: u32 = 127;
+
+/// Infinities and NaNs seen, as bits of a `u32` (OR them together).
+pub mod specials {
+    /// A NaN was seen.
+    pub const NAN: u32 = 1;
+    /// `+inf` was seen.
+    pub const POS_INF: u32 = 2;
+    /// `-inf` was seen.
+    pub const NEG_INF: u32 = 4;
+}
+
+/// One `f32`, as what it adds to the accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// A finite value: add `addend` to limb `limb`.
+    Finite {
+        /// Which limb: `s / 32`.
+        limb: usize,
+        /// `±m << (s mod 32)`, below 2^56 in magnitude (0 for a zero).
+        addend: i64,
+    },
+    /// An infinity or a NaN: OR this into the specials.
+    Special(u32),
+}
+
+impl Split {
+    /// Where `x` goes.
+    #[inline(always)]
+    pub const fn of(x: f32) -> Split {
+        let bits = x.to_bits();
+        let biased = (bits >> 23) & 0xFF;
+        if biased == 0xFF {
+            let special = if bits & 0x007F_FFFF != 0 {
+                specials::NAN
+            } else if bits >> 31 == 0 {
+                specials::POS_INF
+            } else {
+                specials::NEG_INF
+            };
+            return Split::Special(special);
+        }
+        // Written without branches on the data: subnormals and normals, and
+        // both signs, mix freely in real arrays, and a mispredicted branch per
+        // float would cost more than the arithmetic.
+        let normal = (biased != 0) as u32;
+        let significand = ((bits & 0x007F_FFFF) | (normal << 23)) as i64;
+        let shift = biased - normal;
+        let magnitude = significand << (shift % LIMB_BITS);
+        let negative = (bits >> 31) as i64; // 0 or 1
+        let addend = (magnitude ^ -negative) + negative;
+        Split::Finite { limb: (shift / LIMB_BITS) as usize, addend }
+    }
+}
+
+/// Moves every limb's bits above its low 32 into the next limb, keeping the
+/// value: afterwards every limb but the last is in `[0, 2^32)`.
+#[inline(always)]
+pub fn normalize(limbs: &mut [i64; LIMBS]) {
+    let mut k = 0;
+    while k + 1 < LIMBS {
+        let carry = limbs[k] >> LIMB_BITS;
+        limbs[k] -= carry << LIMB_BITS;
+        limbs[k + 1] += carry;
+        k += 1;
+    }
+}
+
+/// Words of the carried integer: the limbs' 320 bits, one word of sign and one
+/// of padding, so that a 24-bit window starting anywhere below the top fits.
+const WORDS: usize = LIMBS + 2;
+
+/// The exact sum held in `limbs`, with the infinities and NaNs of `specials`,
+/// rounded once to the nearest `f32`, ties to even.
+///
+/// The limbs may be in any state a sum of [`Split::addend`]s leaves them in,
+/// normalized or not, as long as no limb overflowed: `|limbs[k]| < 2^63`.
+pub fn round(limbs: &[i64; LIMBS], specials: u32) -> f32 {
+    if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
+        return f32::NAN;
+    }
+    if specials & specials::POS_INF != 0 {
+        return f32::INFINITY;
+    }
+    if specials & specials::NEG_INF != 0 {
+        return f32::NEG_INFINITY;
+    }
+
+    // Carry the limbs into 32-bit words of one two's-complement integer. Each
+    // limb is split before its carry is added, so no step can overflow: the
+    // low half is below 2^32, the carry below 2^32 in magnitude.
+    let mut words = [0u32; WORDS];
+    let mut carry: i64 = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        let low = (limbs[k] & 0xFFFF_FFFF) + carry;
+        words[k] = low as u32;
+        carry = (limbs[k] >> LIMB_BITS) + (low >> LIMB_BITS);
+        k += 1;
+    }
+    let negative = carry < 0;
+    words[LIMBS] = carry as u32;
+    words[LIMBS + 1] = (carry >> 32) as u32;
+    if negative {
+        // The magnitude: invert and add one. The sum is below 2^(320+31), so
+        // the top word is the sign's alone and the magnitude fits below it.
+        let mut add = 1u64;
+        let mut w = 0;
+        while w < WORDS {
+            let v = (!words[w]) as u64 + add;
+            words[w] = v as u32;
+            add = v >> 32;
+            w += 1;
+        }
+    }
+    let sign = if negative { 1u32 << 31 } else { 0 };
+
+    // The highest set bit, `top`, counted from 2^-149.
+    let mut w = WORDS;
+    while w > 0 && word(&words, w - 1) == 0 {
+        w -= 1;
+    }
+    if w == 0 {
+        return f32::from_bits(0);
+    }
+    let top = 32 * (w as u32 - 1) + (31 - word(&words, w - 1).leading_zeros());
+
+    // Keep 24 bits from `shift` up; round on the bits below. An `f32` whose
+    // significand is `q` (hidden bit included) and whose lowest bit weighs
+    // 2^(shift − 149) has the bit pattern `(shift << 23) + q`: that covers
+    // subnormals (shift 0), normals, and a round-up that carries into the
+    // exponent.
+    let shift = if top > 23 { top - 23 } else { 0 };
+    let q = window(&words, shift) & 0x00FF_FFFF;
+    let round_up = if shift == 0 {
+        false
+    } else {
+        let guard = bit(&words, shift - 1);
+        let sticky = any_below(&words, shift - 1);
+        guard && (sticky || q & 1 == 1)
+    };
+    let magnitude = ((shift as u64) << 23) + q as u64 + round_up as u64;
+    let magnitude = if magnitude >= 0x7F80_0000 { 0x7F80_0000 } else { magnitude as u32 };
+    f32::from_bits(sign | magnitude)
+}
+
+/// Word `w` of `words`, 0 past the end. Reading through this rather than
+/// indexing keeps a bounds check's panic path out of the GPU code, where the
+/// same function rounds the kernel's result.
+fn word(words: &[u32; WORDS], w: usize) -> u32 {
+    words.get(w).copied().unwrap_or(0)
+}
+
+/// The 32 bits of `words` from bit `from` up.
+fn window(words: &[u32; WORDS], from: u32) -> u32 {
+    let w = (from / 32) as usize;
+    let pair = ((word(words, w + 1) as u64) << 32) | word(words, w) as u64;
+    (pair >> (from % 32)) as u32
+}
+
+/// Bit `at` of `words`.
+fn bit(words: &[u32; WORDS], at: u32) -> bool {
+    (word(words, (at / 32) as usize) >> (at % 32)) & 1 == 1
+}
+
+/// Whether any bit of `words` below bit `at` is set.
+fn any_below(words: &[u32; WORDS], at: u32) -> bool {
+    let (w, offset) = ((at / 32) as usize, at % 32);
+    if word(words, w) & ((1u32 << offset) - 1) != 0 {
+        return true;
+    }
+    let mut below = 0;
+    while below < w {
+        if word(words, below) != 0 {
+            return true;
+        }
+        below += 1;
+    }
+    false
+}
+
+/// The exact sum of `values`, rounded once: the whole method on one thread,
+/// for tests and small inputs (`host`'s reference is the fast version).
+pub fn sum(values: &[f32]) -> f32 {
+    let mut limbs = [0i64; LIMBS];
+    let mut specials = 0;
+    let mut since_normalized = 0;
+    for &x in values {
+        match Split::of(x) {
+            Split::Finite { limb, addend } => limbs[limb] += addend,
+            Split::Special(s) => specials |= s,
+        }
+        since_normalized += 1;
+        if since_normalized == ADDS_BETWEEN_NORMALIZATIONS {
+            normalize(&mut limbs);
+            since_normalized = 0;
+        }
+    }
+    round(&limbs, specials)
+}
+
+/// The accumulator in global memory that the GPU's correctly rounded sum
+/// adds into, with its last-block ticket. Zero before the first launch; each
+/// launch leaves it zero.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Superaccumulator {
+    /// The limbs, added to with 64-bit integer atomics.
+    pub limbs: [i64; LIMBS],
+    /// The [`specials`] seen, OR-ed in.
+    pub specials: u32,
+    /// Blocks that have added their limbs: the one that draws
+    /// `gridDim.x − 1` rounds.
+    pub ticket: u32,
+}
+
+const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MAX: f32 = f32::MAX;
+    const TINY: f32 = f32::from_bits(1);
+
+    #[test]
+    fn split_places_the_significand_by_exponent() {
+        assert_eq!(Split::of(0.0), Split::Finite { limb: 0, addend: 0 });
+        assert_eq!(Split::of(TINY), Split::Finite { limb: 0, addend: 1 });
+        // 1.0 = 2^23 · 2^-23 = 2^23 · 2^126 units: s = 126, limb 3, offset 30.
+        assert_eq!(Split::of(1.0), Split::Finite { limb: 3, addend: (1 << 23) << 30 });
+        assert_eq!(Split::of(-1.0), Split::Finite { limb: 3, addend: -((1 << 23) << 30) });
+        assert_eq!(Split::of(f32::INFINITY), Split::Special(specials::POS_INF));
+        assert_eq!(Split::of(f32::NAN), Split::Special(specials::NAN));
+    }
+
+    #[test]
+    fn one_value_rounds_to_itself() {
+        for x in [1.0f32, -1.0, 3.5, TINY, -TINY, f32::MIN_POSITIVE, MAX, -MAX, 1e-40, 6.0e23, 0.1] {
+            assert_eq!(sum(&[x]).to_bits(), x.to_bits(), "{x}");
+        }
+        assert_eq!(sum(&[0.0]).to_bits(), 0);
+        assert_eq!(sum(&[-0.0]).to_bits(), 0, "an exact zero is +0.0");
+    }
+
+    #[test]
+    fn hard_cases() {
+        // Cancellation leaves the small term exactly.
+        assert_eq!(sum(&[1e30, 1.0, -1e30]), 1.0);
+        assert_eq!(sum(&[MAX, TINY, -MAX]), TINY);
+        // 2^24 + 1 is a tie: to even, 2^24. 2^24 + 1 + tiny is past it.
+        assert_eq!(sum(&[16_777_216.0, 1.0]), 16_777_216.0);
+        assert_eq!(sum(&[16_777_216.0, 1.0, TINY]), 16_777_218.0);
+        assert_eq!(sum(&[16_777_218.0, 1.0]), 16_777_220.0, "a tie rounds to the even significand");
+        // Subnormals add exactly and cross into the normals.
+        assert_eq!(sum(&[f32::from_bits(0x007F_FFFF), TINY]), f32::MIN_POSITIVE);
+        // The largest values: MAX + MAX overflows; MAX + half an ulp is a tie
+        // that rounds up, to infinity; just below it stays MAX.
+        assert_eq!(sum(&[MAX, MAX]), f32::INFINITY);
+        assert_eq!(sum(&[-MAX, -MAX]), f32::NEG_INFINITY);
+        let half_ulp = f32::from_bits((127 + 103) << 23); // 2^103
+        assert_eq!(sum(&[MAX, half_ulp]), f32::INFINITY);
+        assert_eq!(sum(&[MAX, half_ulp, -TINY]), MAX);
+        // Mixed signs, sum negative.
+        assert_eq!(sum(&[1.0, -3.0, 0.5]), -1.5);
+        // Specials decide the result as IEEE addition does.
+        assert!(sum(&[1.0, f32::NAN]).is_nan());
+        assert!(sum(&[f32::INFINITY, f32::NEG_INFINITY]).is_nan());
+        assert_eq!(sum(&[f32::INFINITY, -MAX]), f32::INFINITY);
+        assert_eq!(sum(&[]), 0.0);
+    }
+
+    #[test]
+    fn many_additions_do_not_overflow_a_limb() {
+        // A thousand of the largest float add about 2^63 to one limb: only
+        // the normalizations between them keep it from overflowing.
+        let mut values = [MAX; 2000];
+        values[1000..1999].fill(-MAX);
+        values[1999] = 1.0;
+        assert_eq!(sum(&values), MAX, "MAX + 1 rounds to MAX");
+    }
+}
