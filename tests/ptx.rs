@@ -49,6 +49,31 @@ fn assembles_for_turing_ampere_and_hopper() {
     }
 }
 
+/// A kernel that takes `--block` must launch at 1024 threads, so on sm_90
+/// (65,536 registers per block) it may use at most 64 registers a thread:
+/// more and the launch fails with "too many resources requested".
+#[test]
+fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
+    let ptx = ptx_file();
+    let cubin = ptx.with_extension("registers.cubin");
+    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    let mut too_many = Vec::new();
+    for entry in layout::entries().filter(|e| matches!(e.family, layout::Family::Sum | layout::Family::Histogram)) {
+        let resources = xtask::sass::resources_of(&log, entry.symbol);
+        let registers: u32 = resources
+            .split("Used ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no register count for {} in: {resources}", entry.symbol));
+        if registers > 64 {
+            too_many.push(format!("{}: {registers} registers", entry.symbol));
+        }
+    }
+    assert!(too_many.is_empty(), "cannot launch 1024 threads: {too_many:?}");
+}
+
 #[test]
 fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
     for entry in layout::entries() {

@@ -2,15 +2,19 @@ use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split, Superaccumu
 
 use crate::{atomic, global, order, shared, thread, warp};
 
-/// Float4 loads each thread issues per trip before it adds any of them.
-const UNROLL: usize = 4;
+/// Float4 loads each thread keeps in flight ahead of the quad it is adding:
+/// the next trip's load is issued before this trip's additions, so the memory
+/// latency overlaps the integer work. One, because with two ptxas gives the
+/// kernel 72 registers a thread, and a 1024-thread block has room for 64
+/// (`tests/ptx.rs` holds every sum kernel to that).
+const AHEAD: usize = 1;
 
-/// Trips between normalizations: each trip adds at most `4 * UNROLL` floats
-/// to a thread's limbs, and one more may come from the tail, so seven trips
-/// (113 additions) stay within [`ADDS_BETWEEN_NORMALIZATIONS`].
-const TRIPS_PER_NORMALIZATION: u32 = 7;
+/// Trips between normalizations: each trip adds one quad, four floats, to a
+/// thread's limbs, and one more float may come from the tail, so 31 trips
+/// (125 additions) stay within [`ADDS_BETWEEN_NORMALIZATIONS`].
+const TRIPS_PER_NORMALIZATION: u32 = 31;
 
-const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 * (UNROLL as u32) < ADDS_BETWEEN_NORMALIZATIONS);
+const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS);
 
 /// Sums `input[0..n]` into `*total` exactly, then rounds once: the result is
 /// the `f32` nearest the true sum (ties to even), and so the same bits on every
@@ -25,13 +29,12 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 * (UNROLL as u32) < ADDS_BETWE
 /// 1. **Per thread, in shared memory.** Each thread owns ten limbs in the
 ///    block's dynamic shared memory, laid out limb-major (`limb * block +
 ///    thread`) so a warp touching one limb touches 32 consecutive words. It
-///    reads its floats on a grid-stride loop of 128-bit loads, four in
-///    flight, and adds each float's [`Split`] to its own limbs with a plain
-///    read-modify-write: no other thread touches them, so no atomic and no
-///    barrier. A quad whose four floats land in one limb (the usual case) is
-///    one read-modify-write of their summed addends. Every seven trips the
-///    thread [`normalize`](exact::normalize)s its limbs, moving each limb's
-///    bits above 32 into the next, so no limb can overflow (carry handling).
+///    reads its floats on a grid-stride loop of 128-bit loads, the next quad
+///    loaded while it adds the current one, and adds each float's [`Split`] to its
+///    own limbs with a plain read-modify-write: no other thread touches them,
+///    so no atomic and no barrier. Every 31 trips the thread
+///    [`normalize`](exact::normalize)s its limbs, moving each limb's bits
+///    above 32 into the next, so no limb can overflow (carry handling).
 /// 2. **Per warp, in registers.** After a last normalization, the warp sums
 ///    each limb with integer shuffles ([`warp::sum_i64`]), and lane 0 adds
 ///    every non-zero limb to the global accumulator with
@@ -51,7 +54,7 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 * (UNROLL as u32) < ADDS_BETWE
 /// # Launch
 ///
 /// Any grid (the host uses as many blocks as fit on the device at once, and no
-/// more than 16 floats per thread need) of `block` threads, a multiple of 32,
+/// more than 8 floats per thread need) of `block` threads, a multiple of 32,
 /// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
 /// thread (more than 48 KiB at block 1024, which the host allows on the
 /// function). `acc` points to one [`Superaccumulator`], zero before the first
@@ -60,9 +63,9 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 * (UNROLL as u32) < ADDS_BETWE
 /// # Thread mapping
 ///
 /// With `T` threads in the grid and the input 16-byte aligned, thread `g`
-/// reads float4s `g, g + T, g + 2T, ...`, four per trip (the last trip's loads
-/// past the end are predicated off and add nothing); the `n % 4` trailing
-/// floats go to threads `0..n % 4`. An unaligned input is read one float at a
+/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next
+/// trip's while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
+/// go to threads `0..n % 4`. An unaligned input is read one float at a
 /// time with the same stride.
 ///
 /// # Safety
@@ -92,23 +95,26 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
 
     if (input as usize).is_multiple_of(16) {
         let quads = n / 4;
+        let load = |quad: usize| {
+            // SAFETY: `quad < quads`: floats `4 * quad..4 * quad + 4` are
+            // inside the input, and 16-byte aligned.
+            if quad < quads { unsafe { global::load_f32x4(input.add(4 * quad)) } } else { [0.0; 4] }
+        };
+        // The quads this thread adds next, `ahead[0]` first: loaded a trip or
+        // more before they are added.
+        let mut ahead: [[f32; 4]; AHEAD] = core::array::from_fn(|a| load(g + a * threads));
         let mut q = g;
         let mut trips = 0;
         while q < quads {
-            let batch: [[f32; 4]; UNROLL] = core::array::from_fn(|u| {
-                let quad = q + u * threads;
-                // SAFETY: `quad < quads`: floats `4 * quad..4 * quad + 4` are
-                // inside the input, and 16-byte aligned.
-                if quad < quads { unsafe { global::load_f32x4(input.add(4 * quad)) } } else { [0.0; 4] }
-            });
-            // Written out, not looped: a loop over the batch that the
-            // compiler does not unroll keeps the batch in local memory.
-            let [a, b, c, d] = batch;
-            limbs.add_quad(a, &mut specials);
-            limbs.add_quad(b, &mut specials);
-            limbs.add_quad(c, &mut specials);
-            limbs.add_quad(d, &mut specials);
-            q += UNROLL * threads;
+            let quad = ahead[0];
+            // Shift the window and issue the load AHEAD trips out; constant
+            // indices keep the window in registers.
+            for a in 1..AHEAD {
+                ahead[a - 1] = ahead[a];
+            }
+            ahead[AHEAD - 1] = load(q + AHEAD * threads);
+            limbs.add_quad(quad, &mut specials);
+            q += threads;
             trips += 1;
             if trips == TRIPS_PER_NORMALIZATION {
                 limbs.normalize();
@@ -252,37 +258,9 @@ impl ThreadLimbs {
         }
     }
 
-    /// Adds four floats: one read-modify-write when all four are finite and
-    /// land in one limb (their addends' sum is below 2^58, and counts as four
-    /// additions against the normalization budget), else one each.
-    ///
-    /// The test looks only at the exponent bits, so the common case keeps
-    /// few registers live; the mixed case is out of line.
+    /// Adds four floats, one at a time.
     #[inline(always)]
     fn add_quad(&self, quad: [f32; 4], specials: &mut u32) {
-        let [a, b, c, d] = quad.map(f32::to_bits);
-        let limb = |bits: u32| {
-            let biased = (bits >> 23) & 0xFF;
-            // Specials get a limb no finite float has, so a quad holding one
-            // takes the slow path.
-            if biased == 0xFF { LIMBS as u32 } else { (biased - (biased != 0) as u32) / exact::LIMB_BITS }
-        };
-        let k = limb(a);
-        if k < LIMBS as u32 && k == limb(b) && k == limb(c) && k == limb(d) {
-            let addend = |x: u32| match Split::of(f32::from_bits(x)) {
-                Split::Finite { addend, .. } => addend,
-                Split::Special(_) => 0,
-            };
-            let k = k as usize;
-            self.set(k, self.get(k) + ((addend(a) + addend(b)) + (addend(c) + addend(d))));
-        } else {
-            self.add_each(quad, specials);
-        }
-    }
-
-    /// The mixed case of [`add_quad`](Self::add_quad): one float at a time.
-    #[inline(never)]
-    fn add_each(&self, quad: [f32; 4], specials: &mut u32) {
         let [a, b, c, d] = quad;
         self.add(a, specials);
         self.add(b, specials);
@@ -293,10 +271,13 @@ impl ThreadLimbs {
     /// [`exact::normalize`] on this thread's limbs, in registers: every
     /// index is a constant once the loops unroll.
     fn normalize(&self) {
-        let mut limbs: [i64; LIMBS] = core::array::from_fn(|k| self.get(k));
-        exact::normalize(&mut limbs);
-        for (k, &limb) in limbs.iter().enumerate() {
-            self.set(k, limb);
+        let mut k = 0;
+        while k + 1 < LIMBS {
+            let limb = self.get(k);
+            let carry = limb >> exact::LIMB_BITS;
+            self.set(k, limb - (carry << exact::LIMB_BITS));
+            self.set(k + 1, self.get(k + 1) + carry);
+            k += 1;
         }
     }
 }
