@@ -23,17 +23,15 @@ pub fn sum(values: &[f32]) -> f32 {
         let mut quads = chunk.chunks_exact(LANES);
         for quad in &mut quads {
             for (lane, &x) in quad.iter().enumerate() {
-                match Split::of(x) {
-                    Split::Finite { limb, addend } => limbs[lane][limb] += addend,
-                    Split::Special(s) => specials |= s,
-                }
+                let split = Split::of(x);
+                limbs[lane][split.limb] += split.addend;
+                specials |= split.special;
             }
         }
         for &x in quads.remainder() {
-            match Split::of(x) {
-                Split::Finite { limb, addend } => limbs[0][limb] += addend,
-                Split::Special(s) => specials |= s,
-            }
+            let split = Split::of(x);
+            limbs[0][split.limb] += split.addend;
+            specials |= split.special;
         }
         for lane in &mut limbs {
             exact::normalize(lane);

@@ -53,46 +53,43 @@ pub mod specials {
     pub const NEG_INF: u32 = 4;
 }
 
-/// One `f32`, as what it adds to the accumulator.
+/// One `f32`, as what it adds to the accumulator: `addend` to limb `limb`,
+/// and `special` OR-ed into the [`specials`].
+///
+/// Every float has all three. A finite float has `special` 0; an infinity or
+/// a NaN has `addend` 0 (and limb 0). Computing all three for every float,
+/// rather than branching on the rare special, keeps the GPU's hot loop free
+/// of divergence and convergence barriers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Split {
-    /// A finite value: add `addend` to limb `limb`.
-    Finite {
-        /// Which limb: `s / 32`.
-        limb: usize,
-        /// `±m << (s mod 32)`, below 2^56 in magnitude (0 for a zero).
-        addend: i64,
-    },
-    /// An infinity or a NaN: OR this into the specials.
-    Special(u32),
+pub struct Split {
+    /// Which limb: `s / 32`.
+    pub limb: usize,
+    /// `±m << (s mod 32)`, below 2^56 in magnitude (0 for a zero, an
+    /// infinity or a NaN).
+    pub addend: i64,
+    /// The [`specials`] bit of an infinity or a NaN, else 0.
+    pub special: u32,
 }
 
 impl Split {
-    /// Where `x` goes.
+    /// Where `x` goes. Written without branches on the data: subnormals and
+    /// normals, and both signs, mix freely in real arrays, and a mispredicted
+    /// or divergent branch per float would cost more than the arithmetic.
     #[inline(always)]
     pub const fn of(x: f32) -> Split {
         let bits = x.to_bits();
         let biased = (bits >> 23) & 0xFF;
-        if biased == 0xFF {
-            let special = if bits & 0x007F_FFFF != 0 {
-                specials::NAN
-            } else if bits >> 31 == 0 {
-                specials::POS_INF
-            } else {
-                specials::NEG_INF
-            };
-            return Split::Special(special);
-        }
-        // Written without branches on the data: subnormals and normals, and
-        // both signs, mix freely in real arrays, and a mispredicted branch per
-        // float would cost more than the arithmetic.
+        let fraction = bits & 0x007F_FFFF;
+        let negative = bits >> 31;
+        let finite = (biased != 0xFF) as u32;
+        // NaN if the fraction is non-zero, else the infinity of the sign.
+        let kind = if fraction != 0 { specials::NAN } else { specials::POS_INF << negative };
         let normal = (biased != 0) as u32;
-        let significand = ((bits & 0x007F_FFFF) | (normal << 23)) as i64;
-        let shift = biased - normal;
+        let significand = ((fraction | (normal << 23)) * finite) as i64;
+        let shift = (biased - normal) * finite;
         let magnitude = significand << (shift % LIMB_BITS);
-        let negative = (bits >> 31) as i64; // 0 or 1
-        let addend = (magnitude ^ -negative) + negative;
-        Split::Finite { limb: (shift / LIMB_BITS) as usize, addend }
+        let sign = negative as i64; // 0 or 1
+        Split { limb: (shift / LIMB_BITS) as usize, addend: (magnitude ^ -sign) + sign, special: kind * (1 - finite) }
     }
 }
 
@@ -229,10 +226,9 @@ pub fn sum(values: &[f32]) -> f32 {
     let mut specials = 0;
     let mut since_normalized = 0;
     for &x in values {
-        match Split::of(x) {
-            Split::Finite { limb, addend } => limbs[limb] += addend,
-            Split::Special(s) => specials |= s,
-        }
+        let split = Split::of(x);
+        limbs[split.limb] += split.addend;
+        specials |= split.special;
         since_normalized += 1;
         if since_normalized == ADDS_BETWEEN_NORMALIZATIONS {
             normalize(&mut limbs);
@@ -268,13 +264,18 @@ mod tests {
 
     #[test]
     fn split_places_the_significand_by_exponent() {
-        assert_eq!(Split::of(0.0), Split::Finite { limb: 0, addend: 0 });
-        assert_eq!(Split::of(TINY), Split::Finite { limb: 0, addend: 1 });
+        let finite = |limb, addend| Split { limb, addend, special: 0 };
+        assert_eq!(Split::of(0.0), finite(0, 0));
+        assert_eq!(Split::of(-0.0), finite(0, 0));
+        assert_eq!(Split::of(TINY), finite(0, 1));
         // 1.0 = 2^23 · 2^-23 = 2^23 · 2^126 units: s = 126, limb 3, offset 30.
-        assert_eq!(Split::of(1.0), Split::Finite { limb: 3, addend: (1 << 23) << 30 });
-        assert_eq!(Split::of(-1.0), Split::Finite { limb: 3, addend: -((1 << 23) << 30) });
-        assert_eq!(Split::of(f32::INFINITY), Split::Special(specials::POS_INF));
-        assert_eq!(Split::of(f32::NAN), Split::Special(specials::NAN));
+        assert_eq!(Split::of(1.0), finite(3, (1 << 23) << 30));
+        assert_eq!(Split::of(-1.0), finite(3, -((1 << 23) << 30)));
+        let special = |special| Split { limb: 0, addend: 0, special };
+        assert_eq!(Split::of(f32::INFINITY), special(specials::POS_INF));
+        assert_eq!(Split::of(f32::NEG_INFINITY), special(specials::NEG_INF));
+        assert_eq!(Split::of(f32::NAN), special(specials::NAN));
+        assert_eq!(Split::of(-f32::NAN), special(specials::NAN));
     }
 
     #[test]

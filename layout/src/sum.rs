@@ -279,9 +279,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     on_page: false,
     promise: Promise::CorrectlyRounded,
     shared: SharedBytes::PerThread((crate::exact::LIMBS * size_of::<i64>()) as u32),
-    // Two float4s per thread (one added, one loaded ahead); past the resident
-    // blocks, threads loop.
-    grid: Grid { elements_per_thread: 8, fills_device: true },
+    // Three float4s per thread (one added, two loaded ahead); past the
+    // resident blocks, threads loop.
+    grid: Grid { elements_per_thread: 12, fills_device: true },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     scratch: Scratch::Superaccumulator,

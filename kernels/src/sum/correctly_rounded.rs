@@ -3,11 +3,11 @@ use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split, Superaccumu
 use crate::{atomic, global, order, shared, thread, warp};
 
 /// Float4 loads each thread keeps in flight ahead of the quad it is adding:
-/// the next trip's load is issued before this trip's additions, so the memory
-/// latency overlaps the integer work. One, because with two ptxas gives the
-/// kernel 72 registers a thread, and a 1024-thread block has room for 64
-/// (`tests/ptx.rs` holds every sum kernel to that).
-const AHEAD: usize = 1;
+/// the next trips' loads are issued before this trip's additions, so the
+/// memory latency overlaps the integer work. The window lives in registers;
+/// at two, ptxas gives the kernel 40 a thread, within the 64 a 1024-thread
+/// block has room for (`tests/ptx.rs` holds every sum kernel to that).
+const AHEAD: usize = 2;
 
 /// Trips between normalizations: each trip adds one quad, four floats, to a
 /// thread's limbs, and one more float may come from the tail, so 31 trips
@@ -29,8 +29,8 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS)
 /// 1. **Per thread, in shared memory.** Each thread owns ten limbs in the
 ///    block's dynamic shared memory, laid out limb-major (`limb * block +
 ///    thread`) so a warp touching one limb touches 32 consecutive words. It
-///    reads its floats on a grid-stride loop of 128-bit loads, the next quad
-///    loaded while it adds the current one, and adds each float's [`Split`] to its
+///    reads its floats on a grid-stride loop of 128-bit loads, the next two
+///    quads loaded while it adds the current one, and adds each float's [`Split`] to its
 ///    own limbs with a plain read-modify-write: no other thread touches them,
 ///    so no atomic and no barrier. Every 31 trips the thread
 ///    [`normalize`](exact::normalize)s its limbs, moving each limb's bits
@@ -54,7 +54,7 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS)
 /// # Launch
 ///
 /// Any grid (the host uses as many blocks as fit on the device at once, and no
-/// more than 8 floats per thread need) of `block` threads, a multiple of 32,
+/// more than 12 floats per thread need) of `block` threads, a multiple of 32,
 /// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
 /// thread (more than 48 KiB at block 1024, which the host allows on the
 /// function). `acc` points to one [`Superaccumulator`], zero before the first
@@ -63,8 +63,8 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS)
 /// # Thread mapping
 ///
 /// With `T` threads in the grid and the input 16-byte aligned, thread `g`
-/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next
-/// trip's while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
+/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next two
+/// trips' while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
 /// go to threads `0..n % 4`. An unaligned input is read one float at a
 /// time with the same stride.
 ///
@@ -94,16 +94,18 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     let mut specials = 0u32;
 
     if (input as usize).is_multiple_of(16) {
-        let quads = n / 4;
-        let load = |quad: usize| {
+        // 32-bit indices: `n` is below 2^31 by the contract, and 64-bit
+        // index arithmetic would cost two instructions for each one here.
+        let (quads, stride) = ((n / 4) as u32, threads as u32);
+        let load = |quad: u32| {
             // SAFETY: `quad < quads`: floats `4 * quad..4 * quad + 4` are
             // inside the input, and 16-byte aligned.
-            if quad < quads { unsafe { global::load_f32x4(input.add(4 * quad)) } } else { [0.0; 4] }
+            if quad < quads { unsafe { global::load_f32x4(input.add(4 * quad as usize)) } } else { [0.0; 4] }
         };
         // The quads this thread adds next, `ahead[0]` first: loaded a trip or
         // more before they are added.
-        let mut ahead: [[f32; 4]; AHEAD] = core::array::from_fn(|a| load(g + a * threads));
-        let mut q = g;
+        let mut ahead: [[f32; 4]; AHEAD] = core::array::from_fn(|a| load(g as u32 + a as u32 * stride));
+        let mut q = g as u32;
         let mut trips = 0;
         while q < quads {
             let quad = ahead[0];
@@ -112,15 +114,16 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
             for a in 1..AHEAD {
                 ahead[a - 1] = ahead[a];
             }
-            ahead[AHEAD - 1] = load(q + AHEAD * threads);
+            ahead[AHEAD - 1] = load(q + AHEAD as u32 * stride);
             limbs.add_quad(quad, &mut specials);
-            q += threads;
+            q += stride;
             trips += 1;
             if trips == TRIPS_PER_NORMALIZATION {
                 limbs.normalize();
                 trips = 0;
             }
         }
+        let quads = quads as usize;
         let tail = 4 * quads + g;
         if tail < n {
             // SAFETY: `tail < n`.
@@ -249,13 +252,12 @@ impl ThreadLimbs {
         }
     }
 
-    /// Adds one float.
+    /// Adds one float: no branch, so no lane of a warp waits for another.
     #[inline(always)]
     fn add(&self, x: f32, specials: &mut u32) {
-        match Split::of(x) {
-            Split::Finite { limb, addend } => self.set(limb, self.get(limb) + addend),
-            Split::Special(s) => *specials |= s,
-        }
+        let split = Split::of(x);
+        self.set(split.limb, self.get(split.limb) + split.addend);
+        *specials |= split.special;
     }
 
     /// Adds four floats, one at a time.
