@@ -105,3 +105,32 @@ pub unsafe fn sum_i64(mut value: i64) -> i64 {
     }
     value
 }
+
+/// Whether `predicate` holds in any active lane of the warp, returned to every
+/// active lane.
+///
+/// Emits `activemask.b32` then `vote.sync.any.pred` over that mask: only the
+/// lanes executing the call take part, so it is safe in a loop that some
+/// lanes have already left.
+#[inline(always)]
+pub fn any(predicate: bool) -> bool {
+    let out: u32;
+    // SAFETY: `activemask` names exactly the lanes executing this code, which
+    // is what `vote.sync` requires of its member mask.
+    unsafe {
+        asm!(
+            "{{",
+            ".reg .pred %p_in, %p_out;",
+            ".reg .b32 %mask;",
+            "activemask.b32 %mask;",
+            "setp.ne.u32 %p_in, {v}, 0;",
+            "vote.sync.any.pred %p_out, %p_in, %mask;",
+            "selp.u32 {o}, 1, 0, %p_out;",
+            "}}",
+            v = in(reg32) predicate as u32,
+            o = out(reg32) out,
+            options(nomem, nostack),
+        );
+    }
+    out != 0
+}

@@ -93,6 +93,27 @@ impl Split {
     }
 }
 
+impl Split {
+    /// [`Split::of`] for a float known to be finite: the same limb and
+    /// addend, in fewer operations, for a loop that has checked a whole batch
+    /// of floats for infinities and NaNs at once.
+    #[inline(always)]
+    pub const fn of_finite(x: f32) -> Split {
+        let bits = x.to_bits();
+        let biased = (bits >> 23) & 0xFF;
+        let normal = (biased != 0) as u32;
+        let magnitude = (((bits & 0x007F_FFFF) | (normal << 23)) as i64) << ((biased - normal) % LIMB_BITS);
+        let sign = (bits >> 31) as i64;
+        Split { limb: ((biased - normal) / LIMB_BITS) as usize, addend: (magnitude ^ -sign) + sign, special: 0 }
+    }
+
+    /// Whether `x` is an infinity or a NaN.
+    #[inline(always)]
+    pub const fn is_special(x: f32) -> bool {
+        x.to_bits() & 0x7F80_0000 == 0x7F80_0000
+    }
+}
+
 /// Moves every limb's bits above its low 32 into the next limb, keeping the
 /// value: afterwards every limb but the last is in `[0, 2^32)`.
 #[inline(always)]
@@ -276,6 +297,20 @@ mod tests {
         assert_eq!(Split::of(f32::NEG_INFINITY), special(specials::NEG_INF));
         assert_eq!(Split::of(f32::NAN), special(specials::NAN));
         assert_eq!(Split::of(-f32::NAN), special(specials::NAN));
+    }
+
+    #[test]
+    fn the_finite_split_agrees_with_the_general_one() {
+        let mut state = 3u32;
+        for _ in 0..100_000 {
+            state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let x = f32::from_bits(state);
+            if Split::is_special(x) {
+                assert!(!x.is_finite());
+            } else {
+                assert_eq!(Split::of_finite(x), Split::of(x), "{x:e}");
+            }
+        }
     }
 
     #[test]
