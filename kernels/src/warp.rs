@@ -119,14 +119,15 @@ pub fn any(predicate: bool) -> bool {
     // is what `vote.sync` requires of its member mask.
     unsafe {
         asm!(
-            "{{",
-            ".reg .pred %p_in, %p_out;",
+            // A scope of its own for the temporaries. The closing brace shares
+            // the last line: a line holding only `}` ends a function in
+            // LLVM's PTX, and tools that read the PTX rely on that.
+            "{{ .reg .pred %p_in, %p_out;",
             ".reg .b32 %mask;",
             "activemask.b32 %mask;",
             "setp.ne.u32 %p_in, {v}, 0;",
             "vote.sync.any.pred %p_out, %p_in, %mask;",
-            "selp.u32 {o}, 1, 0, %p_out;",
-            "}}",
+            "selp.u32 {o}, 1, 0, %p_out; }}",
             v = in(reg32) predicate as u32,
             o = out(reg32) out,
             options(nomem, nostack),
