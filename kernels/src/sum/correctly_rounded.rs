@@ -5,7 +5,7 @@ use crate::{atomic, global, order, shared, thread, warp};
 /// Float4 loads each thread keeps in flight ahead of the quad it is adding:
 /// the next trips' loads are issued before this trip's additions, so the
 /// memory latency overlaps the integer work. The window lives in registers;
-/// at two, ptxas gives the kernel 40 a thread, within the 64 a 1024-thread
+/// at two, ptxas gives the kernel 48 a thread, within the 64 a 1024-thread
 /// block has room for (`tests/ptx.rs` holds every sum kernel to that).
 const AHEAD: usize = 2;
 
