@@ -6,7 +6,8 @@
 
 use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split};
 
-/// Independent accumulators the loop rotates through. Consecutive floats of
+/// Independent accumulators the loop rotates through (a group of this many
+/// floats is also the unit checked for infinities and NaNs). Consecutive floats of
 /// similar magnitude hit the same limb; with one accumulator every addition
 /// would wait for the previous one's store. Four break that chain.
 const LANES: usize = 8;
@@ -22,10 +23,19 @@ pub fn sum(values: &[f32]) -> f32 {
     for chunk in values.chunks(block) {
         let mut quads = chunk.chunks_exact(LANES);
         for quad in &mut quads {
-            for (lane, &x) in quad.iter().enumerate() {
-                let split = Split::of(x);
-                limbs[lane][split.limb] += split.addend;
-                specials |= split.special;
+            // Infinities and NaNs are rare: checking the whole group first
+            // lets the common, finite case use the shorter split.
+            if quad.iter().any(|&x| Split::is_special(x)) {
+                for (lane, &x) in quad.iter().enumerate() {
+                    let split = Split::of(x);
+                    limbs[lane][split.limb] += split.addend;
+                    specials |= split.special;
+                }
+            } else {
+                for (lane, &x) in quad.iter().enumerate() {
+                    let split = Split::of_finite(x);
+                    limbs[lane][split.limb] += split.addend;
+                }
             }
         }
         for &x in quads.remainder() {
