@@ -190,19 +190,8 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
         }
     }
-    let mut state = 5u64;
-    for n in [2, 1000, 65_536, 1 << 20] {
-        let values = (0..n)
-            .map(|_| {
-                loop {
-                    let x = f32::from_bits(input::splitmix64(&mut state) as u32);
-                    if x.is_finite() {
-                        break x;
-                    }
-                }
-            })
-            .collect();
-        arrays.push((format!("random bits n = {n}"), values));
+    for (seed, n) in [2, 1000, 65_536, 1 << 20].into_iter().enumerate() {
+        arrays.push((format!("random bits n = {n}"), input::random_finite(n, 5 + seed as u64)));
     }
     let mut wrong = Vec::new();
     for (name, values) in &arrays {

@@ -41,7 +41,7 @@ pub fn load(path: &Path) -> Result<Vec<f32>, DataFileError> {
 
 /// Raw little-endian `f32` words.
 fn raw(reader: &mut impl Read, size: u64) -> Result<Vec<f32>, DataFileError> {
-    if size % 4 != 0 {
+    if !size.is_multiple_of(4) {
         return Err(DataFileError(format!("{size} bytes is not a whole number of 4-byte floats")));
     }
     check_count(size / 4)?;

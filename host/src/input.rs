@@ -165,8 +165,27 @@ pub fn spread(spread: Spread, n: usize, seed: u64) -> Vec<f32> {
             }
             values
         }
-        Spread::Tiny => (0..n).map(|_| f32::from_bits(1 + (bits() >> 40) as u32 % ((1 << 25) - 1))).collect(),
+        // 24 random bits and one: the subnormals and the lowest binade of normals.
+        Spread::Tiny => (0..n).map(|_| f32::from_bits(1 + (bits() >> 40) as u32)).collect(),
     }
+}
+
+/// `n` floats with random bits, from SplitMix64 seeded with `seed`: every
+/// finite `f32` equally likely (infinities and NaNs are drawn again), so every
+/// exponent, both signs and the subnormals appear, and sums overflow often. The
+/// kind of array no generator of nice data makes.
+pub fn random_finite(n: usize, seed: u64) -> Vec<f32> {
+    let mut state = seed;
+    (0..n)
+        .map(|_| {
+            loop {
+                let x = f32::from_bits(splitmix64(&mut state) as u32);
+                if x.is_finite() {
+                    break x;
+                }
+            }
+        })
+        .collect()
 }
 
 /// One step of SplitMix64 (Steele, Lea and Flood, 2014).
@@ -233,6 +252,15 @@ mod tests {
         let exact: f64 = cancel.iter().map(|&x| f64::from(x)).sum();
         assert!(cancel.iter().filter(|x| x.abs() >= 1048576.0).count() > 900);
         assert!((0.0..=32.0).contains(&exact), "{exact}");
+    }
+
+    #[test]
+    fn random_finite_draws_every_kind_of_float() {
+        let values = random_finite(10_000, 4);
+        assert!(values.iter().all(|x| x.is_finite()));
+        assert!(values.iter().any(|x| x.is_subnormal()) || values.iter().any(|&x| x.abs() < 1e-30));
+        assert!(values.iter().any(|&x| x < -1e30) && values.iter().any(|&x| x > 1e30));
+        assert_eq!(values, random_finite(10_000, 4));
     }
 
     #[test]

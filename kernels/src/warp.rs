@@ -14,7 +14,20 @@ pub const WARP_SIZE: u32 = 32;
 /// Every lane of the warp takes part.
 pub const FULL_MASK: u32 = 0xffff_ffff;
 
-/// The value of `value` in lane `lane ^ lane_mask` (a butterfly exchange).
+/// The value of `value` in lane `lane ^ lane_mask`: [`shfl_xor_u32`] for an
+/// `f32`, the same `shfl.sync.bfly.b32`.
+///
+/// # Safety
+///
+/// As [`shfl_xor_u32`].
+#[inline(always)]
+pub unsafe fn shfl_xor_f32(value: f32, lane_mask: u32) -> f32 {
+    // SAFETY: forwarded from the caller. A shuffle moves bits; reading them
+    // as an integer and back changes none.
+    f32::from_bits(unsafe { shfl_xor_u32(value.to_bits(), lane_mask) })
+}
+
+/// The bits of `value` in lane `lane ^ lane_mask` (a butterfly exchange).
 ///
 /// Emits `shfl.sync.bfly.b32 d, value, lane_mask, 0x1f, 0xffffffff`.
 ///
@@ -22,29 +35,6 @@ pub const FULL_MASK: u32 = 0xffff_ffff;
 ///
 /// All 32 lanes of the warp must execute this call together (converged, or
 /// reconverged by the `.sync`), with the same `lane_mask`.
-#[inline(always)]
-pub unsafe fn shfl_xor_f32(value: f32, lane_mask: u32) -> f32 {
-    let out: f32;
-    // SAFETY: the caller guarantees the whole warp participates.
-    unsafe {
-        asm!(
-            "shfl.sync.bfly.b32 {d}, {v}, {m}, 0x1f, {mask};",
-            d = out(reg32) out,
-            v = in(reg32) value,
-            m = in(reg32) lane_mask,
-            mask = in(reg32) FULL_MASK,
-            options(nomem, nostack),
-        );
-    }
-    out
-}
-
-/// The bits of `value` in lane `lane ^ lane_mask`: [`shfl_xor_f32`] for a
-/// 32-bit integer (the same `shfl.sync.bfly.b32`; a shuffle moves bits).
-///
-/// # Safety
-///
-/// As [`shfl_xor_f32`].
 #[inline(always)]
 pub unsafe fn shfl_xor_u32(value: u32, lane_mask: u32) -> u32 {
     let out: u32;

@@ -191,7 +191,7 @@ pub fn round(limbs: &[i64; LIMBS], specials: u32) -> f32 {
     // 2^(shift − 149) has the bit pattern `(shift << 23) + q`: that covers
     // subnormals (shift 0), normals, and a round-up that carries into the
     // exponent.
-    let shift = if top > 23 { top - 23 } else { 0 };
+    let shift = top.saturating_sub(23);
     let q = window(&words, shift) & 0x00FF_FFFF;
     let round_up = if shift == 0 {
         false
