@@ -19,7 +19,7 @@ use crate::{input, reference};
 pub const PER_ELEMENT_ATOMICS_MAX_N: usize = 1 << 24;
 
 /// The default sizes: two where launch overhead dominates, then 2^20, 2^24
-/// and 2^28 (1 GiB of floats).
+/// and 2^28 (1 GiB of floats). `--sizes` goes up to 2^31.
 pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 1 << 20, 1 << 24, 1 << 28];
 
 /// What one bench measures.

@@ -183,8 +183,8 @@ fn variant_parser() -> impl TypedValueParser<Value = PublishVariant> {
 /// `bench`'s flags.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Array sizes, comma-separated, from 1 to 357913920 (where the bench's
-    /// exact input would pass 2^24).
+    /// Array sizes, comma-separated, from 1 to 2^31 (8 GiB). The input is
+    /// sparse enough that every sum stays exact.
     #[arg(long, value_delimiter = ',', default_values_t = crate::bench::DEFAULT_SIZES, value_parser = parse_bench_size)]
     pub sizes: Vec<usize>,
 
@@ -209,16 +209,17 @@ pub struct BenchArgs {
     pub plot: PlotArgs,
 }
 
-/// Parses one `bench --sizes` entry.
+/// The largest input the bench takes: 2^31 floats, 8 GiB.
+pub const MAX_BENCH_N: usize = 1 << 31;
+
+/// Parses one `bench --sizes` entry: a whole number from 1 to 2^31. Every such
+/// size has an exact sparse input ([`reference::fits_exactly_sparse`]).
 pub fn parse_bench_size(text: &str) -> Result<usize, String> {
-    let n = parse_count(text)?;
-    if reference::fits_exactly_sparse(n) {
+    let n: usize = text.trim().replace('_', "").parse().map_err(|_| format!("`{text}` is not a whole number"))?;
+    if (1..=MAX_BENCH_N).contains(&n) && reference::fits_exactly_sparse(n) {
         Ok(n)
     } else {
-        Err(format!(
-            "n = {n} is too large: the exact sum could reach 2^24 (the largest is {})",
-            reference::MAX_SPARSE_N
-        ))
+        Err(format!("{n} is not between 1 and 2^31 (8 GiB of floats)"))
     }
 }
 
@@ -326,12 +327,13 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
 /// (2 GiB), further limited by each command's exactness rule.
 pub const MAX_COUNT: usize = 1 << 29;
 
-// Every sum kernel takes every size the CLI accepts, so a launch never has to
-// refuse one.
+// Every sum kernel takes every size the CLI accepts (the bench's are the
+// largest), so a launch never has to refuse one.
 const _: () = {
+    assert!(MAX_BENCH_N >= MAX_COUNT);
     let mut i = 0;
     while i < layout::sum::KERNELS.len() {
-        assert!(layout::sum::KERNELS[i].max_n >= MAX_COUNT, "a sum kernel cannot take the CLI's largest size");
+        assert!(layout::sum::KERNELS[i].max_n >= MAX_BENCH_N, "a sum kernel cannot take the CLI's largest size");
         i += 1;
     }
 };
@@ -390,7 +392,7 @@ mod tests {
             (&["histogram", "--bins", "0"], "--bins", "0 is not in 1..=12288"),
             (&["histogram", "--bins", "20000"], "--bins", "20000 is not in 1..=12288"),
             (&["histogram", "--sizes", "0"], "--sizes", "0 is not between 1 and 2^29"),
-            (&["bench", "--sizes", "400000000"], "--sizes", "could reach 2^24"),
+            (&["bench", "--sizes", "2147483649"], "--sizes", "not between 1 and 2^31"),
             (&["bench", "--block", "100"], "--block", "not a power of two"),
             (&["histogram", "--distribution", "zipf"], "--distribution", "zipf"),
         ] {

@@ -15,17 +15,29 @@ pub fn exact(n: usize) -> Vec<f32> {
     (0..n).map(|i| (i % 4) as f32).collect()
 }
 
-/// One element in this many is non-zero in [`sparse_exact`].
+/// One element in this many, at least, is non-zero in [`sparse_exact`].
 pub const SPARSE_STRIDE: usize = 64;
 
-/// The bench's input for sizes past the dense rule: element `i` is
-/// `(i / 64) % 4` when `i` is a multiple of 64 and 0 otherwise. Every partial
-/// sum is an integer of at most `3 * ceil(n / 64)`, exact in `f32` while
-/// [`crate::reference::fits_exactly_sparse`] holds (up to about 3.6 * 10^8
-/// elements). The bytes read are the same as for any other values, so the
-/// bandwidth measured is the same.
+/// The stride of [`sparse_exact`] for `n` elements: [`SPARSE_STRIDE`], doubled
+/// until the largest possible sum, `3 * ceil(n / stride)`, is below 2^24. It is
+/// 64 up to about 3.6 * 10^8 elements, 256 at 2^30 and 512 at 2^31.
+pub const fn sparse_stride(n: usize) -> usize {
+    let mut stride = SPARSE_STRIDE;
+    while !crate::reference::fits_exactly(n.div_ceil(stride)) {
+        stride *= 2;
+    }
+    stride
+}
+
+/// The bench's input for sizes past the dense rule: with `s` the
+/// [`sparse_stride`] of `n`, element `i` is `(i / s) % 4` when `i` is a
+/// multiple of `s` and 0 otherwise. Every partial sum is an integer of at most
+/// `3 * ceil(n / s)`, below 2^24 and so exact in `f32` in any order. The bytes
+/// read are the same as for any other values, so the bandwidth measured is the
+/// same.
 pub fn sparse_exact(n: usize) -> Vec<f32> {
-    (0..n).map(|i| if i % SPARSE_STRIDE == 0 { ((i / SPARSE_STRIDE) % 4) as f32 } else { 0.0 }).collect()
+    let stride = sparse_stride(n);
+    (0..n).map(|i| if i % stride == 0 { ((i / stride) % 4) as f32 } else { 0.0 }).collect()
 }
 
 /// The seed of [`inexact`]. Fixed, so every run and every machine sums the
@@ -200,6 +212,15 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_sparse_stride_grows_past_the_exact_limit() {
+        assert_eq!(sparse_stride(1 << 28), 64);
+        assert_eq!(sparse_stride(crate::reference::MAX_SPARSE_N), 64);
+        assert_eq!(sparse_stride(crate::reference::MAX_SPARSE_N + 1), 128);
+        assert_eq!(sparse_stride(1 << 30), 256);
+        assert_eq!(sparse_stride(1 << 31), 512);
+    }
 
     #[test]
     fn sparse_exact_is_zero_except_every_64th() {

@@ -51,7 +51,7 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["sweep", "--runs", "x"], "--runs"),
         (&["sweep", "--blok", "64"], "--blok"),
         (&["sweep", "--format", "xml"], "--format"),
-        (&["bench", "--sizes", "999999999"], "--sizes"),
+        (&["bench", "--sizes", "9999999999"], "--sizes"),
         (&["publish", "--variant", "loose"], "--variant"),
         (&["histogram", "--bins", "0"], "--bins"),
         (&["exercise", "--sizes", "x"], "--sizes"),

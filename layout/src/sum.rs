@@ -285,8 +285,8 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     scratch: Scratch::Superaccumulator,
-    // Below 2^31 every limb's total stays inside 64 bits.
-    max_n: (1 << 31) - 1,
+    // Below 2^34 its quad index fits in 32 bits; the limbs are safe at any n.
+    max_n: 1 << 33,
 };
 
 /// Every sum kernel: the page's three in the page's order, then the roofline

@@ -77,6 +77,22 @@ pub struct DeviceInfo {
     pub driver_cuda_version: (i32, i32),
     /// Bytes of L2 cache.
     pub l2_bytes: usize,
+    /// The memory clock the driver reports, in kHz
+    /// (`CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`), if it reports one.
+    pub memory_clock_khz: Option<u32>,
+    /// The memory bus width the driver reports, in bits
+    /// (`CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`), if it reports one.
+    pub memory_bus_bits: Option<u32>,
+}
+
+impl DeviceInfo {
+    /// The DRAM's peak bandwidth in GB/s (10^9 bytes) from the driver's
+    /// figures: two transfers per memory clock (double data rate, as HBM and
+    /// GDDR both are) of the bus's width. `None` if the driver gave no figure.
+    pub fn peak_dram_gb_per_s(&self) -> Option<f64> {
+        let (khz, bits) = (self.memory_clock_khz?, self.memory_bus_bits?);
+        Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9)
+    }
 }
 
 /// One GPU, its stream and the lab's loaded PTX module.
@@ -185,6 +201,11 @@ fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
     let l2_bytes = context
         .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)
         .doing(|| "reading the L2 size".to_owned())?;
+    // A driver may not report the memory's clock or width (0, or an error):
+    // then the bench has no limit column rather than a wrong one.
+    let optional = |attribute| context.attribute(attribute).ok().filter(|&v| v > 0).map(|v| v as u32);
+    let memory_clock_khz = optional(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE);
+    let memory_bus_bits = optional(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH);
     let mut version = 0;
     // SAFETY: `cuDriverGetVersion` writes one int through a valid pointer.
     unsafe { sys::cuDriverGetVersion(&mut version) }.result().doing(|| "reading the driver version".to_owned())?;
@@ -194,5 +215,29 @@ fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
         sm_count: sm_count as u32,
         driver_cuda_version: (version / 1000, (version % 1000) / 10),
         l2_bytes: l2_bytes as usize,
+        memory_clock_khz,
+        memory_bus_bits,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn peak_bandwidth_from_the_memory_clock_and_bus() {
+        // An H100 SXM's figures: 2619 MHz, 5120 bits: 3.35 TB/s, as published.
+        let info = |khz, bits| DeviceInfo {
+            name: "GPU".to_owned(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            driver_cuda_version: (13, 0),
+            l2_bytes: 0,
+            memory_clock_khz: khz,
+            memory_bus_bits: bits,
+        };
+        let peak = info(Some(2_619_000), Some(5120)).peak_dram_gb_per_s().unwrap();
+        assert!((peak - 3352.3).abs() < 0.1, "{peak}");
+        assert_eq!(info(None, Some(5120)).peak_dram_gb_per_s(), None);
+    }
 }

@@ -54,6 +54,20 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
                     add(m.kernel.label.to_owned(), row.sums.n, &m.times_ms);
                 }
             }
+            // The limit as a line of its own: what a sum would reach if it
+            // cost one empty launch plus its bytes at the DRAM's peak.
+            if let Some(peak) = record.device.peak_dram_gb_per_s() {
+                let points = b.rows.iter().map(|row| {
+                    let n = row.sums.n;
+                    let empty_ms = f64::from(stats::median(&row.empty_ms).unwrap_or(f32::NAN));
+                    let bytes = (INPUT_BYTES_PER_ELEMENT * n as u64) as f64;
+                    (n as f64, bytes / (empty_ms * 1e-3 + bytes / (peak * 1e9)) / 1e9)
+                });
+                lines.push(Series {
+                    label: format!("limit: empty launch + bytes at {peak:.0} GB/s"),
+                    points: points.collect(),
+                });
+            }
             copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));
         }
         Results::Histogram(_) | Results::Publish { .. } | Results::Accuracy(_) => {}

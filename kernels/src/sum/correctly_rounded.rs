@@ -73,8 +73,10 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS)
 /// `input` must point to `n` readable `f32` in global memory that nothing
 /// writes during the launch, `total` to one writable `f32` and `acc` to one
 /// [`Superaccumulator`] as above, both in global memory; the launch must
-/// provide the shared bytes above. `n` below 2^31 keeps every limb total
-/// inside 64 bits.
+/// provide the shared bytes above. `n` below 2^34 keeps the quad index in 32
+/// bits. The limbs are safe at any `n`: every thread normalizes its own, and
+/// a warp's sum of normalized limbs is below 32 · 2^32, so the global limbs stay
+/// far inside 64 bits for any grid.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     input: *const f32,
@@ -94,7 +96,7 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     let mut specials = 0u32;
 
     if (input as usize).is_multiple_of(16) {
-        // 32-bit indices: `n` is below 2^31 by the contract, and 64-bit
+        // 32-bit indices: `n` is below 2^34 by the contract, and 64-bit
         // index arithmetic would cost two instructions for each one here.
         let (quads, stride) = ((n / 4) as u32, threads as u32);
         let load = |quad: u32| {

@@ -10,57 +10,74 @@ use crate::{reference, stats};
 
 /// The bench table: per size, the copy and the empty launch, then every
 /// kernel with its median, spread, input bandwidth, share of the copy's
-/// bandwidth and multiple of an empty launch.
-pub fn bench(report: &BenchReport, look: Look) -> String {
+/// bandwidth, multiple of an empty launch and, where the driver reports the
+/// memory's clock and width, share of the limit: the empty launch of the same
+/// run plus the bytes at the DRAM's peak bandwidth (`peak_gb_per_s`).
+pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> String {
     let mut builder = Builder::default();
-    builder.push_record(["n", "kernel", "median ms", "min ms", "max ms", "GB/s", "% of copy", "x empty", "sums"]);
+    let mut header = vec!["n", "kernel", "median ms", "min ms", "max ms", "GB/s", "% of copy", "x empty"];
+    if peak_gb_per_s.is_some() {
+        header.extend(["limit ms", "% of limit"]);
+    }
+    header.push("sums");
+    builder.push_record(header);
     let ms = |t: &[f32]| stats::median(t).unwrap_or(f32::NAN);
-    let spread = |t: &[f32]| stats::min_max(t).unwrap_or((f32::NAN, f32::NAN));
     for row in &report.rows {
         let n = row.sums.n;
         let copy = ms(&row.copy_ms);
         let copy_gbs = stats::gb_per_s(2 * n as u64 * INPUT_BYTES_PER_ELEMENT, copy);
         let empty = ms(&row.empty_ms);
-        let (lo, hi) = spread(&row.copy_ms);
-        builder.push_record([
-            n.to_string(),
-            "copy (read+write)".to_owned(),
-            format!("{copy:.4}"),
-            format!("{lo:.4}"),
-            format!("{hi:.4}"),
-            format!("{copy_gbs:.1}"),
-            "100.0".to_owned(),
-            format!("{:.2}", copy / empty),
-            "-".to_owned(),
-        ]);
-        let (lo, hi) = spread(&row.empty_ms);
-        builder.push_record([
-            n.to_string(),
-            "empty launch".to_owned(),
-            format!("{empty:.4}"),
-            format!("{lo:.4}"),
-            format!("{hi:.4}"),
-            "-".to_owned(),
-            "-".to_owned(),
-            "1.00".to_owned(),
-            "-".to_owned(),
-        ]);
-        for m in &row.sums.measurements {
-            let t = ms(&m.times_ms);
-            let (lo, hi) = spread(&m.times_ms);
-            let gbs = stats::gb_per_s(n as u64 * INPUT_BYTES_PER_ELEMENT, t);
-            let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
-            builder.push_record([
+        // One table row: the timings' cells, then the given bandwidth, share
+        // of the copy, multiple of the empty launch, limit for `bytes`, and
+        // the check.
+        let mut push = |name: &str, times: &[f32], gbs: String, of_copy: String, bytes: Option<u64>, sums: String| {
+            let t = ms(times);
+            let (lo, hi) = stats::min_max(times).unwrap_or((f32::NAN, f32::NAN));
+            let mut cells = vec![
                 n.to_string(),
-                m.kernel.label.to_owned(),
+                name.to_owned(),
                 format!("{t:.4}"),
                 format!("{lo:.4}"),
                 format!("{hi:.4}"),
+                gbs,
+                of_copy,
+                format!("{:.2}", t / empty),
+            ];
+            if let Some(peak) = peak_gb_per_s {
+                match bytes {
+                    Some(bytes) => {
+                        let limit = f64::from(empty) + bytes as f64 / (peak * 1e9) * 1e3;
+                        cells.push(format!("{limit:.4}"));
+                        cells.push(format!("{:.1}", 100.0 * limit / f64::from(t)));
+                    }
+                    None => cells.extend(["-".to_owned(), "-".to_owned()]),
+                }
+            }
+            cells.push(sums);
+            builder.push_record(cells);
+        };
+        let input_bytes = n as u64 * INPUT_BYTES_PER_ELEMENT;
+        push(
+            "copy (read+write)",
+            &row.copy_ms,
+            format!("{copy_gbs:.1}"),
+            "100.0".into(),
+            Some(2 * input_bytes),
+            "-".into(),
+        );
+        push("empty launch", &row.empty_ms, "-".into(), "-".into(), None, "-".into());
+        for m in &row.sums.measurements {
+            let gbs = stats::gb_per_s(input_bytes, ms(&m.times_ms));
+            let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
+            let sums = if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") };
+            push(
+                m.kernel.label,
+                &m.times_ms,
                 format!("{gbs:.1}"),
                 format!("{:.1}", 100.0 * gbs / copy_gbs),
-                format!("{:.2}", t / empty),
-                if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") },
-            ]);
+                Some(input_bytes),
+                sums,
+            );
         }
     }
     let o = &report.options;
@@ -69,7 +86,8 @@ pub fn bench(report: &BenchReport, look: Look) -> String {
     } else {
         "warm: inputs that fit in L2 may be read from cache; use --cold to flush it"
     };
-    let table = render_some(builder, look, 2..8);
+    let numbers = if peak_gb_per_s.is_some() { 2..10 } else { 2..8 };
+    let table = render_some(builder, look, numbers);
     let check = Check {
         checked: report.rows.iter().flat_map(|r| &r.sums.measurements).map(|m| m.sums.len()).sum(),
         wrong: report.mismatches().len(),
@@ -79,14 +97,26 @@ pub fn bench(report: &BenchReport, look: Look) -> String {
     };
     format!(
         "Bench: block {}, {} timed runs after {} warm-ups; L2 {cache}.\n\
-         Input: every 64th element is 0, 1, 2, 3 in turn, the rest 0, so every partial sum is an integer\n\
-         below 2^24 and every sum is compared with == to the Kahan reference. GB/s counts input bytes;\n\
-         the copy counts bytes read plus written. Kernels with one global atomic per element (the page's\n\
-         naive kernel) are left out above 2^{}.\n{table}\n{}",
+         Input: every 64th element is 0, 1, 2, 3 in turn (every 256th at 2^30, 512th at 2^31), the rest 0,\n\
+         so every partial sum is an integer below 2^24 and every sum is compared with == to the Kahan\n\
+         reference. GB/s counts input bytes; the copy counts bytes read plus written. Kernels with one\n\
+         global atomic per element (the page's naive kernel) are left out above 2^{}.\n{}{table}\n{}",
         o.block,
         o.plan.runs,
         o.plan.warmup,
         PER_ELEMENT_ATOMICS_MAX_N.trailing_zeros(),
+        limit_line(peak_gb_per_s),
         check_sentence(&check)
     )
+}
+
+/// The sentence that says where the limit column comes from, if it is there.
+fn limit_line(peak_gb_per_s: Option<f64>) -> String {
+    match peak_gb_per_s {
+        Some(peak) => format!(
+            "Limit: the same run's empty launch plus the bytes at {peak:.0} GB/s, the DRAM peak from the driver's\n\
+             memory clock and bus width (two transfers a clock); % of limit is limit / median.\n"
+        ),
+        None => String::new(),
+    }
 }

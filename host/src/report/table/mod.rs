@@ -45,7 +45,8 @@ pub fn record(record: &Record, look: Look) -> String {
         }
         Results::Exercise(report) => device_header(device, None) + &exercise::exercise(report, look),
         Results::Bench(report) => {
-            device_header(device, Some(report.options.block)) + "\n" + &bench::bench(report, look)
+            let peak = device.peak_dram_gb_per_s();
+            device_header(device, Some(report.options.block)) + "\n" + &bench::bench(report, peak, look)
         }
         Results::Histogram(report) => {
             device_header(device, Some(report.options.block)) + "\n" + &histogram::histogram(report, look)
@@ -142,6 +143,8 @@ mod tests {
             sm_count: 132,
             driver_cuda_version: (13, 0),
             l2_bytes: 60 << 20,
+            memory_clock_khz: Some(3_201_000),
+            memory_bus_bits: Some(6144),
         };
         assert_eq!(
             device_header(&info, Some(Block::new(64).unwrap())),
