@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod cub;
 mod error;
 pub mod nvcc;
 pub mod paths;

@@ -21,9 +21,10 @@ tasks:
               run every kernel under compute-sanitizer (memcheck, racecheck,
               synccheck, initcheck); needs a GPU. Without --host, builds the
               release host first. Logs go to DIR (default target/sanitizer).
-  nvcc-compare [--host FILE] [--out DIR] [--cu FILE]
+  nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE] [--sizes N,N]
               time the page's kernels compiled by rustc and by nvcc -O3,
-              alternately, in one run; needs nvcc and a GPU.";
+              alternately, then every lab sum beside CUB's DeviceReduce::Sum,
+              warm and cold, in one run; needs nvcc and a GPU.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();

@@ -1,7 +1,9 @@
-//! `cargo xtask nvcc-compare [--host FILE] [--out DIR] [--cu FILE]`: see
-//! [`xtask::nvcc`].
+//! `cargo xtask nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE]
+//! [--sizes N,N,...]`: the page's kernels compiled by rustc and by nvcc (see
+//! [`xtask::nvcc`]), then every lab sum beside CUB's `DeviceReduce::Sum`
+//! (see [`xtask::cub`]), in one run.
 
-use xtask::{nvcc, paths};
+use xtask::{cub, nvcc, paths};
 
 use super::{Flags, cuda_tool, host_binary};
 
@@ -10,12 +12,19 @@ const ROUNDS: usize = 5;
 
 /// Runs the task.
 pub fn run(args: &[String]) -> super::Result {
-    let flags = Flags::parse(args, &["--host", "--out", "--cu"])?;
+    let flags = Flags::parse(args, &["--host", "--out", "--cu", "--cub-cu", "--sizes"])?;
     let root = paths::workspace_root();
     let out = flags.get("--out").unwrap_or_else(|| root.join("target/nvcc"));
     let cu = flags.get("--cu").unwrap_or_else(|| root.join("xtask/nvcc/page_kernels.cu"));
+    let cub_cu = flags.get("--cub-cu").unwrap_or_else(|| root.join("xtask/nvcc/cub_sum.cu"));
+    let sizes: Vec<String> = match flags.get("--sizes") {
+        Some(list) => list.display().to_string().split(',').map(str::to_owned).collect(),
+        None => cub::SIZES.map(str::to_owned).to_vec(),
+    };
     let nvcc = cuda_tool("nvcc")?;
     let host = host_binary(flags.get("--host"))?;
     print!("{}", nvcc::compare(&nvcc, &host, &cu, &out, ROUNDS)?);
+    println!();
+    print!("{}", cub::compare(&nvcc, &host, &cub_cu, &out, &sizes)?);
     Ok(())
 }

@@ -1,0 +1,144 @@
+// NVIDIA CUB's DeviceReduce::Sum, timed the way the lab times its own sums,
+// for `cargo xtask nvcc-compare`: the bench's sparse exact input, CUDA events
+// around each launch, the median of the timed launches after the warm-ups,
+// warm, and cold with L2 flushed (a write of twice its size) before each
+// timed launch.
+//
+// Usage: cub_sum RUNS WARMUP N...
+// Prints one CSV line per size and cache state:
+//   mode,n,cache,median_ms,sum
+// mode is `default` (CUB's default, run-to-run determinism, two-phase API)
+// and, where this CCCL offers it (3.1 and later), `gpu_to_gpu` (the
+// environment API with cuda::execution::determinism::gpu_to_gpu). A line
+// `# gpu_to_gpu: ...` says which.
+
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#if CCCL_MAJOR_VERSION > 3 || (CCCL_MAJOR_VERSION == 3 && CCCL_MINOR_VERSION >= 1)
+#define LAB_GPU_TO_GPU 1
+#include <cuda/execution>
+#endif
+
+#define CHECK(call)                                                                 \
+  do {                                                                              \
+    cudaError_t e = (call);                                                         \
+    if (e != cudaSuccess) {                                                         \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
+      std::exit(1);                                                                 \
+    }                                                                               \
+  } while (0)
+
+// The lab's sparse exact input (host/src/input.rs, sparse_exact): every
+// stride-th element is 0, 1, 2, 3 in turn, the stride 64 doubled until the
+// largest possible sum is below 2^24.
+static size_t sparse_stride(size_t n) {
+  size_t stride = 64;
+  while (3 * ((n + stride - 1) / stride) >= (1u << 24)) stride *= 2;
+  return stride;
+}
+
+__global__ void fill_sparse(float* values, size_t n, size_t stride) {
+  for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+    values[i] = (i % stride == 0) ? (float)((i / stride) % 4) : 0.0f;
+  }
+}
+
+static float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// Times `launch` (which enqueues one sum on `stream`) per the lab's rule.
+template <typename Launch>
+static float time_median(int runs, int warmup, bool cold, unsigned char* flush, size_t flush_bytes,
+                         cudaStream_t stream, Launch launch) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  std::vector<float> times;
+  for (int k = 0; k < warmup + runs; ++k) {
+    bool timed = k >= warmup;
+    if (timed && cold) CHECK(cudaMemsetAsync(flush, 0, flush_bytes, stream));
+    if (timed) CHECK(cudaEventRecord(start, stream));
+    launch();
+    if (timed) {
+      CHECK(cudaEventRecord(stop, stream));
+      CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, start, stop));
+      times.push_back(ms);
+    }
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  return median(times);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::fprintf(stderr, "usage: %s RUNS WARMUP N...\n", argv[0]);
+    return 2;
+  }
+  int runs = std::atoi(argv[1]);
+  int warmup = std::atoi(argv[2]);
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
+  int l2 = 0;
+  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  size_t flush_bytes = 2 * (size_t)l2;
+  unsigned char* flush = nullptr;
+  CHECK(cudaMalloc(&flush, flush_bytes));
+#ifdef LAB_GPU_TO_GPU
+  std::printf("# gpu_to_gpu: available (CCCL %d.%d)\n", CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION);
+#else
+  std::printf("# gpu_to_gpu: not available: CCCL %d.%d.%d has no determinism requirement (it came in 3.1)\n",
+              CCCL_MAJOR_VERSION, CCCL_MINOR_VERSION, CCCL_PATCH_VERSION);
+#endif
+  std::printf("mode,n,cache,median_ms,sum\n");
+  for (int a = 3; a < argc; ++a) {
+    size_t n = std::strtoull(argv[a], nullptr, 10);
+    float* in = nullptr;
+    float* out = nullptr;
+    CHECK(cudaMalloc(&in, n * sizeof(float)));
+    CHECK(cudaMalloc(&out, sizeof(float)));
+    fill_sparse<<<1024, 256, 0, stream>>>(in, n, sparse_stride(n));
+    CHECK(cudaGetLastError());
+    // The two-phase API: temporary storage sized and allocated once, before
+    // any timing, as the lab allocates its own scratch.
+    size_t temp_bytes = 0;
+    CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out, n, stream));
+    void* temp = nullptr;
+    CHECK(cudaMalloc(&temp, temp_bytes));
+    for (int cold = 0; cold < 2; ++cold) {
+      float ms = time_median(runs, warmup, cold, flush, flush_bytes, stream, [&] {
+        CHECK(cub::DeviceReduce::Sum(temp, temp_bytes, in, out, n, stream));
+      });
+      float sum = 0;
+      CHECK(cudaMemcpy(&sum, out, sizeof(float), cudaMemcpyDeviceToHost));
+      std::printf("default,%zu,%s,%.6f,%.1f\n", n, cold ? "cold" : "warm", ms, sum);
+    }
+#ifdef LAB_GPU_TO_GPU
+    for (int cold = 0; cold < 2; ++cold) {
+      auto env = cuda::execution::require(cuda::execution::determinism::gpu_to_gpu);
+      float ms = time_median(runs, warmup, cold, flush, flush_bytes, stream, [&] {
+        CHECK(cub::DeviceReduce::Sum(in, out, n, env));
+      });
+      float sum = 0;
+      CHECK(cudaMemcpy(&sum, out, sizeof(float), cudaMemcpyDeviceToHost));
+      std::printf("gpu_to_gpu,%zu,%s,%.6f,%.1f\n", n, cold ? "cold" : "warm", ms, sum);
+    }
+#endif
+    CHECK(cudaFree(temp));
+    CHECK(cudaFree(in));
+    CHECK(cudaFree(out));
+  }
+  CHECK(cudaFree(flush));
+  return 0;
+}

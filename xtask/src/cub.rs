@@ -1,0 +1,228 @@
+//! The lab's sums beside NVIDIA CUB's `DeviceReduce::Sum`, part of `cargo
+//! xtask nvcc-compare`.
+//!
+//! nvcc builds `xtask/nvcc/cub_sum.cu`, which times CUB on the bench's own
+//! sparse exact input, warm and cold, with the lab's rule (CUDA events, median
+//! of the timed launches after the warm-ups). In the same run the host's
+//! `bench --format json` times every lab kernel, warm and cold, at the same
+//! sizes; [`table`] sets them side by side. Parsing and the table are pure
+//! functions, tested here.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use crate::Error;
+
+/// The sizes compared unless told otherwise: the bench's defaults.
+pub const SIZES: [&str; 5] = ["4096", "65536", "1048576", "16777216", "268435456"];
+
+/// Timed launches and warm-ups, as the bench's defaults.
+pub const RUNS: &str = "10";
+/// Untimed launches before them.
+pub const WARMUP: &str = "3";
+
+/// Median milliseconds by (n, warm or cold): `(warm, cold)`.
+pub type Times = BTreeMap<u64, (Option<f64>, Option<f64>)>;
+
+/// What CUB measured: per mode (`default`, `gpu_to_gpu`) its times and sums,
+/// and the program's line on whether `gpu_to_gpu` was available.
+#[derive(Debug, Default, PartialEq)]
+pub struct Cub {
+    /// `mode -> n -> (warm, cold)` medians in ms.
+    pub times: BTreeMap<String, Times>,
+    /// `mode -> n -> sum` of the last launch.
+    pub sums: BTreeMap<String, BTreeMap<u64, f64>>,
+    /// The `# gpu_to_gpu: ...` line, without the `# `.
+    pub gpu_to_gpu: String,
+}
+
+/// Reads `cub_sum`'s output: comment lines, a header, then
+/// `mode,n,cache,median_ms,sum` lines.
+pub fn parse_cub(text: &str) -> Result<Cub, Error> {
+    let mut cub = Cub::default();
+    for line in text.lines() {
+        if let Some(comment) = line.strip_prefix("# ") {
+            if comment.starts_with("gpu_to_gpu") {
+                cub.gpu_to_gpu = comment.to_owned();
+            }
+            continue;
+        }
+        let cells: Vec<&str> = line.split(',').collect();
+        let [mode, n, cache, ms, sum] = cells[..] else {
+            return Err(Error(format!("cannot read the CUB line `{line}`")));
+        };
+        if mode == "mode" {
+            continue;
+        }
+        let bad = || Error(format!("cannot read the CUB line `{line}`"));
+        let n: u64 = n.parse().map_err(|_| bad())?;
+        let ms: f64 = ms.parse().map_err(|_| bad())?;
+        let entry = cub.times.entry(mode.to_owned()).or_default().entry(n).or_default();
+        match cache {
+            "warm" => entry.0 = Some(ms),
+            "cold" => entry.1 = Some(ms),
+            _ => return Err(bad()),
+        }
+        cub.sums.entry(mode.to_owned()).or_default().insert(n, sum.parse().map_err(|_| bad())?);
+    }
+    Ok(cub)
+}
+
+/// Per kernel label, the bench record's median times by n, and each n's
+/// reference sum: `(kernel -> n -> ms, n -> reference)`.
+pub type Bench = (BTreeMap<String, BTreeMap<u64, f64>>, BTreeMap<u64, f64>);
+
+/// Reads a host `bench --format json` record.
+pub fn parse_bench(record: &serde_json::Value) -> Result<Bench, Error> {
+    let rows = record["results"]["rows"].as_array().ok_or_else(|| Error("the bench record has no rows".into()))?;
+    let mut kernels: BTreeMap<String, BTreeMap<u64, f64>> = BTreeMap::new();
+    let mut references = BTreeMap::new();
+    for row in rows {
+        let sums = &row["sums"];
+        let n = sums["n"].as_u64().ok_or_else(|| Error("a bench row has no n".into()))?;
+        references.insert(n, sums["reference"].as_f64().unwrap_or(f64::NAN));
+        for m in sums["measurements"].as_array().into_iter().flatten() {
+            let kernel = m["kernel"].as_str().unwrap_or("?").to_owned();
+            let times: Vec<f32> =
+                m["times_ms"].as_array().into_iter().flatten().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
+            if let Some(median) = lab_stats::median(&times) {
+                kernels.entry(kernel).or_default().insert(n, f64::from(median));
+            }
+        }
+    }
+    Ok((kernels, references))
+}
+
+/// The side-by-side table: for every size, every lab kernel's warm and cold
+/// median against CUB's default mode, with the ratio lab / CUB (below 1.00:
+/// the lab's kernel is faster), then CUB's `gpu_to_gpu` mode if it ran, and
+/// whether CUB's sums equal the lab's reference.
+pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
+    let ratio = |lab: Option<f64>, cub: Option<f64>| match (lab, cub) {
+        (Some(l), Some(c)) if c > 0.0 => format!("{:.2}", l / c),
+        _ => "-".to_owned(),
+    };
+    let ms = |t: Option<f64>| t.map_or("-".to_owned(), |t| format!("{t:.4}"));
+    let default = cub.times.get("default").cloned().unwrap_or_default();
+    let mut out = format!(
+        "CUB DeviceReduce::Sum (default: run-to-run determinism) beside the lab's kernels, same run,\n\
+         median of {RUNS} timed launches after {WARMUP} warm-ups; ratio = lab / CUB (below 1.00: the lab is faster).\n\
+         {}\n\n{:<20} {:>10} {:>10} {:>10} {:>6} {:>10} {:>10} {:>6}\n",
+        cub.gpu_to_gpu, "kernel", "n", "lab warm", "CUB warm", "ratio", "lab cold", "CUB cold", "ratio"
+    );
+    for (&n, &(cub_warm, cub_cold)) in &default {
+        for (kernel, times) in &warm.0 {
+            let Some(&lab_warm) = times.get(&n) else { continue };
+            let lab_cold = cold.0.get(kernel).and_then(|t| t.get(&n)).copied();
+            out.push_str(&format!(
+                "{kernel:<20} {n:>10} {:>10} {:>10} {:>6} {:>10} {:>10} {:>6}\n",
+                ms(Some(lab_warm)),
+                ms(cub_warm),
+                ratio(Some(lab_warm), cub_warm),
+                ms(lab_cold),
+                ms(cub_cold),
+                ratio(lab_cold, cub_cold)
+            ));
+        }
+    }
+    if let Some(g2g) = cub.times.get("gpu_to_gpu") {
+        out.push_str("\nCUB with gpu_to_gpu determinism (environment API, its own temporary storage):\n");
+        for (&n, &(w, c)) in g2g {
+            out.push_str(&format!("{:<20} {n:>10} {:>10} {:>10}\n", "CUB gpu_to_gpu", ms(w), ms(c)));
+        }
+    }
+    let wrong: Vec<String> = cub
+        .sums
+        .iter()
+        .flat_map(|(mode, sums)| sums.iter().map(move |(n, s)| (mode, n, s)))
+        .filter(|(_, n, s)| warm.1.get(n).is_some_and(|r| (*r as f32).to_bits() != (**s as f32).to_bits()))
+        .map(|(mode, n, s)| format!("{mode} at n = {n}: {s}"))
+        .collect();
+    out.push_str(&if wrong.is_empty() {
+        "\nEvery CUB sum equals the lab's reference (the input is exact).\n".to_owned()
+    } else {
+        format!("\nCUB sums that differ from the lab's reference: {}\n", wrong.join("; "))
+    });
+    out
+}
+
+/// Builds `cub_sum.cu`, runs the host's bench warm and cold and the CUB
+/// program at `sizes`, and returns the table.
+pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, sizes: &[String]) -> Result<String, Error> {
+    std::fs::create_dir_all(out).map_err(|e| Error(format!("cannot create {}: {e}", out.display())))?;
+    let program = out.join("cub_sum");
+    let build = Command::new(nvcc)
+        .args(["-O3", "-arch=native", "-std=c++17"])
+        .arg(cu)
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .map_err(|e| Error(format!("cannot run {}: {e}", nvcc.display())))?;
+    if !build.status.success() {
+        return Err(Error(format!("nvcc failed on {}: {}", cu.display(), String::from_utf8_lossy(&build.stderr))));
+    }
+    let list = sizes.join(",");
+    let bench = |cold: bool| -> Result<Bench, Error> {
+        let mut cmd = Command::new(host);
+        cmd.args(["bench", "--sizes", &list, "--runs", RUNS, "--warmup", WARMUP, "--format", "json"]);
+        if cold {
+            cmd.arg("--cold");
+        }
+        let output = cmd.output().map_err(|e| Error(format!("cannot run {}: {e}", host.display())))?;
+        if !output.status.success() {
+            return Err(Error(format!("the bench failed: {}", String::from_utf8_lossy(&output.stderr))));
+        }
+        let record = serde_json::from_slice(&output.stdout).map_err(|e| Error(format!("bench JSON: {e}")))?;
+        parse_bench(&record)
+    };
+    let (warm, cold) = (bench(false)?, bench(true)?);
+    let output = Command::new(&program)
+        .args([RUNS, WARMUP])
+        .args(sizes)
+        .output()
+        .map_err(|e| Error(format!("cannot run {}: {e}", program.display())))?;
+    if !output.status.success() {
+        return Err(Error(format!("cub_sum failed: {}", String::from_utf8_lossy(&output.stderr))));
+    }
+    let cub = parse_cub(&String::from_utf8_lossy(&output.stdout))?;
+    Ok(table(&warm, &cold, &cub))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CUB: &str = "# gpu_to_gpu: not available: CCCL 3.0.1 has no determinism requirement (it came in 3.1)\n\
+                       mode,n,cache,median_ms,sum\n\
+                       default,4096,warm,0.006800,96.0\n\
+                       default,4096,cold,0.003900,96.0\n";
+
+    fn bench(ms: f64) -> Bench {
+        let record = serde_json::json!({"results": {"rows": [{"sums": {"n": 4096, "reference": 96.0, "measurements": [
+            {"kernel": "deterministic", "times_ms": [ms, ms, 9.0]},
+        ]}}]}});
+        parse_bench(&record).unwrap()
+    }
+
+    #[test]
+    fn reads_cub_output_and_bench_records() {
+        let cub = parse_cub(CUB).unwrap();
+        assert_eq!(cub.times["default"][&4096], (Some(0.0068), Some(0.0039)));
+        assert_eq!(cub.sums["default"][&4096], 96.0);
+        assert!(cub.gpu_to_gpu.starts_with("gpu_to_gpu: not available"));
+        assert!(parse_cub("default,4096,lukewarm,1,2").is_err());
+        let (kernels, references) = bench(0.0076);
+        assert_eq!(kernels["deterministic"][&4096], f64::from(0.0076f32));
+        assert_eq!(references[&4096], 96.0);
+    }
+
+    #[test]
+    fn the_table_sets_lab_beside_cub_with_the_ratio() {
+        let text = table(&bench(0.0076), &bench(0.0099), &parse_cub(CUB).unwrap());
+        let row = text.lines().find(|l| l.starts_with("deterministic")).unwrap();
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(cells, ["deterministic", "4096", "0.0076", "0.0068", "1.12", "0.0099", "0.0039", "2.54"]);
+        assert!(text.contains("Every CUB sum equals the lab's reference"));
+    }
+}
