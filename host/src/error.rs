@@ -6,7 +6,7 @@ use std::path::PathBuf;
 ///
 /// A failed *check* (a sum that is not bit-exact) is not an error: the run
 /// finishes its table and reports it, and `main` turns it into exit code 1.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 pub enum LabError {
     /// No usable GPU: no driver library, no device, or the driver refused to
     /// initialise. The message says which.

@@ -89,11 +89,14 @@ pub struct SumMeasurement {
     pub sums: Vec<f32>,
 }
 
-/// Every sum kernel, loaded.
+/// Every sum kernel the loaded PTX defines.
 pub struct SumKernels<'gpu> {
     gpu: &'gpu Gpu,
-    /// One per registry entry, in registry order.
-    functions: Vec<CudaFunction>,
+    /// One per registry entry, in registry order: `Err` (the load error) for
+    /// a kernel the PTX lacks. A PTX given with `--ptx` may hold only some
+    /// (nvcc's build of the page's three); asking for another is an error
+    /// then, not at load.
+    functions: Vec<Result<CudaFunction, LabError>>,
     sm_count: u32,
 }
 
@@ -101,8 +104,9 @@ impl<'gpu> SumKernels<'gpu> {
     /// Looks every sum kernel up in the GPU's module. A kernel whose shared
     /// memory at the largest block passes 48 KiB opts in to that much.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
-        let functions = gpu.functions::<Sum>()?;
+        let functions: Vec<_> = SumKernel::all().map(|k| gpu.function(k.symbol())).collect();
         for (kernel, function) in SumKernel::all().zip(&functions) {
+            let Ok(function) = function else { continue };
             let most = kernel.shared.bytes(Block::MAX, 0);
             if most > DEFAULT_SHARED_LIMIT {
                 function
@@ -161,6 +165,7 @@ impl<'gpu> SumKernels<'gpu> {
     ) -> Result<SumMeasurement, LabError> {
         let n = input.len();
         assert!(n <= kernel.max_n, "the CLI bounds n below {} for {}", kernel.max_n, kernel.symbol());
+        self.function(kernel)?;
         let stream = self.gpu.stream();
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
@@ -185,6 +190,11 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(SumMeasurement { kernel, times_ms, sums })
     }
 
+    /// The loaded `kernel`, or the error of loading it.
+    fn function(&self, kernel: SumKernel) -> Result<&CudaFunction, LabError> {
+        self.functions[kernel.index()].as_ref().map_err(Clone::clone)
+    }
+
     /// Blocks of `kernel` at `block` threads that fit on the device at once:
     /// the driver's occupancy calculator (registers, shared memory, block
     /// limits) per SM, times the SM count. Only kernels whose grid fills the
@@ -193,7 +203,8 @@ impl<'gpu> SumKernels<'gpu> {
         if !kernel.grid.fills_device {
             return Ok(0);
         }
-        let per_sm = self.functions[kernel.index()]
+        let per_sm = self
+            .function(kernel)?
             .occupancy_max_active_blocks_per_multiprocessor(
                 block.threads(),
                 kernel.shared.bytes(block.threads(), 0) as usize,
@@ -220,7 +231,7 @@ impl<'gpu> SumKernels<'gpu> {
             return Ok(());
         }
         let view = input.view();
-        let mut args = self.gpu.stream().launch_builder(&self.functions[kernel.index()]);
+        let mut args = self.gpu.stream().launch_builder(self.function(kernel)?);
         args.arg(&view).arg(total).arg(&n);
         match scratch {
             ScratchBuffers::None => {}
