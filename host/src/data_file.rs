@@ -91,24 +91,27 @@ fn check_count(count: u64) -> Result<(), DataFileError> {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-
-    /// A `.npy` file of `dtype` and `shape` holding `payload`, as NumPy
-    /// writes version 1.0: magic, header length, a padded dict, the data.
-    pub(crate) fn npy_bytes(dtype: &str, shape: &str, payload: &[u8]) -> Vec<u8> {
-        let mut header = format!("{{'descr': '{dtype}', 'fortran_order': False, 'shape': {shape}, }}");
-        while (10 + header.len() + 1) % 64 != 0 {
-            header.push(' ');
-        }
-        header.push('\n');
-        let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-        bytes.extend((header.len() as u16).to_le_bytes());
-        bytes.extend(header.as_bytes());
-        bytes.extend(payload);
-        bytes
+/// A NumPy `.npy` file (format version 1.0) of type `descr` (`"<f4"`) and
+/// shape `shape` (`"(3,)"`, Python's spelling) holding the raw bytes
+/// `payload`: the magic, the header's length, the header dictionary padded so
+/// the data starts at a multiple of 64 bytes, then the data. No check that the
+/// payload fits the shape: the tests use it to make broken files too.
+pub fn npy_bytes(descr: &str, shape: &str, payload: &[u8]) -> Vec<u8> {
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
     }
+    header.push('\n');
+    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
+    bytes.extend((header.len() as u16).to_le_bytes());
+    bytes.extend(header.as_bytes());
+    bytes.extend(payload);
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     fn write(name: &str, bytes: &[u8]) -> std::path::PathBuf {
         let dir = std::env::temp_dir().join(format!("lab-data-file-{}", std::process::id()));

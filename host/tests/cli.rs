@@ -2,6 +2,7 @@
 //! clear line and the documented exit code, never a panic.
 
 use assert_cmd::Command;
+use host::data_file::npy_bytes as npy;
 use predicates::prelude::*;
 
 fn host() -> Command {
@@ -83,21 +84,6 @@ fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
 fn a_missing_ptx_file_is_named() {
     let out = host().args(["--ptx", "/nonexistent/kernels.ptx", "sweep"]).assert().code(1).get_output().clone();
     assert!(one_line(&out.stderr).contains("cannot read PTX file /nonexistent/kernels.ptx"));
-}
-
-/// A `.npy` file of `dtype` and `shape` holding `payload`, as NumPy writes
-/// version 1.0.
-fn npy(dtype: &str, shape: &str, payload: &[u8]) -> Vec<u8> {
-    let mut header = format!("{{'descr': '{dtype}', 'fortran_order': False, 'shape': {shape}, }}");
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut bytes = b"\x93NUMPY\x01\x00".to_vec();
-    bytes.extend((header.len() as u16).to_le_bytes());
-    bytes.extend(header.as_bytes());
-    bytes.extend(payload);
-    bytes
 }
 
 #[test]
