@@ -1,62 +1,12 @@
 //! The exact reference: the sum of a whole `f32` array, exact, rounded once
-//! to the nearest `f32`. It is `layout::exact`'s superaccumulator, the same
-//! limbs and the same rounding as the GPU's correctly rounded sum, run on one
-//! CPU core fast enough for 2^28 floats in about a second; and it is tested
-//! here against a slow big-integer model that shares none of its code.
+//! to the nearest `f32`. It is `layout::exact::sum`, the same limbs and the
+//! same rounding as the GPU's correctly rounded sum, run on one CPU core fast
+//! enough for 2^28 floats in about a second. It lives in `layout` beside the
+//! code it shares with the kernel; it is tested here, where `std` and a
+//! big-integer crate are at hand, against a slow model that shares none of its
+//! code.
 
-use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split};
-
-/// Independent accumulators the loop rotates through (a group of this many
-/// floats is also the unit checked for infinities and NaNs). Consecutive floats of
-/// similar magnitude hit the same limb; with one accumulator every addition
-/// would wait for the previous one's store. Four break that chain.
-const LANES: usize = 8;
-
-/// The exact sum of `values`, rounded once to the nearest `f32`, ties to even
-/// (see `layout::exact` for zeros, infinities and NaNs).
-pub fn sum(values: &[f32]) -> f32 {
-    let mut limbs = [[0i64; LIMBS]; LANES];
-    let mut specials = 0u32;
-    // Each lane's limbs take ADDS_BETWEEN_NORMALIZATIONS additions between
-    // normalizations; a block gives each lane that many.
-    let block = LANES * ADDS_BETWEEN_NORMALIZATIONS as usize;
-    for chunk in values.chunks(block) {
-        let mut quads = chunk.chunks_exact(LANES);
-        for quad in &mut quads {
-            // Infinities and NaNs are rare: checking the whole group first
-            // lets the common, finite case use the shorter split.
-            if quad.iter().any(|&x| Split::is_special(x)) {
-                for (lane, &x) in quad.iter().enumerate() {
-                    let split = Split::of(x);
-                    limbs[lane][split.limb] += split.addend;
-                    specials |= split.special;
-                }
-            } else {
-                for (lane, &x) in quad.iter().enumerate() {
-                    let split = Split::of_finite(x);
-                    limbs[lane][split.limb] += split.addend;
-                }
-            }
-        }
-        for &x in quads.remainder() {
-            let split = Split::of(x);
-            limbs[0][split.limb] += split.addend;
-            specials |= split.special;
-        }
-        for lane in &mut limbs {
-            exact::normalize(lane);
-        }
-    }
-    // Normalized lanes hold limbs below 2^32 (the last below 2^63 / 4), so
-    // their sum cannot overflow.
-    let mut total = [0i64; LIMBS];
-    for lane in &limbs {
-        for (t, l) in total.iter_mut().zip(lane) {
-            *t += l;
-        }
-    }
-    exact::round(&total, specials)
-}
+pub use layout::exact::sum;
 
 #[cfg(test)]
 mod tests {
@@ -166,6 +116,6 @@ mod tests {
         let mut reversed = values.clone();
         reversed.reverse();
         assert_eq!(sum(&values).to_bits(), sum(&reversed).to_bits());
-        assert_eq!(sum(&values).to_bits(), layout::exact::sum(&values).to_bits());
+        check(&values);
     }
 }

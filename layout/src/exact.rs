@@ -78,18 +78,14 @@ impl Split {
     #[inline(always)]
     pub const fn of(x: f32) -> Split {
         let bits = x.to_bits();
-        let biased = (bits >> 23) & 0xFF;
-        let fraction = bits & 0x007F_FFFF;
-        let negative = bits >> 31;
-        let finite = (biased != 0xFF) as u32;
+        // An infinity or a NaN goes through the finite split too (its
+        // exponent field, 255, gives a shift of 254 and a harmless addend);
+        // multiplying by `finite` then zeroes what it would add.
+        let finite = (bits & 0x7F80_0000 != 0x7F80_0000) as u32;
+        let split = Split::of_finite(x);
         // NaN if the fraction is non-zero, else the infinity of the sign.
-        let kind = if fraction != 0 { specials::NAN } else { specials::POS_INF << negative };
-        let normal = (biased != 0) as u32;
-        let significand = ((fraction | (normal << 23)) * finite) as i64;
-        let shift = (biased - normal) * finite;
-        let magnitude = significand << (shift % LIMB_BITS);
-        let sign = negative as i64; // 0 or 1
-        Split { limb: (shift / LIMB_BITS) as usize, addend: (magnitude ^ -sign) + sign, special: kind * (1 - finite) }
+        let kind = if bits & 0x007F_FFFF != 0 { specials::NAN } else { specials::POS_INF << (bits >> 31) };
+        Split { limb: split.limb * finite as usize, addend: split.addend * finite as i64, special: kind * (1 - finite) }
     }
 }
 
@@ -240,23 +236,51 @@ fn any_below(words: &[u32; WORDS], at: u32) -> bool {
     false
 }
 
-/// The exact sum of `values`, rounded once: the whole method on one thread,
-/// for tests and small inputs (`host`'s reference is the fast version).
+/// Independent accumulators [`sum`] rotates through; a group of this many
+/// floats is also the unit it checks for infinities and NaNs. Consecutive
+/// floats of similar magnitude hit the same limb: with one accumulator every
+/// addition would wait for the previous one's store, and eight break that
+/// chain.
+const LANES: usize = 8;
+
+/// The exact sum of `values`, rounded once to the nearest `f32`, ties to even:
+/// the CPU reference (`host::exact`), on one core.
 pub fn sum(values: &[f32]) -> f32 {
-    let mut limbs = [0i64; LIMBS];
-    let mut specials = 0;
-    let mut since_normalized = 0;
-    for &x in values {
-        let split = Split::of(x);
-        limbs[split.limb] += split.addend;
-        specials |= split.special;
-        since_normalized += 1;
-        if since_normalized == ADDS_BETWEEN_NORMALIZATIONS {
-            normalize(&mut limbs);
-            since_normalized = 0;
+    let mut limbs = [[0i64; LIMBS]; LANES];
+    let mut specials = 0u32;
+    // Each lane's limbs take ADDS_BETWEEN_NORMALIZATIONS additions between
+    // normalizations; a block gives each lane that many.
+    let block = LANES * ADDS_BETWEEN_NORMALIZATIONS as usize;
+    for chunk in values.chunks(block) {
+        let mut groups = chunk.chunks_exact(LANES);
+        for group in &mut groups {
+            // Infinities and NaNs are rare: checking the whole group first
+            // lets the common, finite case use the shorter split.
+            let finite = !group.iter().any(|&x| Split::is_special(x));
+            for (lane, &x) in group.iter().enumerate() {
+                let split = if finite { Split::of_finite(x) } else { Split::of(x) };
+                limbs[lane][split.limb] += split.addend;
+                specials |= split.special;
+            }
+        }
+        for &x in groups.remainder() {
+            let split = Split::of(x);
+            limbs[0][split.limb] += split.addend;
+            specials |= split.special;
+        }
+        for lane in &mut limbs {
+            normalize(lane);
         }
     }
-    round(&limbs, specials)
+    // Normalized lanes hold limbs below 2^32 (the last far below 2^63 / 8),
+    // so their sum cannot overflow.
+    let mut total = [0i64; LIMBS];
+    for lane in &limbs {
+        for (t, l) in total.iter_mut().zip(lane) {
+            *t += l;
+        }
+    }
+    round(&total, specials)
 }
 
 /// The accumulator in global memory that the GPU's correctly rounded sum
