@@ -60,13 +60,8 @@ fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
     let log = String::from_utf8_lossy(&out.stderr);
     let mut too_many = Vec::new();
     for entry in layout::entries().filter(|e| matches!(e.family, layout::Family::Sum | layout::Family::Histogram)) {
-        let resources = xtask::sass::resources_of(&log, entry.symbol);
-        let registers: u32 = resources
-            .split("Used ")
-            .nth(1)
-            .and_then(|rest| rest.split(' ').next())
-            .and_then(|n| n.parse().ok())
-            .unwrap_or_else(|| panic!("no register count for {} in: {resources}", entry.symbol));
+        let registers = xtask::sass::registers_of(&log, entry.symbol)
+            .unwrap_or_else(|| panic!("no register count for {} in ptxas -v", entry.symbol));
         if registers > 64 {
             too_many.push(format!("{}: {registers} registers", entry.symbol));
         }

@@ -153,6 +153,11 @@ pub fn resources_of(report: &str, kernel: &str) -> String {
         .join("; ")
 }
 
+/// The registers a thread of `kernel` uses, from `ptxas -v`'s report.
+pub fn registers_of(report: &str, kernel: &str) -> Option<u32> {
+    resources_of(report, kernel).split("Used ").nth(1)?.split(' ').next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +207,9 @@ mod tests {
             "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads; Used 8 registers, used 0 barriers"
         );
         assert_eq!(resources_of(report, "b"), "Used 12 registers, used 1 barriers");
+        assert_eq!(
+            (registers_of(report, "a"), registers_of(report, "b"), registers_of(report, "c")),
+            (Some(8), Some(12), None)
+        );
     }
 }
