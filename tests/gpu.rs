@@ -12,12 +12,16 @@ use std::sync::Mutex;
 use host::error::LabError;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
+use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use host::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
 use host::gpu::sum::{SumKernel, SumKernels};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
+use host::litmus::{self, LitmusOptions, Preset};
+use host::progress::Progress;
 use host::{exact, publish, reference};
+use layout::litmus::Placement;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Sizes that are and are not multiples of every block: one element, less
@@ -91,6 +95,13 @@ fn cases() -> Vec<Case> {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
+    for preset in [Preset::Quiet, Preset::Stress] {
+        cases.push((
+            format!("litmus_runs_every_kernel_and_sees_nothing_forbidden/{preset:?}"),
+            Box::new(move |gpu| litmus_sees_nothing_forbidden(gpu, preset)),
+        ));
+    }
+    cases.push(("litmus_sequential_control_gives_only_program_order".to_owned(), Box::new(litmus_sequential_control)));
     cases
 }
 
@@ -324,4 +335,60 @@ fn broken_ptx_names_the_file() -> Result<(), String> {
         Err(e) => Err(format!("wrong error: {e}")),
         Ok(_) => Err("the driver accepted broken PTX".to_owned()),
     }
+}
+
+fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {
+    LitmusOptions {
+        kernels: LitmusKernel::all().collect(),
+        placements: if sequential { vec![Placement::IntraBlock] } else { Placement::ALL.to_vec() },
+        budget: Budget::Instances(2_000_000),
+        batch: 4,
+        preset: Some(preset),
+        environment: preset.environment(),
+        sequential,
+        seed: 26,
+    }
+}
+
+/// A short run of every litmus kernel in both placements: it finishes, every
+/// instance is counted, and no outcome the model forbids appears (nor a
+/// register value no thread wrote).
+fn litmus_sees_nothing_forbidden(gpu: &Gpu, preset: Preset) -> Result<(), String> {
+    let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
+    let rows =
+        litmus::run(&kernels, &litmus_options(preset, false), &Progress::new(false)).map_err(|e| e.to_string())?;
+    assert_eq!(rows.len(), 2 * layout::litmus::KERNELS.len());
+    for row in &rows {
+        let counted: u64 = row.counts.histogram.iter().sum();
+        if counted != row.counts.instances || row.counts.instances < 2_000_000 {
+            return Err(format!(
+                "{:?} {:?}: {counted} counted of {} run",
+                row.kernel, row.placement, row.counts.instances
+            ));
+        }
+        if row.forbidden() > 0 {
+            return Err(format!("{:?} {:?}: forbidden outcomes {:?}", row.kernel, row.placement, row.outcomes()));
+        }
+    }
+    Ok(())
+}
+
+/// The classifier counts what it claims: with a barrier between roles, every
+/// instance of every kernel ends in the one outcome program order predicts.
+fn litmus_sequential_control(gpu: &Gpu) -> Result<(), String> {
+    let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
+    let options = litmus_options(Preset::Parallel, true);
+    let rows = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
+    for row in &rows {
+        let predicted = row.counts.histogram[row.test().sequential() as usize];
+        if predicted != row.counts.instances || predicted == 0 {
+            return Err(format!(
+                "{:?}: {:?}, not all {}",
+                row.kernel,
+                row.outcomes(),
+                litmus::outcome_text(row.test().sequential() as usize, row.test().registers() as usize)
+            ));
+        }
+    }
+    Ok(())
 }

@@ -18,8 +18,12 @@ fn ptxas() -> PathBuf {
         .expect("no ptxas found: run `cargo xtask test` (it installs one) or set PTXAS=/path/to/ptxas")
 }
 
+/// The embedded PTX in a file of its own for each caller: the tests run in
+/// parallel, and one must never read the file while another rewrites it.
 fn ptx_file() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("lab-ptx-test-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("lab-ptx-test-{}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("kernels.ptx");
     std::fs::write(&path, EMBEDDED_PTX).unwrap();
@@ -92,6 +96,29 @@ fn each_kernel_emits_the_instructions_its_docs_promise() {
         for instruction in entry.ptx_lacks {
             assert!(!body.contains(instruction), "{name} has {instruction}:\n{body}");
         }
+    }
+}
+
+/// Every litmus kernel's test accesses, in program order, with exactly the
+/// qualifiers its variant names, and its fences between them: the `.u32`
+/// loads, stores and fences of its body are exactly `Kernel::program()`. The
+/// kernel's other accesses (environment, stress, results) are `.b32`, so they
+/// cannot hide a test access or add one.
+#[test]
+fn litmus_kernels_access_memory_in_program_order_with_their_variants_qualifiers() {
+    for kernel in &layout::litmus::KERNELS {
+        let name = kernel.entry.symbol;
+        let body = entry_body(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        let found: Vec<&str> = body
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                l.starts_with("fence.") || ((l.starts_with("ld.") || l.starts_with("st.")) && l.contains(".u32 "))
+            })
+            .map(|l| l.split([' ', '\t', ';']).next().unwrap())
+            .collect();
+        let expected: Vec<&str> = kernel.program().collect();
+        assert_eq!(found, expected, "{name}");
     }
 }
 

@@ -7,22 +7,25 @@ use std::path::Path;
 use crate::accuracy::{AccuracyOptions, Data};
 use crate::bench::BenchOptions;
 use crate::cli::{
-    AccuracyArgs, BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, OutputArgs, PlotArgs, PublishArgs, SweepArgs,
+    AccuracyArgs, BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, LitmusArgs, OutputArgs, PlotArgs, PublishArgs,
+    SweepArgs,
 };
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::histogram::HistogramKernels;
+use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use crate::gpu::publish::{PublishKernels, PublishVariant};
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::gpu::{Gpu, PtxSource};
 use crate::histogram::HistogramOptions;
+use crate::litmus::{LitmusOptions, LitmusRow};
 use crate::progress::Progress;
 use crate::publish::{PublishOptions, Verdict};
 use crate::record::{KERNEL_COMPILER, Record, Results};
 use crate::report::{self, Format, plot, table};
 use crate::sweep::{Mismatch, SweepOptions};
-use crate::{accuracy, bench, data_file, determinism, exercise, histogram, publish, sweep};
+use crate::{accuracy, bench, data_file, determinism, exercise, histogram, litmus, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +47,11 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         }
         _ => None,
     };
+    // So is a litmus selection that names nothing to run.
+    let litmus_kernels = match &cli.command {
+        Command::Litmus(args) => Some(litmus_selection(args)?),
+        _ => None,
+    };
     let gpu = Gpu::open(&ptx)?;
     match cli.command {
         Command::Sweep(args) => run_sweep(&gpu, args),
@@ -52,6 +60,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Command::Histogram(args) => run_histogram(&gpu, args),
         Command::Bench(args) => run_bench(&gpu, args),
         Command::Accuracy(args) => run_accuracy(&gpu, args, file_values.as_deref()),
+        Command::Litmus(args) => run_litmus(&gpu, args, litmus_kernels.unwrap_or_default()),
     }
 }
 
@@ -198,6 +207,77 @@ fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> R
         Ok(Outcome::Passed)
     } else {
         eprint!("{}", table::broken_promises(&broken));
+        Ok(Outcome::ChecksFailed)
+    }
+}
+
+/// The litmus kernels `args` selects: each test's variants among `--variant`
+/// (all if none), in registry order.
+fn litmus_selection(args: &LitmusArgs) -> Result<Vec<LitmusKernel>, LabError> {
+    let kernels: Vec<LitmusKernel> = LitmusKernel::all()
+        .filter(|k| args.test.is_empty() || args.test.contains(&k.test))
+        .filter(|k| args.variant.is_empty() || args.variant.contains(&k.variant))
+        .collect();
+    if kernels.is_empty() {
+        return Err(LabError::NothingSelected(
+            "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
+        ));
+    }
+    if args.sequential && args.placement.contains(&layout::litmus::Placement::InterBlock) {
+        return Err(LabError::NothingSelected(
+            "--sequential runs intra-block only: its barrier cannot separate threads of different blocks".to_owned(),
+        ));
+    }
+    Ok(kernels)
+}
+
+fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result<Outcome, LabError> {
+    use layout::litmus::Placement;
+    let environment = args.environment();
+    let placements = if args.sequential {
+        vec![Placement::IntraBlock]
+    } else if args.placement.is_empty() {
+        Placement::ALL.to_vec()
+    } else {
+        args.placement.clone()
+    };
+    let options = LitmusOptions {
+        kernels,
+        placements,
+        budget: args.seconds.map_or(Budget::Instances(args.instances), Budget::Seconds),
+        batch: args.launches_per_check,
+        preset: (environment == args.preset.environment()).then_some(args.preset),
+        environment,
+        sequential: args.sequential,
+        seed: args.seed,
+    };
+    let litmus_kernels = LitmusKernels::load(gpu)?;
+    let bar = progress(&args.output);
+    let (results, failures) = match args.tune {
+        Some(configurations) => {
+            let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
+            let failures = table::litmus_failures(
+                &trials
+                    .iter()
+                    .flat_map(|t| t.rows.iter().map(move |r| (r, &t.environment)))
+                    .filter(|(r, _)| r.forbidden() > 0)
+                    .collect::<Vec<_>>(),
+            );
+            (Results::LitmusTune { options, trials }, failures)
+        }
+        None => {
+            let rows = litmus::run(&litmus_kernels, &options, &bar)?;
+            let bad: Vec<(&LitmusRow, &litmus::Environment)> =
+                rows.iter().filter(|r| r.forbidden() > 0).map(|r| (r, &options.environment)).collect();
+            let failures = table::litmus_failures(&bad);
+            (Results::Litmus { options, rows }, failures)
+        }
+    };
+    emit(&record(gpu, results), &args.output, None)?;
+    if failures.is_empty() {
+        Ok(Outcome::Passed)
+    } else {
+        eprint!("{failures}");
         Ok(Outcome::ChecksFailed)
     }
 }

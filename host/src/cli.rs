@@ -11,6 +11,8 @@ use layout::histogram::MAX_BINS;
 use crate::gpu::launch::Block;
 use crate::gpu::publish::PublishVariant;
 use crate::input::{Distribution, Spread};
+use crate::litmus::Preset;
+use crate::litmus::environment::{Distance, Environment, PreloadName, StressPatternName};
 use crate::reference;
 use crate::report::Format;
 
@@ -100,6 +102,170 @@ pub enum Command {
     /// usual CPU sums, on generated arrays or your own .npy file, in units in
     /// the last place of the exactly rounded sum.
     Accuracy(AccuracyArgs),
+    /// Make weak memory behaviour visible: run the litmus suite (MP, SB, LB,
+    /// CoRR, WRC, IRIW in every variant and placement) in the parallel
+    /// testing environment, count each outcome on the GPU, and hold each
+    /// count to the PTX memory model's verdict.
+    Litmus(LitmusArgs),
+}
+
+/// `litmus`'s flags. Every environment flag overrides the preset's value.
+#[derive(Debug, Args)]
+pub struct LitmusArgs {
+    /// Tests, comma-separated; all six by default.
+    #[arg(long, value_delimiter = ',', value_parser = litmus_test_parser())]
+    pub test: Vec<layout::litmus::Test>,
+
+    /// Variants, comma-separated; every variant of each test by default.
+    #[arg(long, value_delimiter = ',', value_parser = litmus_variant_parser())]
+    pub variant: Vec<layout::litmus::Variant>,
+
+    /// Placements, comma-separated; both by default.
+    #[arg(long, value_delimiter = ',', value_parser = litmus_placement_parser())]
+    pub placement: Vec<layout::litmus::Placement>,
+
+    /// Run each (test, variant, placement) for at least this many instances.
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
+    pub instances: u64,
+
+    /// Run each (test, variant, placement) for this many seconds instead.
+    #[arg(long, value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
+
+    /// The testing environment to start from.
+    #[arg(long, value_enum, default_value_t = Preset::Parallel)]
+    pub preset: Preset,
+
+    /// Threads per block: a power of two from 128 to 1024.
+    #[arg(long, value_parser = parse_litmus_threads)]
+    pub threads: Option<u32>,
+
+    /// Percent of the blocks that test; the others stress memory.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub testing_percent: Option<u32>,
+
+    /// Odd multiplier of the lane permutation that picks partners.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1023))]
+    pub lane_multiplier: Option<u32>,
+
+    /// Shuffle which hardware block plays which logical block.
+    #[arg(long)]
+    pub shuffle_blocks: Option<bool>,
+
+    /// Where an instance's y sits relative to its x.
+    #[arg(long, value_enum)]
+    pub distance: Option<Distance>,
+
+    /// What stressing threads do to their line.
+    #[arg(long, value_enum)]
+    pub stress_pattern: Option<StressPatternName>,
+
+    /// Iterations of the stress pattern per stressing thread.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub stress_iterations: Option<u32>,
+
+    /// Words of each stress line the threads touch.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub stress_line_words: Option<u32>,
+
+    /// Distinct stress lines.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub stress_lines: Option<u32>,
+
+    /// Iterations of the stress pattern by each testing thread first.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub pre_stress_iterations: Option<u32>,
+
+    /// Wait for every testing thread before the test.
+    #[arg(long)]
+    pub sync_start: Option<bool>,
+
+    /// Read a location before the test so a stale copy sits in L1.
+    #[arg(long, value_enum)]
+    pub preload: Option<PreloadName>,
+
+    /// The sequential control: a barrier between roles, intra-block only;
+    /// every outcome but the one program order predicts fails the run.
+    #[arg(long)]
+    pub sequential: bool,
+
+    /// Search this many random environments instead, and rank them per test
+    /// by weak outcomes per second.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub tune: Option<u32>,
+
+    /// Launches between two looks at the clock or the instance count.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub launches_per_check: u32,
+
+    /// The seed of every random choice.
+    #[arg(long, default_value_t = 26)]
+    pub seed: u64,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+}
+
+impl LitmusArgs {
+    /// The environment: the preset, with every flag given on top.
+    pub fn environment(&self) -> Environment {
+        let mut e = self.preset.environment();
+        let set = |field: &mut u32, value: Option<u32>| {
+            if let Some(v) = value {
+                *field = v;
+            }
+        };
+        set(&mut e.threads, self.threads);
+        set(&mut e.testing_percent, self.testing_percent);
+        set(&mut e.lane_multiplier, self.lane_multiplier);
+        set(&mut e.stress_iterations, self.stress_iterations);
+        set(&mut e.stress_line_words, self.stress_line_words);
+        set(&mut e.stress_lines, self.stress_lines);
+        set(&mut e.pre_stress_iterations, self.pre_stress_iterations);
+        e.shuffle_blocks = self.shuffle_blocks.unwrap_or(e.shuffle_blocks);
+        e.distance = self.distance.unwrap_or(e.distance);
+        e.stress_pattern = self.stress_pattern.unwrap_or(e.stress_pattern);
+        e.sync_start = self.sync_start.unwrap_or(e.sync_start);
+        e.preload = self.preload.unwrap_or(e.preload);
+        e
+    }
+}
+
+fn litmus_test_parser() -> impl TypedValueParser<Value = layout::litmus::Test> {
+    let names = layout::litmus::Test::ALL.map(|t| PossibleValue::new(t.key()).help(t.name()));
+    PossibleValuesParser::new(names).map(|key| {
+        layout::litmus::Test::ALL.into_iter().find(|t| t.key() == key).expect("clap accepted only test names")
+    })
+}
+
+fn litmus_variant_parser() -> impl TypedValueParser<Value = layout::litmus::Variant> {
+    PossibleValuesParser::new(layout::litmus::Variant::ALL.map(|v| PossibleValue::new(v.key()))).map(|key| {
+        layout::litmus::Variant::ALL.into_iter().find(|v| v.key() == key).expect("clap accepted only variant names")
+    })
+}
+
+fn litmus_placement_parser() -> impl TypedValueParser<Value = layout::litmus::Placement> {
+    PossibleValuesParser::new(layout::litmus::Placement::ALL.map(|p| PossibleValue::new(p.key()))).map(|key| {
+        layout::litmus::Placement::ALL.into_iter().find(|p| p.key() == key).expect("clap accepted only placements")
+    })
+}
+
+/// Parses `--seconds`: a positive number of seconds, at most an hour.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds above 0 and at most 3600")),
+    }
+}
+
+/// Parses `litmus --threads`: a power of two from 128 (four warps, one per
+/// role of IRIW) to 1024.
+pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(t) if t.is_power_of_two() && (128..=1024).contains(&t) => Ok(t),
+        _ => Err(format!("`{text}` is not a power of two from 128 to 1024")),
+    }
 }
 
 /// `accuracy`'s flags.
@@ -395,6 +561,10 @@ mod tests {
             (&["bench", "--sizes", "2147483649"], "--sizes", "not between 1 and 2^31"),
             (&["bench", "--block", "100"], "--block", "not a power of two"),
             (&["histogram", "--distribution", "zipf"], "--distribution", "zipf"),
+            (&["litmus", "--test", "dekker"], "--test", "dekker"),
+            (&["litmus", "--threads", "64"], "--threads", "not a power of two from 128"),
+            (&["litmus", "--seconds", "0"], "--seconds", "above 0"),
+            (&["litmus", "--instances", "5", "--seconds", "1"], "--instances", "cannot be used with"),
         ] {
             let message = parse(args).unwrap_err().to_string();
             let first = message.lines().next().unwrap();

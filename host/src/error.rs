@@ -50,6 +50,11 @@ pub enum LabError {
         reason: String,
     },
 
+    /// Flags that are each valid but together select nothing to run (a
+    /// `litmus --test` with none of the `--variant`s it has).
+    #[error("{0}")]
+    NothingSelected(String),
+
     /// A results or plot file could not be written.
     #[error("cannot write {path}: {reason}")]
     Output {
@@ -67,7 +72,7 @@ impl LabError {
     /// refuses them.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LabError::NoDevice(_) | LabError::DataFile { .. } => 2,
+            LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::NothingSelected(_) => 2,
             _ => 1,
         }
     }

@@ -24,6 +24,7 @@ pub mod float_json;
 pub mod gpu;
 pub mod histogram;
 pub mod input;
+pub mod litmus;
 pub mod progress;
 pub mod publish;
 pub mod record;

@@ -6,6 +6,8 @@ use crate::determinism::DeterminismReport;
 use crate::exercise::ExerciseReport;
 use crate::gpu::DeviceInfo;
 use crate::histogram::HistogramReport;
+use crate::litmus::tune::Trial;
+use crate::litmus::{LitmusOptions, LitmusRow};
 use crate::publish::{PublishOptions, PublishRow};
 use crate::sweep::SweepReport;
 
@@ -50,6 +52,20 @@ pub enum Results {
         options: PublishOptions,
         /// One row per variant.
         rows: Vec<PublishRow>,
+    },
+    /// `litmus`.
+    Litmus {
+        /// What ran.
+        options: LitmusOptions,
+        /// One row per test, variant and placement.
+        rows: Vec<LitmusRow>,
+    },
+    /// `litmus --tune`.
+    LitmusTune {
+        /// What each configuration ran.
+        options: LitmusOptions,
+        /// One per configuration drawn.
+        trials: Vec<Trial>,
     },
 }
 

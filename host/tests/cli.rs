@@ -24,7 +24,7 @@ fn one_line(stderr: &[u8]) -> String {
 fn help_lists_every_command_and_its_flags() {
     let top = host().arg("--help").assert().success().get_output().stdout.clone();
     let top = String::from_utf8(top).unwrap();
-    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy", "litmus"] {
         assert!(top.contains(command), "{command} missing from --help");
     }
     host().args(["sweep", "--help"]).assert().success().stdout(
@@ -32,7 +32,7 @@ fn help_lists_every_command_and_its_flags() {
             .and(predicate::str::contains("--sizes"))
             .and(predicate::str::contains("--plot")),
     );
-    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy", "litmus"] {
         host()
             .args([command, "--help"])
             .assert()
@@ -60,6 +60,10 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["accuracy", "--spread", "zipf"], "--spread"),
         (&["accuracy", "--input", "a.npy", "--sizes", "10"], "--sizes"),
         (&["accuracy", "--runs", "0"], "--runs"),
+        (&["litmus", "--variant", "fence-full"], "--variant"),
+        (&["litmus", "--threads", "96"], "--threads"),
+        (&["litmus", "--preload", "all"], "--preload"),
+        (&["litmus", "--tune", "0"], "--tune"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         let line = one_line(&out.stderr);
@@ -74,9 +78,20 @@ fn no_subcommand_is_a_usage_error() {
 
 #[test]
 fn no_cuda_device_is_one_line_and_exit_2_for_every_command() {
-    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy"] {
+    for command in ["sweep", "exercise", "publish", "histogram", "bench", "accuracy", "litmus"] {
         let out = host().arg(command).assert().code(2).get_output().clone();
         assert!(one_line(&out.stderr).starts_with("error: no CUDA device"), "{command}");
+    }
+}
+
+#[test]
+fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked_for() {
+    for (args, says) in [
+        (&["litmus", "--test", "corr", "--variant", "rel-acq-gpu"][..], "no litmus kernel matches"),
+        (&["litmus", "--sequential", "--placement", "inter-block"], "--sequential runs intra-block only"),
+    ] {
+        let out = host().args(args).assert().code(2).get_output().clone();
+        assert!(one_line(&out.stderr).contains(says), "{args:?}");
     }
 }
 

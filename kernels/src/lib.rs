@@ -22,6 +22,7 @@ pub mod atomic;
 pub mod empty;
 pub mod global;
 pub mod histogram;
+pub mod litmus;
 pub mod order;
 pub mod publish;
 pub mod shared;

@@ -112,6 +112,24 @@ pub unsafe fn load_relaxed_cta(address: *const u32) -> u32 {
     value
 }
 
+/// Loads the `u32` at `address` atomically but with no ordering, at device
+/// scope.
+///
+/// Emits `ld.relaxed.gpu.b32`. It reads the value at the device's point of
+/// coherence (past this SM's L1), so a spin on it sees another block's store
+/// eventually; it publishes nothing else.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn load_relaxed_gpu(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.relaxed.gpu.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
 /// A device-scope acquire-release fence (`__threadfence()` with the modern
 /// memory model's name).
 ///

@@ -20,6 +20,7 @@
 pub mod baseline;
 pub mod exact;
 pub mod histogram;
+pub mod litmus;
 pub mod publish;
 pub mod registry;
 pub mod sum;

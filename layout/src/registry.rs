@@ -15,6 +15,8 @@ pub enum Family {
     Histogram,
     /// The yardsticks (`kernels/src/empty.rs`).
     Baseline,
+    /// The litmus suite (`kernels/src/litmus/`).
+    Litmus,
 }
 
 /// What every kernel has, whatever its family: the facts the PTX tests, the
@@ -109,7 +111,8 @@ pub fn entries() -> impl Iterator<Item = &'static Entry> {
     let sums = crate::sum::KERNELS.iter().map(|k| &k.entry);
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
-    sums.chain(publish).chain(histograms).chain(crate::baseline::KERNELS.iter())
+    let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));
+    sums.chain(publish).chain(histograms).chain(crate::baseline::KERNELS.iter()).chain(litmus)
 }
 
 #[cfg(test)]
@@ -136,7 +139,7 @@ mod tests {
 
     #[test]
     fn symbols_are_unique() {
-        let symbols: [&str; 32] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
+        let symbols: [&str; 96] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
         let count = entries().count();
         assert!(count < symbols.len());
         for i in 0..count {

@@ -132,3 +132,55 @@ mod tests {
         assert_eq!(gb_per_s(4_000_000, 1.0), 4.0);
     }
 }
+
+/// The 95% Wilson score interval for a proportion: `k` successes in `n`
+/// trials. Unlike the normal approximation it stays inside `[0, 1]` and is
+/// honest at `k = 0`, where its upper end is `z² / (n + z²)`, about
+/// `3.84 / n`: two-sided, so wider than the one-sided rule of three
+/// ([`rule_of_three`]). `(0, 1)` when `n` is 0.
+pub fn wilson_interval_95(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let (all, none) = (k == n, k == 0);
+    let (k, n) = (k as f64, n as f64);
+    let p = k / n;
+    let denominator = 1.0 + Z * Z / n;
+    let centre = (p + Z * Z / (2.0 * n)) / denominator;
+    let half = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / denominator;
+    // At the ends the interval touches 0 or 1 exactly; rounding would leave
+    // a crumb there.
+    let low = if none { 0.0 } else { (centre - half).max(0.0) };
+    let high = if all { 1.0 } else { (centre + half).min(1.0) };
+    (low, high)
+}
+
+/// The rule of three: with no event in `n` independent trials, the 95% upper
+/// bound on its probability is about `3 / n`.
+pub fn rule_of_three(n: u64) -> f64 {
+    if n == 0 { 1.0 } else { 3.0 / n as f64 }
+}
+
+#[cfg(test)]
+mod interval_tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_brackets_the_rate_and_matches_known_values() {
+        // 10 in 100: the textbook interval is about [0.0552, 0.1744].
+        let (lo, hi) = wilson_interval_95(10, 100);
+        assert!((lo - 0.0552).abs() < 1e-3 && (hi - 0.1744).abs() < 1e-3, "{lo} {hi}");
+        let (lo, hi) = wilson_interval_95(0, 1_000_000);
+        assert_eq!(lo, 0.0);
+        assert!((hi * 1e6 - 3.8415).abs() < 1e-3 && hi > rule_of_three(1_000_000), "{hi}");
+        assert_eq!(wilson_interval_95(5, 5).1, 1.0);
+        assert_eq!(wilson_interval_95(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn the_rule_of_three() {
+        assert_eq!(rule_of_three(300), 0.01);
+        assert_eq!(rule_of_three(0), 1.0);
+    }
+}

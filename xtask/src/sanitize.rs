@@ -34,6 +34,8 @@ fn family_run(family: Family) -> Option<Run> {
         Family::Histogram => &["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"],
         // The bench launches the baselines beside every sum kernel.
         Family::Baseline => &["bench", "--sizes", "4097", "--runs", "1", "--warmup", "0"],
+        // Every test, variant and placement, a few launches each.
+        Family::Litmus => &["litmus", "--instances", "1", "--launches-per-check", "1"],
         Family::Publish => return None,
     };
     Some((args[0].to_owned(), args.iter().map(|a| (*a).to_owned()).collect()))
@@ -110,11 +112,11 @@ mod tests {
     fn every_registered_family_and_variant_has_a_run() {
         let runs = runs();
         let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
-        assert!(names.contains(&"sweep") && names.contains(&"histogram") && names.contains(&"bench"));
+        assert!(["sweep", "histogram", "bench", "litmus"].iter().all(|run| names.contains(run)));
         for v in layout::publish::VARIANTS {
             let run = runs.iter().find(|(name, _)| name == &format!("publish-{}", v.name)).expect("a run per variant");
             assert!(run.1.iter().any(|a| a == v.name));
         }
-        assert_eq!(runs.len(), 3 + layout::publish::VARIANTS.len());
+        assert_eq!(runs.len(), 4 + layout::publish::VARIANTS.len());
     }
 }

@@ -3,6 +3,7 @@
 
 use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 use layout::exact::Superaccumulator;
+use layout::litmus::Params;
 use layout::publish::{Counts, Payload, Slot};
 
 /// A `layout` type in device memory. The wrapper exists because the traits
@@ -25,4 +26,4 @@ macro_rules! plain_bytes {
     )*};
 }
 
-plain_bytes!(Slot, Payload, Counts, Superaccumulator);
+plain_bytes!(Slot, Payload, Counts, Superaccumulator, Params);

@@ -16,6 +16,7 @@ mod device_repr;
 mod driver_error;
 pub mod histogram;
 pub mod launch;
+pub mod litmus;
 pub mod publish;
 pub mod registry;
 pub mod sum;

@@ -13,6 +13,7 @@ use crate::accuracy::{self, AccuracyReport};
 use crate::bench::BenchReport;
 use crate::gpu::sum::SumMeasurement;
 use crate::histogram::HistogramReport;
+use crate::litmus::LitmusRow;
 use crate::publish::PublishRow;
 use crate::record::{Record, Results};
 use crate::reference;
@@ -34,10 +35,34 @@ const PUBLISH_HEADER: [&str; 10] = [
     "observed_score",
 ];
 
+const LITMUS_HEADER: [&str; 16] = [
+    "configuration",
+    "test",
+    "variant",
+    "placement",
+    "sequential",
+    "model",
+    "instances",
+    "weak",
+    "forbidden",
+    "weak_per_million",
+    "low_95",
+    "high_95",
+    "instances_per_second",
+    "launches",
+    "grid",
+    "outcomes",
+];
+
 /// `record` as CSV, with a header row.
 pub fn export(record: &Record) -> String {
     let (header, rows): (&[&str], Vec<Vec<String>>) = match &record.results {
         Results::Publish { rows, .. } => (&PUBLISH_HEADER, publish_rows(rows)),
+        Results::Litmus { rows, .. } => (&LITMUS_HEADER, rows.iter().map(|r| litmus_row(0, r)).collect()),
+        Results::LitmusTune { trials, .. } => (
+            &LITMUS_HEADER,
+            trials.iter().flat_map(|t| t.rows.iter().map(move |r| litmus_row(t.index + 1, r))).collect(),
+        ),
         Results::Sweep { sweep, determinism } => {
             let mut out = sweep_rows("sweep", sweep);
             if let Some(d) = determinism {
@@ -59,6 +84,38 @@ pub fn export(record: &Record) -> String {
         w.write_record(&cells).expect("writing to memory cannot fail");
     }
     String::from_utf8(w.into_inner().expect("flushing to memory cannot fail")).expect("CSV of UTF-8 cells is UTF-8")
+}
+
+/// One litmus row; `configuration` is the tuning trial's number, 0 outside
+/// a search. `outcomes` lists `registers:count` pairs, `;`-separated.
+fn litmus_row(configuration: usize, row: &LitmusRow) -> Vec<String> {
+    let (rate, (low, high)) = row.rate_per_million();
+    let model = if row.sequential {
+        "sequential"
+    } else if row.allowed {
+        "allowed"
+    } else {
+        "forbidden"
+    };
+    let outcomes: Vec<String> = row.outcomes().iter().map(|(registers, n)| format!("{registers}:{n}")).collect();
+    vec![
+        configuration.to_string(),
+        row.test().key().to_owned(),
+        row.kernel.variant.key().to_owned(),
+        row.placement.key().to_owned(),
+        row.sequential.to_string(),
+        model.to_owned(),
+        row.counts.instances.to_string(),
+        row.weak().to_string(),
+        row.forbidden().to_string(),
+        format!("{rate}"),
+        format!("{low}"),
+        format!("{high}"),
+        format!("{:.0}", row.instances_per_second()),
+        row.counts.launches.to_string(),
+        row.grid.to_string(),
+        outcomes.join(";"),
+    ]
 }
 
 /// One row of the shared layout. `launch` is `(index, time if timed)`.

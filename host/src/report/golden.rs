@@ -228,6 +228,80 @@ fn accuracy() -> Record {
     }))
 }
 
+/// Three rows of the suite: an allowed weak outcome seen, a forbidden one
+/// not seen (with its bound), and the sequential control.
+fn litmus_options(sequential: bool) -> crate::litmus::LitmusOptions {
+    use crate::gpu::litmus::{Budget, LitmusKernel};
+    use crate::litmus::{LitmusOptions, Preset};
+    LitmusOptions {
+        kernels: [&layout::litmus::KERNELS[1], &layout::litmus::KERNELS[3]].map(LitmusKernel::of).to_vec(),
+        placements: layout::litmus::Placement::ALL.to_vec(),
+        budget: Budget::Instances(1_000_000),
+        batch: 16,
+        preset: Some(Preset::Parallel),
+        environment: Preset::Parallel.environment(),
+        sequential,
+        seed: 26,
+    }
+}
+
+fn litmus_row(
+    kernel: usize,
+    placement: layout::litmus::Placement,
+    sequential: bool,
+    bins: &[(usize, u64)],
+) -> crate::litmus::LitmusRow {
+    use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
+    let kernel = LitmusKernel::of(&layout::litmus::KERNELS[kernel]);
+    let mut histogram = vec![0; layout::litmus::BINS];
+    for &(bin, n) in bins {
+        histogram[bin] = n;
+    }
+    let v = crate::litmus::verdict(kernel.test, kernel.variant, placement);
+    crate::litmus::LitmusRow {
+        kernel,
+        placement,
+        sequential,
+        grid: 1056,
+        allowed: v.allowed,
+        reason: v.reason.to_owned(),
+        counts: LitmusCounts { launches: 4, instances: histogram.iter().sum(), histogram, seconds: 0.0125 },
+    }
+}
+
+fn litmus() -> Record {
+    use layout::litmus::Placement::{InterBlock, IntraBlock};
+    record(Results::Litmus {
+        options: litmus_options(false),
+        rows: vec![
+            litmus_row(1, IntraBlock, false, &[(0, 250_000), (0b11, 831_488)]),
+            litmus_row(1, InterBlock, false, &[(0, 300_000), (0b11, 781_476), (0b01, 10), (0b10, 2)]),
+            litmus_row(3, IntraBlock, false, &[(0, 250_000), (0b11, 831_488)]),
+            litmus_row(3, InterBlock, false, &[(0, 300_000), (0b11, 781_488)]),
+        ],
+    })
+}
+
+fn litmus_tune() -> Record {
+    use crate::litmus::Environment;
+    use crate::litmus::tune::Trial;
+    use layout::litmus::Placement::{InterBlock, IntraBlock};
+    let mut state = 7;
+    let trials = (0..2)
+        .map(|index| Trial {
+            index,
+            environment: Environment::random(&mut state),
+            rows: vec![
+                litmus_row(1, IntraBlock, false, &[(0b11, 1_000_000)]),
+                litmus_row(1, InterBlock, false, &[(0b11, 999_990), (0b01, 10 * index as u64)]),
+                litmus_row(3, IntraBlock, false, &[(0b11, 1_000_000)]),
+                litmus_row(3, InterBlock, false, &[(0b11, 1_000_000)]),
+            ],
+        })
+        .collect();
+    record(Results::LitmusTune { options: litmus_options(false), trials })
+}
+
 fn golden(name: &str, actual: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
@@ -346,4 +420,12 @@ fn launch_times_skip_the_warm_ups() {
     assert_eq!(launch_time(3, &[1.0, 2.0], 1), Some(1.0));
     assert_eq!(launch_time(3, &[1.0, 2.0], 2), Some(2.0));
     assert_eq!(launch_time(2, &[], 1), None);
+}
+
+#[test]
+fn litmus_in_every_format() {
+    let record = litmus();
+    every_format("litmus", &record);
+    assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4);
+    every_format("litmus-tune", &litmus_tune());
 }

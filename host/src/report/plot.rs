@@ -70,7 +70,11 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
             }
             copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));
         }
-        Results::Histogram(_) | Results::Publish { .. } | Results::Accuracy(_) => {}
+        Results::Histogram(_)
+        | Results::Publish { .. }
+        | Results::Accuracy(_)
+        | Results::Litmus { .. }
+        | Results::LitmusTune { .. } => {}
     }
     (lines, copy)
 }

@@ -6,11 +6,13 @@ mod accuracy;
 mod bench;
 mod exercise;
 mod histogram;
+mod litmus;
 mod publish;
 mod sweep;
 
 pub use accuracy::broken_promises;
 pub use histogram::histogram_mismatches;
+pub use litmus::litmus_failures;
 pub use sweep::mismatches;
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
@@ -54,6 +56,10 @@ pub fn record(record: &Record, look: Look) -> String {
         Results::Publish { rows, .. } => device_header(device, None) + "\n" + &publish::publish(rows, look),
         Results::Accuracy(report) => {
             device_header(device, Some(report.options.block)) + &accuracy::accuracy(report, look)
+        }
+        Results::Litmus { options, rows } => device_header(device, None) + "\n" + &litmus::litmus(options, rows, look),
+        Results::LitmusTune { options, trials } => {
+            device_header(device, None) + "\n" + &litmus::litmus_tune(options, trials, look)
         }
     }
 }

@@ -1,0 +1,151 @@
+//! The typed wrapper for the litmus kernels: the buffers of the testing
+//! environment, the test launch and the classifying launch after it.
+
+use std::time::Instant;
+
+use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use layout::litmus::{self, BINS, Params, REGISTERS};
+
+use super::Gpu;
+use super::device_repr::OnDevice;
+use super::driver_error::DriverContext;
+use super::registry::{Kernel, Registry};
+use crate::error::LabError;
+
+impl Registry for litmus::Kernel {
+    const ALL: &'static [Self] = &litmus::KERNELS;
+    const PREFIX: &'static str = "litmus_";
+    fn entry(&self) -> &layout::Entry {
+        &self.entry
+    }
+}
+
+/// One litmus kernel (a test in one variant): a handle on its
+/// `layout::litmus` registry entry.
+pub type LitmusKernel = Kernel<litmus::Kernel>;
+
+/// When a run stops: after at least this many instances, or this much time.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Budget {
+    /// Launch until at least this many instances have run.
+    Instances(u64),
+    /// Launch until this many seconds have passed (checked between batches).
+    Seconds(f64),
+}
+
+/// What one run of one kernel in one environment counted.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LitmusCounts {
+    /// Test launches (each followed by a classifying launch).
+    pub launches: u64,
+    /// Instances run: launches times instances per launch.
+    pub instances: u64,
+    /// Instances per outcome bin (`layout::litmus::outcome_bin`).
+    pub histogram: Vec<u64>,
+    /// Wall-clock seconds from the first launch to the last result.
+    pub seconds: f64,
+}
+
+/// The litmus kernels, loaded.
+pub struct LitmusKernels<'gpu> {
+    gpu: &'gpu Gpu,
+    functions: Vec<CudaFunction>,
+    classify: CudaFunction,
+}
+
+impl<'gpu> LitmusKernels<'gpu> {
+    /// Looks up every litmus kernel and the classifier.
+    pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
+        Ok(LitmusKernels {
+            gpu,
+            functions: gpu.functions::<litmus::Kernel>()?,
+            classify: gpu.function(litmus::CLASSIFY.symbol)?,
+        })
+    }
+
+    /// Blocks of `threads` threads of `kernel` that fit on the device at once:
+    /// the most a launch may have, since testing blocks wait for each other
+    /// and stressing blocks must run beside them.
+    pub fn resident_blocks(&self, kernel: LitmusKernel, threads: u32) -> Result<u32, LabError> {
+        let per_sm = self.functions[kernel.index()]
+            .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
+            .doing(|| format!("asking the occupancy of {}", kernel.symbol()))?;
+        Ok(per_sm.max(1) * self.gpu.info.sm_count)
+    }
+
+    /// Runs `kernel` in `params`' environment on a grid of `grid` blocks until
+    /// `budget` is spent, checking the clock every `batch` launches; `shift`
+    /// gives each launch's block rotation. Every launch's outcomes are counted
+    /// on the device; the histogram is copied back once, at the end.
+    pub fn run(
+        &self,
+        kernel: LitmusKernel,
+        params: Params,
+        grid: u32,
+        budget: Budget,
+        batch: u32,
+        mut shift: impl FnMut() -> u32,
+    ) -> Result<LitmusCounts, LabError> {
+        let stream = self.gpu.stream();
+        let doing = |what: &str| format!("{what} for {}", kernel.symbol());
+        let instances = params.instances() as usize;
+        let device_params = stream.clone_htod(&[OnDevice(params)]).doing(|| doing("copying the parameters"))?;
+        let mut locations =
+            stream.alloc_zeros::<u32>(params.location_words()).doing(|| doing("allocating locations"))?;
+        let mut results = stream.alloc_zeros::<u32>(instances * REGISTERS).doing(|| doing("allocating registers"))?;
+        let mut stress =
+            stream.alloc_zeros::<u32>(params.stress_words().max(1)).doing(|| doing("allocating stress"))?;
+        let mut control = stream.alloc_zeros::<u32>(1).doing(|| doing("allocating the start counter"))?;
+        let mut histogram = stream.alloc_zeros::<u64>(BINS).doing(|| doing("allocating the histogram"))?;
+
+        let test = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (params.threads, 1, 1), shared_mem_bytes: 0 };
+        let classify_blocks = (instances as u32).div_ceil(256).clamp(1, self.gpu.info.sm_count * 8);
+        let classify = LaunchConfig {
+            grid_dim: (classify_blocks, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: (BINS * size_of::<u32>()) as u32,
+        };
+        let function = &self.functions[kernel.index()];
+        let started = Instant::now();
+        let mut launches = 0u64;
+        loop {
+            for _ in 0..batch {
+                let shift = shift();
+                let mut args = stream.launch_builder(function);
+                args.arg(&device_params).arg(&shift).arg(&mut locations).arg(&mut results).arg(&mut stress);
+                args.arg(&mut control);
+                // SAFETY: the arguments match the litmus kernels' signature,
+                // `(params: *const Params, shift: u32, locations, results,
+                // stress, control: *mut u32)`, with `Params` from `layout`.
+                // The buffers have `location_words()`, four per instance,
+                // `stress_words()` and one word; the classifier below zeroes
+                // locations, registers and counter after every launch (they
+                // start zeroed). `grid` is at most the resident blocks.
+                unsafe { args.launch(test) }.doing(|| doing("launching"))?;
+                let mut args = stream.launch_builder(&self.classify);
+                args.arg(&device_params).arg(&mut locations).arg(&mut results).arg(&mut control).arg(&mut histogram);
+                // SAFETY: `litmus_classify(params, locations, results,
+                // control, histogram: *mut u64)` over the same buffers, with
+                // `BINS` u64 counters and `BINS` u32s of shared memory.
+                unsafe { args.launch(classify) }.doing(|| "launching litmus_classify".to_owned())?;
+                launches += 1;
+            }
+            stream.synchronize().doing(|| doing("waiting for launches"))?;
+            let done = match budget {
+                Budget::Instances(n) => launches * instances as u64 >= n,
+                Budget::Seconds(s) => started.elapsed().as_secs_f64() >= s,
+            };
+            if done {
+                break;
+            }
+        }
+        let histogram = stream.clone_dtoh(&histogram).doing(|| doing("reading the histogram"))?;
+        Ok(LitmusCounts {
+            launches,
+            instances: launches * instances as u64,
+            histogram,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}

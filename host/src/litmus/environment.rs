@@ -1,0 +1,306 @@
+//! The parallel testing environment as the host chooses it: the knobs of
+//! `layout::litmus::Params` in words, the named presets, and the random
+//! draws of `--tune`.
+
+use layout::litmus::{Params, Placement, Preload, StressPattern, Test};
+
+use crate::input::splitmix64;
+
+/// Where an instance's two locations sit relative to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Distance {
+    /// `x` and `y` in one 128-byte line (4 bytes apart).
+    SameLine,
+    /// `x` and `y` in neighbouring lines of the instance's own 256-byte slot.
+    DifferentLines,
+    /// `y` in another instance's slot, chosen by a multiplier per run.
+    Random,
+}
+
+/// Every knob of the testing environment. Printed with the results and
+/// stored in the JSON.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Environment {
+    /// Threads per block: 128 to 1024, a power of two.
+    pub threads: u32,
+    /// Percent of the grid's blocks that run the test; the rest stress.
+    pub testing_percent: u32,
+    /// Odd: partners are at lane `lane * multiplier^role`.
+    pub lane_multiplier: u32,
+    /// Shuffle which hardware block plays which logical block, every launch.
+    pub shuffle_blocks: bool,
+    /// Where `y` sits relative to `x`.
+    pub distance: Distance,
+    /// The stressing threads' pattern.
+    pub stress_pattern: StressPatternName,
+    /// Iterations of the pattern per stressing thread (0: no stress).
+    pub stress_iterations: u32,
+    /// Words of each stress line touched, 1 to 32.
+    pub stress_line_words: u32,
+    /// Stress lines.
+    pub stress_lines: u32,
+    /// Iterations of the pattern by each testing thread before its test.
+    pub pre_stress_iterations: u32,
+    /// Wait for every testing thread before the test (a bounded spin).
+    pub sync_start: bool,
+    /// Leave a stale line in L1 before the test.
+    pub preload: PreloadName,
+}
+
+/// [`StressPattern`] by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum StressPatternName {
+    /// Two stores.
+    StoreStore,
+    /// A store, then a load.
+    StoreLoad,
+    /// A load, then a store.
+    LoadStore,
+    /// Two loads.
+    LoadLoad,
+}
+
+impl StressPatternName {
+    const ALL: [StressPatternName; 4] = [Self::StoreStore, Self::StoreLoad, Self::LoadStore, Self::LoadLoad];
+
+    fn layout(self) -> StressPattern {
+        match self {
+            Self::StoreStore => StressPattern::StoreStore,
+            Self::StoreLoad => StressPattern::StoreLoad,
+            Self::LoadStore => StressPattern::LoadStore,
+            Self::LoadLoad => StressPattern::LoadLoad,
+        }
+    }
+}
+
+/// [`Preload`] by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum PreloadName {
+    /// Nothing.
+    None,
+    /// The observing thread reads the location it will observe.
+    Observer,
+    /// Another thread of the observer's block reads it.
+    Neighbour,
+}
+
+impl PreloadName {
+    fn layout(self) -> Preload {
+        match self {
+            Self::None => Preload::None,
+            Self::Observer => Preload::Observer,
+            Self::Neighbour => Preload::Neighbour,
+        }
+    }
+}
+
+/// The named presets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Preset {
+    /// Every block tests, nothing else happens: the bare hardware.
+    Quiet,
+    /// Permuted partners, shuffled blocks, scattered locations and a
+    /// synchronised start: the parallel testing environment with no stress.
+    Parallel,
+    /// `parallel`, and each observer first reads the location it will
+    /// observe, so a stale copy waits in its SM's L1.
+    StaleL1,
+    /// `stale-l1`, and a quarter of the blocks hammer a few lines with
+    /// stores and loads while the rest test.
+    Stress,
+}
+
+impl Preset {
+    /// The environment of this preset.
+    pub fn environment(self) -> Environment {
+        let parallel = Environment {
+            threads: 256,
+            testing_percent: 100,
+            lane_multiplier: 13,
+            shuffle_blocks: true,
+            distance: Distance::Random,
+            stress_pattern: StressPatternName::StoreLoad,
+            stress_iterations: 0,
+            stress_line_words: 32,
+            stress_lines: 8,
+            pre_stress_iterations: 0,
+            sync_start: true,
+            preload: PreloadName::None,
+        };
+        match self {
+            Preset::Quiet => Environment {
+                lane_multiplier: 1,
+                shuffle_blocks: false,
+                distance: Distance::DifferentLines,
+                sync_start: false,
+                ..parallel
+            },
+            Preset::Parallel => parallel,
+            Preset::StaleL1 => Environment { preload: PreloadName::Observer, ..parallel },
+            Preset::Stress => Environment {
+                testing_percent: 75,
+                stress_iterations: 256,
+                pre_stress_iterations: 16,
+                preload: PreloadName::Observer,
+                ..parallel
+            },
+        }
+    }
+}
+
+/// Polls of the synchronised start before a thread gives up waiting.
+pub const SYNC_POLLS: u32 = 1 << 14;
+
+/// Whether `a` and `b` share no factor.
+fn coprime(a: u64, b: u64) -> bool {
+    let (mut a, mut b) = (a, b);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a == 1
+}
+
+/// The first number from `start` on (wrapping below `modulus`, never 0)
+/// coprime with `modulus`.
+fn coprime_from(start: u64, modulus: u64) -> u32 {
+    (0..modulus).map(|k| 1 + (start + k) % modulus.max(1)).find(|&m| coprime(m, modulus)).unwrap_or(1) as u32
+}
+
+impl Environment {
+    /// Testing blocks in a grid of `grid` blocks: at least 4 (the most roles
+    /// a test has, so that inter-block instances span distinct blocks).
+    pub fn testing_blocks(&self, grid: u32) -> u32 {
+        (grid * self.testing_percent / 100).clamp(4.min(grid), grid)
+    }
+
+    /// The kernel parameters for `test` in `placement` on a grid of `grid`
+    /// blocks; `seed` picks the multipliers a random choice leaves open.
+    pub fn params(&self, test: Test, placement: Placement, grid: u32, sequential: bool, seed: u64) -> Params {
+        let mut state = seed;
+        let testing_blocks = self.testing_blocks(grid);
+        let instances = u64::from(testing_blocks) * u64::from(self.threads);
+        // Role r's block is r * step further on: never a multiple of the
+        // testing blocks for r below the test's thread count.
+        let roles = test.threads();
+        let step = (1..testing_blocks).find(|&d| (1..roles).all(|r| (r * d) % testing_blocks != 0)).unwrap_or(1);
+        let (offset, multiplier) = match self.distance {
+            Distance::SameLine => (1, 1),
+            Distance::DifferentLines => (32, 1),
+            Distance::Random => (32, coprime_from(splitmix64(&mut state) % instances, instances)),
+        };
+        let block_multiplier = if self.shuffle_blocks {
+            coprime_from(splitmix64(&mut state) % u64::from(testing_blocks), u64::from(testing_blocks))
+        } else {
+            1
+        };
+        Params {
+            placement: placement as u32,
+            testing_blocks,
+            threads: self.threads,
+            lane_multiplier: self.lane_multiplier | 1,
+            block_step: step,
+            block_multiplier,
+            location_stride: 64,
+            location_offset: offset,
+            location_multiplier: multiplier,
+            stress_pattern: self.stress_pattern.layout() as u32,
+            stress_iterations: self.stress_iterations,
+            stress_line_words: self.stress_line_words.clamp(1, 32),
+            stress_lines: self.stress_lines.max(1),
+            pre_stress_iterations: self.pre_stress_iterations,
+            sync_polls: if self.sync_start { SYNC_POLLS } else { 0 },
+            preload: self.preload.layout() as u32,
+            sequential: u32::from(sequential),
+        }
+    }
+
+    /// A random environment for the tuning search, as MC Mutants and
+    /// GPUHarbor draw theirs: every knob uniformly over its range.
+    pub fn random(state: &mut u64) -> Environment {
+        let mut pick = |n: u64| splitmix64(state) % n;
+        Environment {
+            threads: [128, 256, 512, 1024][pick(4) as usize],
+            testing_percent: [25, 50, 75, 100][pick(4) as usize],
+            lane_multiplier: 1 + 2 * pick(64) as u32,
+            shuffle_blocks: pick(2) == 1,
+            distance: [Distance::SameLine, Distance::DifferentLines, Distance::Random][pick(3) as usize],
+            stress_pattern: StressPatternName::ALL[pick(4) as usize],
+            stress_iterations: [0, 16, 64, 256, 1024][pick(5) as usize],
+            stress_line_words: 1 + pick(32) as u32,
+            stress_lines: 1 + pick(64) as u32,
+            pre_stress_iterations: [0, 4, 16, 64][pick(4) as usize],
+            sync_start: pick(2) == 1,
+            preload: [PreloadName::None, PreloadName::Observer, PreloadName::Neighbour][pick(3) as usize],
+        }
+    }
+
+    /// One line for a table heading.
+    pub fn summary(&self) -> String {
+        let stress = if self.stress_iterations == 0 || self.testing_percent == 100 {
+            "no stress".to_owned()
+        } else {
+            format!(
+                "{}% of blocks stress ({:?}, {} iterations, {} words x {} lines)",
+                100 - self.testing_percent,
+                self.stress_pattern,
+                self.stress_iterations,
+                self.stress_line_words,
+                self.stress_lines
+            )
+        };
+        format!(
+            "{} threads/block, lane x{}, {}shuffled blocks, locations {:?}, {stress}, pre-stress {}, {}, preload {:?}",
+            self.threads,
+            self.lane_multiplier,
+            if self.shuffle_blocks { "" } else { "un" },
+            self.distance,
+            self.pre_stress_iterations,
+            if self.sync_start { "synchronised start" } else { "free start" },
+            self.preload,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_keep_the_layout_contract() {
+        let mut state = 1;
+        for k in 0..200 {
+            let env = if k < 4 {
+                [Preset::Quiet, Preset::Parallel, Preset::StaleL1, Preset::Stress][k].environment()
+            } else {
+                Environment::random(&mut state)
+            };
+            for test in Test::ALL {
+                for placement in Placement::ALL {
+                    for grid in [4, 5, 132, 264, 1056] {
+                        let p = env.params(test, placement, grid, false, k as u64);
+                        assert!(p.testing_blocks >= 4 && p.testing_blocks <= grid);
+                        assert!(p.threads.is_power_of_two() && p.threads >= 128);
+                        assert_eq!(p.lane_multiplier % 2, 1);
+                        assert!(coprime(u64::from(p.block_multiplier), u64::from(p.testing_blocks)));
+                        assert!(coprime(u64::from(p.location_multiplier), u64::from(p.instances())));
+                        assert!(p.location_offset < p.location_stride);
+                        for r in 1..test.threads() {
+                            assert_ne!((r * p.block_step) % p.testing_blocks, 0, "{grid} {r}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn coprime_search_finds_one() {
+        assert_eq!(coprime_from(0, 12), 1);
+        assert_eq!(coprime_from(3, 12), 5);
+        assert!(coprime(u64::from(coprime_from(7, 1056)), 1056));
+    }
+}

@@ -1,0 +1,258 @@
+//! `host litmus`: the suite's runner. Each (test, variant, placement) runs in
+//! one environment for a budget; its outcomes are counted on the GPU, and
+//! each row carries the model's verdict on its weak outcome.
+
+pub mod environment;
+pub mod model;
+pub mod tune;
+
+use layout::litmus::{OTHER_BIN, Placement, REGISTERS, Test};
+
+pub use environment::{Environment, Preset};
+pub use model::{Verdict, verdict};
+
+use crate::error::LabError;
+use crate::gpu::litmus::{Budget, LitmusCounts, LitmusKernel, LitmusKernels};
+use crate::input::splitmix64;
+use crate::progress::Progress;
+
+/// What one `litmus` run does.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LitmusOptions {
+    /// The kernels (tests in variants), in registry order.
+    pub kernels: Vec<LitmusKernel>,
+    /// The placements to run each kernel in.
+    #[serde(with = "placement_key::list")]
+    pub placements: Vec<Placement>,
+    /// How long each row runs.
+    pub budget: Budget,
+    /// Launches between two looks at the clock.
+    pub batch: u32,
+    /// The preset the environment came from, if it was not changed.
+    pub preset: Option<Preset>,
+    /// The environment.
+    pub environment: Environment,
+    /// The sequential control: roles one after the other (intra-block only).
+    pub sequential: bool,
+    /// The seed of every random choice (multipliers, block rotations).
+    pub seed: u64,
+}
+
+/// One (test, variant, placement) and what it counted.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LitmusRow {
+    /// The test in its variant.
+    pub kernel: LitmusKernel,
+    /// Where the instance's threads ran.
+    #[serde(with = "placement_key")]
+    pub placement: Placement,
+    /// Whether the run was the sequential control.
+    pub sequential: bool,
+    /// Blocks per launch (testing and stressing).
+    pub grid: u32,
+    /// Whether the model allows the weak outcome.
+    pub allowed: bool,
+    /// The model's reason.
+    pub reason: String,
+    /// The counts.
+    pub counts: LitmusCounts,
+}
+
+/// Placements serialize as their command-line names.
+mod placement_key {
+    use layout::litmus::Placement;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(p: &Placement, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(p.key())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
+        let key = String::deserialize(d)?;
+        Placement::ALL.into_iter().find(|p| p.key() == key).ok_or_else(|| serde::de::Error::custom(key))
+    }
+
+    /// A list of placements, as a list of names.
+    pub mod list {
+        use layout::litmus::Placement;
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<S: Serializer>(list: &[Placement], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(list.iter().map(|p| p.key()))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Placement>, D::Error> {
+            let keys = Vec::<String>::deserialize(d)?;
+            keys.into_iter()
+                .map(|key| {
+                    Placement::ALL.into_iter().find(|p| p.key() == key).ok_or_else(|| serde::de::Error::custom(key))
+                })
+                .collect()
+        }
+    }
+}
+
+impl LitmusRow {
+    /// The test.
+    pub fn test(&self) -> Test {
+        self.kernel.test
+    }
+
+    /// Instances that ended in the weak outcome.
+    pub fn weak(&self) -> u64 {
+        self.counts.histogram[self.test().weak() as usize]
+    }
+
+    /// Instances whose outcome breaks a rule: the weak outcome where the
+    /// model forbids it; in the sequential control, any outcome but the
+    /// sequential one; and always a register holding a value no thread wrote.
+    pub fn forbidden(&self) -> u64 {
+        let h = &self.counts.histogram;
+        if self.sequential {
+            self.counts.instances - h[self.test().sequential() as usize]
+        } else if self.allowed {
+            h[OTHER_BIN]
+        } else {
+            h[OTHER_BIN] + self.weak()
+        }
+    }
+
+    /// The weak outcomes per million instances, with the 95% interval.
+    pub fn rate_per_million(&self) -> (f64, (f64, f64)) {
+        let n = self.counts.instances;
+        let scale = |x: f64| x * 1e6;
+        let rate = if n == 0 { 0.0 } else { self.weak() as f64 / n as f64 };
+        let (lo, hi) = lab_stats::wilson_interval_95(self.weak(), n);
+        (scale(rate), (scale(lo), scale(hi)))
+    }
+
+    /// Instances per second.
+    pub fn instances_per_second(&self) -> f64 {
+        if self.counts.seconds > 0.0 { self.counts.instances as f64 / self.counts.seconds } else { 0.0 }
+    }
+
+    /// Each non-empty outcome as `(registers, count)`, `registers` as
+    /// `"r0=1 r1=0"`, or `"other"` for a value no thread wrote.
+    pub fn outcomes(&self) -> Vec<(String, u64)> {
+        let registers = self.test().registers() as usize;
+        self.counts
+            .histogram
+            .iter()
+            .enumerate()
+            .filter(|&(_, &count)| count > 0)
+            .map(|(bin, &count)| (outcome_text(bin, registers), count))
+            .collect()
+    }
+}
+
+/// `"r0=1 r1=0"` for histogram bin `bin` of a test with `registers` loads.
+pub fn outcome_text(bin: usize, registers: usize) -> String {
+    if bin == OTHER_BIN {
+        return "other".to_owned();
+    }
+    (0..registers.min(REGISTERS)).map(|r| format!("r{r}={}", (bin >> r) & 1)).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs one kernel in one placement and environment.
+pub fn run_one(
+    kernels: &LitmusKernels<'_>,
+    kernel: LitmusKernel,
+    placement: Placement,
+    environment: &Environment,
+    options: &LitmusOptions,
+    state: &mut u64,
+) -> Result<LitmusRow, LabError> {
+    let grid = kernels.resident_blocks(kernel, environment.threads)?;
+    let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
+    let testing = u64::from(params.testing_blocks);
+    let mut shift_state = splitmix64(state);
+    let shuffle = environment.shuffle_blocks;
+    let counts = kernels.run(kernel, params, grid, options.budget, options.batch, || {
+        if shuffle { (splitmix64(&mut shift_state) % testing) as u32 } else { 0 }
+    })?;
+    let v = verdict(kernel.test, kernel.variant, placement);
+    Ok(LitmusRow {
+        kernel,
+        placement,
+        sequential: options.sequential,
+        grid,
+        allowed: v.allowed,
+        reason: v.reason.to_owned(),
+        counts,
+    })
+}
+
+/// Runs every kernel of `options` in every placement.
+pub fn run(
+    kernels: &LitmusKernels<'_>,
+    options: &LitmusOptions,
+    progress: &Progress,
+) -> Result<Vec<LitmusRow>, LabError> {
+    let mut state = options.seed;
+    progress.start((options.kernels.len() * options.placements.len()) as u64);
+    let mut rows = Vec::new();
+    for &kernel in &options.kernels {
+        for &placement in &options.placements {
+            progress.message(format!("{} {}", kernel.key(), placement.key()));
+            rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
+            progress.step();
+        }
+    }
+    progress.finish();
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::litmus::LitmusCounts;
+    use layout::litmus::{BINS, KERNELS};
+
+    fn row(symbol: &str, placement: Placement, sequential: bool, histogram: &[(usize, u64)]) -> LitmusRow {
+        let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
+        let mut h = vec![0; BINS];
+        for &(bin, count) in histogram {
+            h[bin] = count;
+        }
+        let v = verdict(kernel.test, kernel.variant, placement);
+        LitmusRow {
+            kernel,
+            placement,
+            sequential,
+            grid: 264,
+            allowed: v.allowed,
+            reason: v.reason.to_owned(),
+            counts: LitmusCounts { launches: 1, instances: h.iter().sum(), histogram: h, seconds: 0.5 },
+        }
+    }
+
+    #[test]
+    fn a_weak_outcome_counts_against_a_forbidding_verdict_only() {
+        let allowed = row("litmus_mp_relaxed_gpu", Placement::InterBlock, false, &[(0b11, 90), (0b01, 10)]);
+        assert_eq!((allowed.weak(), allowed.forbidden()), (10, 0));
+        let forbidden = row("litmus_mp_rel_acq_gpu", Placement::InterBlock, false, &[(0b11, 90), (0b01, 10)]);
+        assert_eq!(forbidden.forbidden(), 10);
+        let garbage = row("litmus_mp_relaxed_gpu", Placement::InterBlock, false, &[(OTHER_BIN, 1)]);
+        assert_eq!(garbage.forbidden(), 1);
+    }
+
+    #[test]
+    fn the_sequential_control_accepts_only_the_sequential_outcome() {
+        let good = row("litmus_sb_relaxed_gpu", Placement::IntraBlock, true, &[(0b10, 100)]);
+        assert_eq!(good.forbidden(), 0);
+        let bad = row("litmus_sb_relaxed_gpu", Placement::IntraBlock, true, &[(0b10, 99), (0b11, 1)]);
+        assert_eq!(bad.forbidden(), 1);
+    }
+
+    #[test]
+    fn outcomes_name_their_registers() {
+        assert_eq!(outcome_text(0b01, 2), "r0=1 r1=0");
+        assert_eq!(outcome_text(0b0101, 4), "r0=1 r1=0 r2=1 r3=0");
+        assert_eq!(outcome_text(OTHER_BIN, 4), "other");
+        let r = row("litmus_iriw_weak", Placement::InterBlock, false, &[(15, 3), (0b0101, 2)]);
+        assert_eq!(r.outcomes(), [("r0=1 r1=0 r2=1 r3=0".to_owned(), 2), ("r0=1 r1=1 r2=1 r3=1".to_owned(), 3)]);
+        assert_eq!(r.instances_per_second(), 10.0);
+        let (rate, (lo, hi)) = r.rate_per_million();
+        assert!((rate - 400_000.0).abs() < 1e-6 && lo < rate && rate < hi);
+    }
+}

@@ -1,0 +1,159 @@
+//! What the PTX memory model says about each test's weak outcome, per
+//! variant and placement: the verdicts `host litmus` holds the GPU to.
+//!
+//! Derived from the axioms of the PTX ISA's memory consistency model as the
+//! formal model of Lustig et al. (ASPLOS 2019, NVlabs' `ptx.als`) states
+//! them: *coherence* (`location_sc`: strong communication and program order
+//! per location are acyclic), and *causality* (no read may see a write that
+//! its own causality order places after it, nor miss one placed before it).
+//! Causality order starts only at synchronization: a release pattern
+//! observed by an acquire pattern (release/acquire accesses, or
+//! `fence.acq_rel`/`fence.sc` around relaxed ones), or two `fence.sc` (which
+//! are totally ordered). Everything counts only between *morally strong*
+//! operations: both atomic (relaxed or stronger) with a scope that includes
+//! the other thread. A weak access, or a `.cta` operation seen from another
+//! block, takes part in no synchronization and in no coherence order the
+//! model promises, so its weak outcome is allowed.
+//!
+//! The rules below name, per test, what forbids the weak outcome; every other
+//! case is allowed, with its reason.
+
+use layout::litmus::{Placement, Scope, Test, Variant};
+
+/// The model's answer for one (test, variant, placement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// Whether the weak outcome is allowed.
+    pub allowed: bool,
+    /// Why, in one line.
+    pub reason: &'static str,
+}
+
+/// Whether an operation of `scope` includes every thread of an instance in
+/// `placement`.
+pub fn covers(scope: Scope, placement: Placement) -> bool {
+    scope == Scope::Gpu || placement == Placement::IntraBlock
+}
+
+/// The verdict on `test`'s weak outcome in `variant` and `placement`.
+pub fn verdict(test: Test, variant: Variant, placement: Placement) -> Verdict {
+    let allow = |reason| Verdict { allowed: true, reason };
+    let forbid = |reason| Verdict { allowed: false, reason };
+    // The accesses are morally strong: atomic, at a scope that covers every
+    // thread of the instance.
+    let strong = variant.access_scope().is_some_and(|s| covers(s, placement));
+    // Release/acquire on the flag synchronizes (the data accesses share its scope).
+    let release_acquire = variant.release_acquire() && strong;
+    // The fences synchronize: every fence variant uses `.relaxed.gpu` accesses.
+    let fence = variant.fence().filter(|&(_, scope)| covers(scope, placement));
+    let sc_fence = fence.is_some_and(|(sc, _)| sc);
+
+    if variant == Variant::Weak {
+        return allow("weak accesses are not morally strong: no axiom orders them");
+    }
+    if variant.fence().is_some() && fence.is_none() {
+        return allow("the fences' .cta scope leaves out the other block: they synchronize nothing");
+    }
+    if !strong {
+        return allow("the accesses' .cta scope leaves out the other block: not morally strong");
+    }
+    match test {
+        Test::Mp if release_acquire => {
+            forbid("the acquire that reads the release's flag makes W x visible: causality forbids r1 = 0")
+        }
+        Test::Mp if fence.is_some() => {
+            forbid("fence → W y observed by R y → fence synchronizes: W x is in causality order before R x")
+        }
+        Test::Mp => allow("relaxed: nothing orders W x before W y, or R y before R x"),
+        Test::Sb if sc_fence => {
+            forbid("the two fence.sc are ordered one way: the later thread's load sees the other store")
+        }
+        Test::Sb if fence.is_some() => {
+            allow("acq_rel fences need a write after the first fence to be observed: SB has none, only fence.sc helps")
+        }
+        Test::Sb => allow("relaxed: each store may stay invisible to the other thread's load"),
+        Test::Lb if fence.is_some() => {
+            forbid("fence → W y observed by R y → fence synchronizes: R x would read a write in its own future")
+        }
+        Test::Lb => allow("relaxed with no dependency: no_thin_air needs a dependency, causality a synchronization"),
+        Test::Corr => forbid("coherence: two strong reads of one location cannot go back in its coherence order"),
+        Test::Wrc if release_acquire => {
+            forbid("W x observed by R x, then release → acquire: causality (cumulativity) puts W x before the last R x")
+        }
+        Test::Wrc if fence.is_some() => {
+            forbid("W x observed by R x, then the fences synchronize: W x is in causality order before the last R x")
+        }
+        Test::Wrc => allow("relaxed: the middle thread's W y carries no order from the W x it read"),
+        Test::Iriw if sc_fence => {
+            forbid("the readers' fence.sc are ordered one way: both readers see the writes in that order")
+        }
+        Test::Iriw if fence.is_some() => {
+            allow("acq_rel fences do not make independent readers agree on an order: only fence.sc does")
+        }
+        Test::Iriw => allow("relaxed: the two readers may see the two writes in different orders"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout::litmus::KERNELS;
+
+    fn allowed(test: Test, variant: Variant, placement: Placement) -> bool {
+        verdict(test, variant, placement).allowed
+    }
+
+    #[test]
+    fn every_kernel_and_placement_has_a_verdict_with_a_reason() {
+        for k in &KERNELS {
+            for p in Placement::ALL {
+                let v = verdict(k.test, k.variant, p);
+                assert!(!v.reason.is_empty() && !v.reason.contains('\n'));
+            }
+        }
+    }
+
+    /// The classic answers, as the PTX model (and C++'s, which maps onto it)
+    /// gives them with every thread in scope.
+    #[test]
+    fn the_textbook_cases() {
+        use Placement::{InterBlock as Inter, IntraBlock as Intra};
+        use Test::*;
+        use Variant::*;
+        // Message passing needs synchronization; either kind at a covering scope suffices.
+        assert!(allowed(Mp, RelaxedGpu, Inter));
+        assert!(!allowed(Mp, ReleaseAcquireGpu, Inter));
+        assert!(!allowed(Mp, ReleaseAcquireCta, Intra));
+        assert!(allowed(Mp, ReleaseAcquireCta, Inter), "the page's wrong-scope variant");
+        assert!(!allowed(Mp, FenceAcqRelGpu, Inter));
+        assert!(allowed(Mp, FenceAcqRelCta, Inter));
+        // Store buffering and IRIW need fence.sc.
+        assert!(allowed(Sb, FenceAcqRelGpu, Inter));
+        assert!(!allowed(Sb, FenceScGpu, Inter));
+        assert!(allowed(Iriw, FenceAcqRelGpu, Intra));
+        assert!(!allowed(Iriw, FenceScGpu, Inter));
+        assert!(allowed(Iriw, FenceScCta, Inter));
+        assert!(!allowed(Iriw, FenceScCta, Intra));
+        // Load buffering: allowed relaxed, forbidden with fences.
+        assert!(allowed(Lb, RelaxedGpu, Intra));
+        assert!(!allowed(Lb, FenceAcqRelGpu, Inter));
+        // Coherence holds for strong accesses in scope, and only for them.
+        assert!(!allowed(Corr, RelaxedGpu, Inter));
+        assert!(!allowed(Corr, RelaxedCta, Intra));
+        assert!(allowed(Corr, RelaxedCta, Inter));
+        assert!(allowed(Corr, Weak, Intra));
+        // Causality is cumulative in PTX.
+        assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
+        assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
+        assert!(allowed(Wrc, RelaxedGpu, Inter));
+    }
+
+    #[test]
+    fn weak_accesses_are_never_forbidden_anything() {
+        for test in Test::ALL {
+            for p in Placement::ALL {
+                assert!(allowed(test, Variant::Weak, p));
+            }
+        }
+    }
+}

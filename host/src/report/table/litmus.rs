@@ -1,0 +1,177 @@
+//! `litmus`'s tables: one row per (test, variant, placement) with the
+//! model's verdict and the weak outcomes counted; for `--tune`, the best
+//! environments per test; and the lines for a forbidden outcome.
+
+use tabled::builder::Builder;
+
+use super::{Look, render_some};
+use crate::litmus::tune::{self, Trial};
+use crate::litmus::{Environment, LitmusOptions, LitmusRow};
+use crate::stats;
+
+/// The rate cell: weak outcomes per million instances with the 95% Wilson
+/// interval, or, with none seen, the rule-of-three bound.
+fn rate(row: &LitmusRow) -> String {
+    if row.weak() == 0 {
+        format!("0 (< {} /M)", significant(stats::rule_of_three(row.counts.instances) * 1e6))
+    } else {
+        let (rate, (lo, hi)) = row.rate_per_million();
+        format!("{} [{}, {}]", significant(rate), significant(lo), significant(hi))
+    }
+}
+
+/// Three significant digits, plain notation for the usual range.
+pub fn significant(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    if !(1e-3..1e6).contains(&x.abs()) {
+        return format!("{x:.2e}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// The heading over a run's table: the environment and budget.
+fn heading(options: &LitmusOptions) -> String {
+    let preset = options.preset.map_or("custom".to_owned(), |p| format!("{p:?}"));
+    let sequential = if options.sequential { " SEQUENTIAL CONTROL: roles separated by barriers." } else { "" };
+    format!(
+        "Litmus: each instance's outcome counted on the GPU; the weak outcome judged by the PTX memory model.{sequential}\n\
+         Environment ({preset}): {}\n",
+        options.environment.summary()
+    )
+}
+
+/// The suite's table.
+pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String {
+    let mut builder = Builder::default();
+    builder.push_record([
+        "test",
+        "variant",
+        "placement",
+        "model",
+        "instances",
+        "weak",
+        "weak per million [95%]",
+        "M inst/s",
+        "why",
+    ]);
+    for row in rows {
+        let model = if row.sequential {
+            "sequential"
+        } else if row.allowed {
+            "allowed"
+        } else {
+            "forbidden"
+        };
+        builder.push_record([
+            row.test().name().to_owned(),
+            row.kernel.variant.key().to_owned(),
+            row.placement.key().to_owned(),
+            model.to_owned(),
+            row.counts.instances.to_string(),
+            row.weak().to_string(),
+            rate(row),
+            format!("{:.0}", row.instances_per_second() / 1e6),
+            row.reason.clone(),
+        ]);
+    }
+    let table = render_some(builder, look, 4..8);
+    let broken: u64 = rows.iter().map(LitmusRow::forbidden).sum();
+    let total: u64 = rows.iter().map(|r| r.counts.instances).sum();
+    let verdict = if broken == 0 {
+        format!(
+            "No outcome the model forbids in {total} instances. A zero is not a proof: its bound is in the rate column.\n"
+        )
+    } else {
+        format!("{broken} instances ended in an outcome the model forbids; they are listed on stderr.\n")
+    };
+    format!("{}{table}\n{verdict}", heading(options))
+}
+
+/// `--tune`'s table: per test, the five environments that showed its weak
+/// outcome most often per second, then every environment drawn.
+pub fn litmus_tune(options: &LitmusOptions, trials: &[Trial], look: Look) -> String {
+    let mut builder = Builder::default();
+    builder.push_record(["test", "rank", "configuration", "weak per second", "weak", "instances"]);
+    let mut tests: Vec<_> = options.kernels.iter().map(|k| k.test).collect();
+    tests.dedup();
+    for test in tests {
+        let ranked = tune::ranking(trials, test);
+        if ranked.is_empty() {
+            let instances: u64 =
+                trials.iter().flat_map(|t| &t.rows).filter(|r| r.test() == test).map(|r| r.counts.instances).sum();
+            builder.push_record([test.name(), "-", "none showed it", "0", "0", &instances.to_string()]);
+        }
+        for (rank, (trial, per_second)) in ranked.iter().take(5).enumerate() {
+            let rows = trial.rows.iter().filter(|r| r.test() == test && r.allowed);
+            let (weak, instances) = rows.fold((0, 0), |(w, n), r| (w + r.weak(), n + r.counts.instances));
+            builder.push_record([
+                test.name().to_owned(),
+                (rank + 1).to_string(),
+                format!("#{}", trial.index + 1),
+                significant(*per_second),
+                weak.to_string(),
+                instances.to_string(),
+            ]);
+        }
+    }
+    let table = render_some(builder, look, 3..6);
+    let mut list = Builder::default();
+    list.push_record(["configuration", "environment"]);
+    for trial in trials {
+        list.push_record([format!("#{}", trial.index + 1), trial.environment.summary()]);
+    }
+    let list = render_some(list, look, 0..0);
+    format!(
+        "Litmus tuning: {} random environments, each running every chosen kernel; weak outcomes per second over the \
+         rows the model allows.\n{table}\n{list}\n",
+        trials.len()
+    )
+}
+
+/// One line per row with an outcome the model (or the sequential order)
+/// forbids: what, where, in which environment, and the registers.
+pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
+    let mut out = String::new();
+    for (row, environment) in rows {
+        let expected = if row.sequential { row.test().sequential() as usize } else { usize::MAX };
+        let weak = row.test().weak() as usize;
+        let registers = row.test().registers() as usize;
+        for (bin, count) in row.counts.histogram.iter().enumerate() {
+            let offending = *count > 0
+                && (bin == layout::litmus::OTHER_BIN
+                    || (row.sequential && bin != expected)
+                    || (!row.sequential && !row.allowed && bin == weak));
+            if offending {
+                out += &format!(
+                    "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({}). This is a bug in the GPU, the \
+                     compiler or the lab. Environment: {}\n",
+                    row.test().name(),
+                    row.kernel.variant.key(),
+                    row.placement.key(),
+                    row.counts.instances,
+                    crate::litmus::outcome_text(bin, registers),
+                    if row.sequential { "the sequential control predicts one outcome only" } else { &row.reason },
+                    environment.summary(),
+                );
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::significant;
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(significant(12.345), "12.3");
+        assert_eq!(significant(0.012345), "0.0123");
+        assert_eq!(significant(123.45), "123");
+        assert_eq!(significant(0.0), "0");
+        assert_eq!(significant(3e-5), "3.00e-5");
+    }
+}

@@ -1,0 +1,82 @@
+use layout::litmus::{BINS, Params, REGISTERS, outcome_bin};
+
+use crate::{atomic, shared, thread};
+
+/// Counts each instance's outcome into `histogram` and resets the instance
+/// for the next launch: the second half of every litmus launch.
+///
+/// # Launch
+///
+/// Grid: any number of blocks; block: any number of threads. Shared memory:
+/// [`BINS`] `u32`s, the block's private histogram.
+///
+/// # Thread mapping
+///
+/// Grid-stride over the instances: thread `g` classifies instances `g`,
+/// `g + grid threads`, ... Each reads the instance's four registers, adds 1
+/// to its bin with a shared-memory atomic, then zeroes the registers and the
+/// instance's `x` and `y`. After a barrier, the block's first [`BINS`]
+/// threads add its counts to `histogram` with one 64-bit global atomic per
+/// non-empty bin, and thread 0 of block 0 zeroes the start counter.
+///
+/// # Safety
+///
+/// The arguments of the litmus launch it follows: `params` in global memory,
+/// `locations` of `params.location_words()` words, `results` of four words per
+/// instance, `control` one word, and `histogram` [`BINS`] `u64`s, all in global
+/// memory; the launch must provide the shared bytes above.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn litmus_classify(
+    params: *const Params,
+    locations: *mut u32,
+    results: *mut u32,
+    control: *mut u32,
+    histogram: *mut u64,
+) {
+    // SAFETY: the caller guarantees `params`.
+    let params = unsafe { *params };
+    let bins = shared::dynamic_shared::<u32>();
+    let tid = thread::thread_idx_x();
+    if (tid as usize) < BINS {
+        // SAFETY: the launch provides `BINS` shared words.
+        unsafe { bins.add(tid as usize).write(0) };
+    }
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+
+    let stride = thread::block_dim_x() * thread::grid_dim_x();
+    let mut i = thread::block_idx_x() * thread::block_dim_x() + tid;
+    while i < params.instances() {
+        let registers = i as usize * REGISTERS;
+        // SAFETY: the results buffer holds `REGISTERS` words per instance and
+        // the location buffer `x(i)` and `y(i)`; the test launch before this
+        // one has finished (same stream), so plain accesses suffice.
+        unsafe {
+            let r = results.add(registers);
+            let bin = outcome_bin([r.read(), r.add(1).read(), r.add(2).read(), r.add(3).read()]);
+            atomic::shared_add_u32(bins.add(bin), 1);
+            for k in 0..REGISTERS {
+                r.add(k).write(0);
+            }
+            locations.add(params.x(i)).write(0);
+            locations.add(params.y(i)).write(0);
+        }
+        i += stride;
+    }
+
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+    if (tid as usize) < BINS {
+        // SAFETY: `tid` is a bin of both histograms.
+        unsafe {
+            let count = bins.add(tid as usize).read();
+            if count != 0 {
+                atomic::global_add_i64(histogram.add(tid as usize).cast(), i64::from(count));
+            }
+        }
+    }
+    if tid == 0 && thread::block_idx_x() == 0 {
+        // SAFETY: `control` is one global word; no test thread runs now.
+        unsafe { control.write(0) };
+    }
+}

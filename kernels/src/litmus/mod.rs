@@ -1,0 +1,90 @@
+//! The litmus suite: six tests of memory order (MP, SB, LB, CoRR, WRC,
+//! IRIW), one file each, every test in the variants of
+//! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
+//!
+//! A test is written once, as a generic function over [`access::Access`];
+//! each variant is that function with one set of PTX instructions, exported
+//! as its own kernel (`litmus_<test>_<variant>`). Around the test's handful
+//! of accesses, [`env::Env`] runs the parallel testing environment: one
+//! instance per thread, roles assigned by permutation, stressing blocks, a
+//! synchronised start, an optional stale line in L1. After each launch,
+//! [`litmus_classify`] turns every instance's registers into a histogram bin
+//! on the device and zeroes the instance for the next launch, so the host
+//! copies 17 counters per run, not a register per instance.
+//!
+//! | test | threads | weak outcome |
+//! |---|---|---|
+//! | MP | `W x; W y` ‖ `R y; R x` | `r0 = 1, r1 = 0` |
+//! | SB | `W x; R y` ‖ `W y; R x` | `r0 = 0, r1 = 0` |
+//! | LB | `R x; W y` ‖ `R y; W x` | `r0 = 1, r1 = 1` |
+//! | CoRR | `W x` ‖ `R x; R x` | `r0 = 1, r1 = 0` |
+//! | WRC | `W x` ‖ `R x; W y` ‖ `R y; R x` | `r0 = 1, r1 = 1, r2 = 0` |
+//! | IRIW | `W x` ‖ `W y` ‖ `R x; R y` ‖ `R y; R x` | `r0 = 1, r1 = 0, r2 = 1, r3 = 0` |
+//!
+//! Every litmus kernel's launch:
+//!
+//! # Launch
+//!
+//! Grid: at least `params.testing_blocks` blocks, every block resident at
+//! once (the host sizes the grid from the occupancy query); blocks past the
+//! testing ones stress memory. Block: `params.threads` threads, a power of
+//! two, at least four warps. No shared memory.
+//!
+//! # Thread mapping
+//!
+//! Thread `t` of logical block `b` plays role `r` of instance
+//! `params.instance(r, b, t)`; the instance's locations are words
+//! `params.x(i)` and `params.y(i)` of `locations`, and its registers words
+//! `4i..4i + 4` of `results`.
+//!
+//! # Safety
+//!
+//! `params` must point to a [`layout::litmus::Params`] in global memory;
+//! `locations` must hold `params.location_words()` zeroed words, `results`
+//! four zeroed words per instance, `stress` `params.stress_words()` words and
+//! `control` one zeroed word, all in global memory.
+
+pub mod access;
+mod classify;
+mod corr;
+pub mod env;
+mod iriw;
+mod lb;
+mod mp;
+mod sb;
+mod wrc;
+
+pub use classify::litmus_classify;
+
+/// Exports one kernel per variant of a test: `kernels!(test_fn; symbol =>
+/// Variant, ...)`.
+macro_rules! kernels {
+    ($test:ident, $body:ident; $($symbol:ident => $variant:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("`", stringify!($body), "` with the [`", stringify!($variant),
+                "`](crate::litmus::access::", stringify!($variant), ") accesses. See the module docs of [`crate::litmus`] for its launch.")]
+            ///
+            /// # Safety
+            ///
+            /// The litmus kernels' contract: see [`crate::litmus`].
+            #[unsafe(no_mangle)]
+            pub unsafe extern "ptx-kernel" fn $symbol(
+                params: *const layout::litmus::Params,
+                shift: u32,
+                locations: *mut u32,
+                results: *mut u32,
+                stress: *mut u32,
+                control: *mut u32,
+            ) {
+                let args = $crate::litmus::env::Args { params, shift, locations, results, stress, control };
+                // SAFETY: forwarded from this kernel's contract.
+                if let Some(env) = unsafe { $crate::litmus::env::Env::enter(layout::litmus::Test::$test, args) } {
+                    // SAFETY: `enter` checked nothing the test relies on
+                    // beyond this kernel's contract.
+                    unsafe { $body::<$crate::litmus::access::$variant>(&env) }
+                }
+            }
+        )*
+    };
+}
+pub(crate) use kernels;

@@ -1,0 +1,796 @@
+//! The litmus suite: six classic tests of memory order, each in the variants
+//! that teach something, and the parallel testing environment that runs many
+//! instances of one test per launch.
+//!
+//! A litmus test is a few threads, each doing one or two accesses to two
+//! locations `x` and `y` (both 0 at the start, every store writes 1), and an
+//! *outcome*: the values the loads returned. Every test has one *weak*
+//! outcome, the one no interleaving of the threads' instructions can produce.
+//! Whether the PTX memory model allows it depends on the accesses' ordering
+//! and scope and on where the threads run; whether the H200 ever shows it is
+//! a separate question, which `host litmus` counts.
+//!
+//! This module is the contract between the kernels and the host:
+//! - [`Test`] and its [`Role`]s: each thread's program, the weak outcome, and
+//!   the outcome a sequential run must give. The PTX tests check each kernel
+//!   against it.
+//! - [`Variant`]: which PTX instruction each access and fence becomes.
+//! - [`Params`]: the testing environment, one `#[repr(C)]` block the host
+//!   writes and every kernel reads, with the maps from a thread to the
+//!   instance it works on ([`Params::instance`]) and from an instance to its
+//!   locations ([`Params::x`], [`Params::y`]), which kernels and host share.
+//! - [`outcome_bin`]: how one instance's registers become a histogram bin, on
+//!   the GPU and in the host's tests alike.
+//! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
+
+use crate::registry::{Entry, Family, WARP_SIZE};
+
+/// A location of a litmus test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Location {
+    /// The first location (the data, in message passing).
+    X,
+    /// The second location (the flag, in message passing).
+    Y,
+}
+
+/// One access of a role's program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Store 1 to the location.
+    Store(Location),
+    /// Load the location into register `r` (0 to 3) of the instance.
+    Load(Location, u8),
+}
+
+/// One thread's part in a test: its accesses in program order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Role {
+    /// The accesses, in program order. A fence variant puts its fence
+    /// between each consecutive pair.
+    pub ops: &'static [Op],
+    /// The index in `ops` of the flag access, if this role has one: a
+    /// release/acquire variant makes that store a release and that load an
+    /// acquire, and every other access stays relaxed.
+    pub flag: Option<usize>,
+    /// The location whose stale copy in this thread's L1 would let the weak
+    /// outcome through: what `--preload` reads before the test starts.
+    pub stale: Option<Location>,
+}
+
+/// The six tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Test {
+    /// Message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
+    Mp,
+    /// Store buffering: `W x; R y || W y; R x`. Weak: both loads miss the other's store.
+    Sb,
+    /// Load buffering: `R x; W y || R y; W x`. Weak: each load sees the other's later store.
+    Lb,
+    /// Coherence of two reads: `W x || R x; R x`. Weak: the second read older than the first.
+    Corr,
+    /// Write-to-read causality: `W x || R x; W y || R y; R x`. Weak: the third thread
+    /// sees `y` but not the `x` that caused it.
+    Wrc,
+    /// Independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
+    /// Weak: the two readers see the two writes in opposite orders.
+    Iriw,
+}
+
+use Location::{X, Y};
+use Op::{Load, Store};
+
+impl Test {
+    /// Every test, in the README's order.
+    pub const ALL: [Test; 6] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw];
+
+    /// Its name on the command line and in symbols.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Test::Mp => "mp",
+            Test::Sb => "sb",
+            Test::Lb => "lb",
+            Test::Corr => "corr",
+            Test::Wrc => "wrc",
+            Test::Iriw => "iriw",
+        }
+    }
+
+    /// Its name in tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Test::Mp => "MP",
+            Test::Sb => "SB",
+            Test::Lb => "LB",
+            Test::Corr => "CoRR",
+            Test::Wrc => "WRC",
+            Test::Iriw => "IRIW",
+        }
+    }
+
+    /// The threads' programs, role by role.
+    pub const fn roles(self) -> &'static [Role] {
+        const fn role(ops: &'static [Op], flag: Option<usize>, stale: Option<Location>) -> Role {
+            Role { ops, flag, stale }
+        }
+        const MP: [Role; 2] =
+            [role(&[Store(X), Store(Y)], Some(1), None), role(&[Load(Y, 0), Load(X, 1)], Some(0), Some(X))];
+        const SB: [Role; 2] =
+            [role(&[Store(X), Load(Y, 0)], None, Some(Y)), role(&[Store(Y), Load(X, 1)], None, Some(X))];
+        const LB: [Role; 2] = [role(&[Load(X, 0), Store(Y)], None, None), role(&[Load(Y, 1), Store(X)], None, None)];
+        const CORR: [Role; 2] = [role(&[Store(X)], None, None), role(&[Load(X, 0), Load(X, 1)], None, Some(X))];
+        const WRC: [Role; 3] = [
+            role(&[Store(X)], None, None),
+            role(&[Load(X, 0), Store(Y)], Some(1), None),
+            role(&[Load(Y, 1), Load(X, 2)], Some(0), Some(X)),
+        ];
+        const IRIW: [Role; 4] = [
+            role(&[Store(X)], None, None),
+            role(&[Store(Y)], None, None),
+            role(&[Load(X, 0), Load(Y, 1)], None, Some(Y)),
+            role(&[Load(Y, 2), Load(X, 3)], None, Some(X)),
+        ];
+        match self {
+            Test::Mp => &MP,
+            Test::Sb => &SB,
+            Test::Lb => &LB,
+            Test::Corr => &CORR,
+            Test::Wrc => &WRC,
+            Test::Iriw => &IRIW,
+        }
+    }
+
+    /// Threads per instance.
+    pub const fn threads(self) -> u32 {
+        self.roles().len() as u32
+    }
+
+    /// Registers per instance: the loads.
+    pub const fn registers(self) -> u32 {
+        match self {
+            Test::Mp | Test::Sb | Test::Lb | Test::Corr => 2,
+            Test::Wrc => 3,
+            Test::Iriw => 4,
+        }
+    }
+
+    /// The weak outcome, as a histogram bin: register `r`'s value in bit `r`.
+    pub const fn weak(self) -> u32 {
+        match self {
+            // r0 = 1 (the flag), r1 = 0 (the data).
+            Test::Mp => 0b01,
+            // r0 = 0, r1 = 0.
+            Test::Sb => 0b00,
+            // r0 = 1, r1 = 1.
+            Test::Lb => 0b11,
+            // r0 = 1, then r1 = 0.
+            Test::Corr => 0b01,
+            // r0 = 1, r1 = 1, r2 = 0.
+            Test::Wrc => 0b011,
+            // r0 = 1, r1 = 0; r2 = 1, r3 = 0.
+            Test::Iriw => 0b0101,
+        }
+    }
+
+    /// The one outcome a sequential run gives: every role of an instance runs
+    /// to its end, in role order, before the next role starts.
+    pub const fn sequential(self) -> u32 {
+        match self {
+            // The reader runs after both stores.
+            Test::Mp | Test::Corr => 0b11,
+            // Role 0 loads y before role 1 stores it; role 1 then sees x.
+            Test::Sb => 0b10,
+            // Role 0 loads x before role 1 stores it; role 1 then sees y.
+            Test::Lb => 0b10,
+            Test::Wrc => 0b111,
+            Test::Iriw => 0b1111,
+        }
+    }
+
+    /// The variants that teach something for this test: release/acquire only
+    /// where the test has a flag, fences only where a thread has two
+    /// accesses to separate.
+    pub const fn variants(self) -> &'static [Variant] {
+        use Variant::*;
+        match self {
+            Test::Mp | Test::Wrc => &[
+                Weak,
+                RelaxedGpu,
+                RelaxedCta,
+                ReleaseAcquireGpu,
+                ReleaseAcquireCta,
+                FenceAcqRelGpu,
+                FenceAcqRelCta,
+                FenceScGpu,
+                FenceScCta,
+            ],
+            Test::Sb | Test::Lb | Test::Iriw => {
+                &[Weak, RelaxedGpu, RelaxedCta, FenceAcqRelGpu, FenceAcqRelCta, FenceScGpu, FenceScCta]
+            }
+            Test::Corr => &[Weak, RelaxedGpu, RelaxedCta],
+        }
+    }
+
+    /// Whether the test uses `y` at all (CoRR does not).
+    pub const fn uses_y(self) -> bool {
+        !matches!(self, Test::Corr)
+    }
+}
+
+/// The scope of an access or fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// `.cta`: the threads of one block.
+    Cta,
+    /// `.gpu`: every thread of the device.
+    Gpu,
+}
+
+/// How a test's accesses are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// Plain `ld.global` / `st.global`: not atomic, not morally strong.
+    Weak,
+    /// Every access `.relaxed.gpu`.
+    RelaxedGpu,
+    /// Every access `.relaxed.cta`.
+    RelaxedCta,
+    /// The flag store `st.release.gpu`, the flag load `ld.acquire.gpu`, every
+    /// other access `.relaxed.gpu`.
+    ReleaseAcquireGpu,
+    /// As [`Variant::ReleaseAcquireGpu`] at `.cta`.
+    ReleaseAcquireCta,
+    /// Every access `.relaxed.gpu`, with `fence.acq_rel.gpu` between a
+    /// thread's two accesses.
+    FenceAcqRelGpu,
+    /// As [`Variant::FenceAcqRelGpu`] with `fence.acq_rel.cta`.
+    FenceAcqRelCta,
+    /// Every access `.relaxed.gpu`, with `fence.sc.gpu` between a thread's
+    /// two accesses.
+    FenceScGpu,
+    /// As [`Variant::FenceScGpu`] with `fence.sc.cta`.
+    FenceScCta,
+}
+
+impl Variant {
+    /// Every variant.
+    pub const ALL: [Variant; 9] = [
+        Variant::Weak,
+        Variant::RelaxedGpu,
+        Variant::RelaxedCta,
+        Variant::ReleaseAcquireGpu,
+        Variant::ReleaseAcquireCta,
+        Variant::FenceAcqRelGpu,
+        Variant::FenceAcqRelCta,
+        Variant::FenceScGpu,
+        Variant::FenceScCta,
+    ];
+
+    /// Its name on the command line.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Variant::Weak => "weak",
+            Variant::RelaxedGpu => "relaxed-gpu",
+            Variant::RelaxedCta => "relaxed-cta",
+            Variant::ReleaseAcquireGpu => "rel-acq-gpu",
+            Variant::ReleaseAcquireCta => "rel-acq-cta",
+            Variant::FenceAcqRelGpu => "fence-acq-rel-gpu",
+            Variant::FenceAcqRelCta => "fence-acq-rel-cta",
+            Variant::FenceScGpu => "fence-sc-gpu",
+            Variant::FenceScCta => "fence-sc-cta",
+        }
+    }
+
+    /// The scope of its ordinary accesses, or `None` for weak ones.
+    pub const fn access_scope(self) -> Option<Scope> {
+        match self {
+            Variant::Weak => None,
+            Variant::RelaxedCta | Variant::ReleaseAcquireCta => Some(Scope::Cta),
+            _ => Some(Scope::Gpu),
+        }
+    }
+
+    /// Whether the flag accesses are release and acquire.
+    pub const fn release_acquire(self) -> bool {
+        matches!(self, Variant::ReleaseAcquireGpu | Variant::ReleaseAcquireCta)
+    }
+
+    /// Its fence, as `(sc, scope)`: `fence.sc` if `sc`, else `fence.acq_rel`.
+    pub const fn fence(self) -> Option<(bool, Scope)> {
+        match self {
+            Variant::FenceAcqRelGpu => Some((false, Scope::Gpu)),
+            Variant::FenceAcqRelCta => Some((false, Scope::Cta)),
+            Variant::FenceScGpu => Some((true, Scope::Gpu)),
+            Variant::FenceScCta => Some((true, Scope::Cta)),
+            _ => None,
+        }
+    }
+
+    /// The PTX of the fence, if any.
+    pub const fn fence_ptx(self) -> Option<&'static str> {
+        match self.fence() {
+            Some((false, Scope::Gpu)) => Some("fence.acq_rel.gpu"),
+            Some((false, Scope::Cta)) => Some("fence.acq_rel.cta"),
+            Some((true, Scope::Gpu)) => Some("fence.sc.gpu"),
+            Some((true, Scope::Cta)) => Some("fence.sc.cta"),
+            None => None,
+        }
+    }
+
+    /// The PTX instruction (without operands) of `op`, which is the flag
+    /// access of its role when `flag`. Test accesses, and only they, use the
+    /// `.u32` type: the compiler writes `.b32` for everything else.
+    pub const fn ptx(self, op: Op, flag: bool) -> &'static str {
+        let store = matches!(op, Op::Store(_));
+        match (self.access_scope(), self.release_acquire() && flag, store) {
+            (None, _, true) => "st.global.u32",
+            (None, _, false) => "ld.global.u32",
+            (Some(Scope::Gpu), false, true) => "st.relaxed.gpu.global.u32",
+            (Some(Scope::Gpu), false, false) => "ld.relaxed.gpu.global.u32",
+            (Some(Scope::Cta), false, true) => "st.relaxed.cta.global.u32",
+            (Some(Scope::Cta), false, false) => "ld.relaxed.cta.global.u32",
+            (Some(Scope::Gpu), true, true) => "st.release.gpu.global.u32",
+            (Some(Scope::Gpu), true, false) => "ld.acquire.gpu.global.u32",
+            (Some(Scope::Cta), true, true) => "st.release.cta.global.u32",
+            (Some(Scope::Cta), true, false) => "ld.acquire.cta.global.u32",
+        }
+    }
+
+    /// SASS the kernel must contain on sm_90: the barriers each ordering
+    /// becomes. A relaxed access becomes a plain load or store with a
+    /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all; a
+    /// device-scope fence or acquire also invalidates L1 (`CCTL.IVALL`).
+    pub const fn sass_has(self) -> &'static [&'static str] {
+        match self {
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta => &[],
+            Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
+            Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.CTA"],
+            Variant::FenceScGpu => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
+            Variant::FenceScCta => &["MEMBAR.SC.CTA"],
+        }
+    }
+
+    /// SASS the kernel must not contain on sm_90.
+    pub const fn sass_lacks(self) -> &'static [&'static str] {
+        match self {
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta => &["MEMBAR", "CCTL", "ERRBAR"],
+            Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.SC", "MEMBAR.ALL.CTA"],
+            Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
+            Variant::FenceScGpu => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
+            Variant::FenceScCta => &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"],
+        }
+    }
+}
+
+/// Where the threads of one instance run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u32)]
+pub enum Placement {
+    /// In different warps of one block.
+    IntraBlock = 0,
+    /// In different blocks.
+    InterBlock = 1,
+}
+
+impl Placement {
+    /// Both placements.
+    pub const ALL: [Placement; 2] = [Placement::IntraBlock, Placement::InterBlock];
+
+    /// Its name on the command line.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Placement::IntraBlock => "intra-block",
+            Placement::InterBlock => "inter-block",
+        }
+    }
+}
+
+/// What the testing threads read before the test starts, to leave a stale
+/// copy of a location in an SM's L1 (which weak and `.cta` loads may hit,
+/// and which no other SM's store updates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum Preload {
+    /// Nothing.
+    None = 0,
+    /// Each thread reads the [`Role::stale`] location of the instance it is
+    /// about to observe.
+    Observer = 1,
+    /// Each thread reads the one its partner in the other half of the block
+    /// (thread index xor half the block) is about to observe: the copy sits
+    /// in the observer's L1 without the observer having touched it.
+    Neighbour = 2,
+}
+
+/// What each stressing thread does per iteration, to its line of the stress
+/// buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u32)]
+pub enum StressPattern {
+    /// Two stores.
+    StoreStore = 0,
+    /// A store, then a load.
+    StoreLoad = 1,
+    /// A load, then a store.
+    LoadStore = 2,
+    /// Two loads.
+    LoadLoad = 3,
+}
+
+/// Words between the starts of two lines of the stress buffer: 1 KiB, so two
+/// lines never share a 128-byte cache line.
+pub const STRESS_LINE_STRIDE: u32 = 256;
+
+/// Registers stored per instance (the most any test has).
+pub const REGISTERS: usize = 4;
+
+/// Histogram bins: one per combination of four 0/1 registers, and
+/// [`OTHER_BIN`] for a register that holds anything else.
+pub const BINS: usize = 17;
+
+/// The bin of an instance with a register that is neither 0 nor 1: a value
+/// no thread wrote. It can only mean a bug in the lab.
+pub const OTHER_BIN: usize = 16;
+
+/// The histogram bin of one instance's registers: register `r`'s value in
+/// bit `r`, or [`OTHER_BIN`]. Registers a test does not use stay 0.
+pub const fn outcome_bin(registers: [u32; REGISTERS]) -> usize {
+    let mut bin = 0;
+    let mut r = 0;
+    while r < REGISTERS {
+        if registers[r] > 1 {
+            return OTHER_BIN;
+        }
+        bin |= (registers[r] as usize) << r;
+        r += 1;
+    }
+    bin
+}
+
+/// The testing environment of one launch: what the host writes into global
+/// memory once per configuration and every litmus kernel reads. Every field
+/// is a `u32` so that the layout is the same on both sides with no padding.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    /// [`Placement`] as a `u32`.
+    pub placement: u32,
+    /// Blocks that run the test; the grid's other blocks stress memory.
+    pub testing_blocks: u32,
+    /// Threads per block: a power of two, at least four warps.
+    pub threads: u32,
+    /// Odd: a thread's partner in role `r` is at lane `lane * multiplier^r`
+    /// (mod the warp, intra-block; mod the block, inter-block).
+    pub lane_multiplier: u32,
+    /// Inter-block: role `r`'s partner block is `r * block_step` blocks
+    /// further on, mod the testing blocks.
+    pub block_step: u32,
+    /// Coprime with `testing_blocks`: the hardware's block `b` plays logical
+    /// block `(b * block_multiplier + shift) mod testing_blocks`, `shift`
+    /// changing every launch.
+    pub block_multiplier: u32,
+    /// Words from one instance's `x` to the next instance's.
+    pub location_stride: u32,
+    /// Words from the start of an instance slot to its `y`: below 32 shares
+    /// `x`'s 128-byte line.
+    pub location_offset: u32,
+    /// Coprime with the instance count: instance `i`'s `y` sits in the slot
+    /// of instance `i * location_multiplier` (1: its own slot).
+    pub location_multiplier: u32,
+    /// [`StressPattern`] as a `u32`.
+    pub stress_pattern: u32,
+    /// Iterations of the pattern by each stressing thread.
+    pub stress_iterations: u32,
+    /// Words of each stress line the threads touch (1 to 32).
+    pub stress_line_words: u32,
+    /// Distinct stress lines, spread over the stressing warps.
+    pub stress_lines: u32,
+    /// Iterations of the stress pattern by each testing thread before its test.
+    pub pre_stress_iterations: u32,
+    /// The synchronised start: each testing thread counts itself in and
+    /// waits for all of them, for at most this many polls (0: no wait).
+    pub sync_polls: u32,
+    /// [`Preload`] as a `u32`.
+    pub preload: u32,
+    /// 1: the sequential control (intra-block only): a barrier between
+    /// roles, so each role of every instance finishes before the next starts.
+    pub sequential: u32,
+}
+
+const _: () = assert!(size_of::<Params>() == 17 * 4);
+
+/// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes
+/// through this: a host that passed a zero would get wrong instances, never
+/// a trap, and the PTX keeps no panic path.
+pub const fn rem(a: u64, b: u64) -> u64 {
+    if b == 0 { 0 } else { a % b }
+}
+
+impl Params {
+    /// Instances per launch: one per testing thread.
+    pub const fn instances(&self) -> u32 {
+        self.testing_blocks * self.threads
+    }
+
+    /// The instance that thread `thread` of logical block `block` works on in
+    /// `role`. For each role this is a bijection on the instances (every
+    /// instance gets exactly one thread per role), and the threads of one
+    /// instance sit in different warps of one block (intra-block, given at
+    /// least as many warps as roles) or in different blocks (inter-block,
+    /// given `role * block_step` is never a multiple of the testing blocks).
+    pub const fn instance(&self, role: u32, block: u32, thread: u32) -> u32 {
+        let mut multiplier = 1u32;
+        let mut r = 0;
+        while r < role {
+            multiplier = multiplier.wrapping_mul(self.lane_multiplier);
+            r += 1;
+        }
+        if self.placement == Placement::IntraBlock as u32 {
+            let warps = self.threads / WARP_SIZE;
+            let warp = rem((thread / WARP_SIZE + role) as u64, warps as u64) as u32;
+            let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
+            block * self.threads + warp * WARP_SIZE + lane
+        } else {
+            let partner_block =
+                rem(block as u64 + role as u64 * self.block_step as u64, self.testing_blocks as u64) as u32;
+            let lane = thread.wrapping_mul(multiplier) & (self.threads - 1);
+            partner_block * self.threads + lane
+        }
+    }
+
+    /// The word index of instance `i`'s `x`.
+    pub const fn x(&self, i: u32) -> usize {
+        i as usize * self.location_stride as usize
+    }
+
+    /// The word index of instance `i`'s `y`.
+    pub const fn y(&self, i: u32) -> usize {
+        let slot = rem(i as u64 * self.location_multiplier as u64, self.instances() as u64);
+        slot as usize * self.location_stride as usize + self.location_offset as usize
+    }
+
+    /// Words the location buffer needs.
+    pub const fn location_words(&self) -> usize {
+        self.instances() as usize * self.location_stride as usize
+    }
+
+    /// Words the stress buffer needs.
+    pub const fn stress_words(&self) -> usize {
+        self.stress_lines as usize * STRESS_LINE_STRIDE as usize
+    }
+}
+
+/// One litmus kernel: a test in one variant. Its signature is
+/// `(params: *const Params, shift: u32, locations: *mut u32, results: *mut u32,
+/// stress: *mut u32, control: *mut u32)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// What every kernel records.
+    pub entry: Entry,
+    /// The test.
+    pub test: Test,
+    /// The variant.
+    pub variant: Variant,
+}
+
+const fn kernel(test: Test, variant: Variant, symbol: &'static str) -> Kernel {
+    Kernel {
+        entry: Entry::new(Family::Litmus, symbol, &[], &[], variant.sass_has(), variant.sass_lacks()),
+        test,
+        variant,
+    }
+}
+
+/// The kernel that turns each instance's registers into a histogram bin and
+/// resets the instance for the next launch: `(params: *const Params,
+/// locations: *mut u32, results: *mut u32, control: *mut u32, histogram:
+/// *mut u64)`, any grid, [`BINS`] `u32`s of shared memory.
+pub const CLASSIFY: Entry = Entry::new(
+    Family::Litmus,
+    "litmus_classify",
+    &["red.shared.add.u32", "red.global.add.u64", "bar.sync"],
+    &[".global.u32", "fence", ".acquire", ".release"],
+    &["ATOMS", "REDG.E.ADD.64"],
+    &["MEMBAR"],
+);
+
+use Test::{Corr, Iriw, Lb, Mp, Sb, Wrc};
+use Variant::{
+    FenceAcqRelCta, FenceAcqRelGpu, FenceScCta, FenceScGpu, RelaxedCta, RelaxedGpu, ReleaseAcquireCta,
+    ReleaseAcquireGpu, Weak,
+};
+
+/// Every litmus kernel, test by test in [`Test::ALL`]'s order, each test's
+/// variants in [`Test::variants`]' order.
+pub const KERNELS: [Kernel; 42] = [
+    kernel(Mp, Weak, "litmus_mp_weak"),
+    kernel(Mp, RelaxedGpu, "litmus_mp_relaxed_gpu"),
+    kernel(Mp, RelaxedCta, "litmus_mp_relaxed_cta"),
+    kernel(Mp, ReleaseAcquireGpu, "litmus_mp_rel_acq_gpu"),
+    kernel(Mp, ReleaseAcquireCta, "litmus_mp_rel_acq_cta"),
+    kernel(Mp, FenceAcqRelGpu, "litmus_mp_fence_acq_rel_gpu"),
+    kernel(Mp, FenceAcqRelCta, "litmus_mp_fence_acq_rel_cta"),
+    kernel(Mp, FenceScGpu, "litmus_mp_fence_sc_gpu"),
+    kernel(Mp, FenceScCta, "litmus_mp_fence_sc_cta"),
+    kernel(Sb, Weak, "litmus_sb_weak"),
+    kernel(Sb, RelaxedGpu, "litmus_sb_relaxed_gpu"),
+    kernel(Sb, RelaxedCta, "litmus_sb_relaxed_cta"),
+    kernel(Sb, FenceAcqRelGpu, "litmus_sb_fence_acq_rel_gpu"),
+    kernel(Sb, FenceAcqRelCta, "litmus_sb_fence_acq_rel_cta"),
+    kernel(Sb, FenceScGpu, "litmus_sb_fence_sc_gpu"),
+    kernel(Sb, FenceScCta, "litmus_sb_fence_sc_cta"),
+    kernel(Lb, Weak, "litmus_lb_weak"),
+    kernel(Lb, RelaxedGpu, "litmus_lb_relaxed_gpu"),
+    kernel(Lb, RelaxedCta, "litmus_lb_relaxed_cta"),
+    kernel(Lb, FenceAcqRelGpu, "litmus_lb_fence_acq_rel_gpu"),
+    kernel(Lb, FenceAcqRelCta, "litmus_lb_fence_acq_rel_cta"),
+    kernel(Lb, FenceScGpu, "litmus_lb_fence_sc_gpu"),
+    kernel(Lb, FenceScCta, "litmus_lb_fence_sc_cta"),
+    kernel(Corr, Weak, "litmus_corr_weak"),
+    kernel(Corr, RelaxedGpu, "litmus_corr_relaxed_gpu"),
+    kernel(Corr, RelaxedCta, "litmus_corr_relaxed_cta"),
+    kernel(Wrc, Weak, "litmus_wrc_weak"),
+    kernel(Wrc, RelaxedGpu, "litmus_wrc_relaxed_gpu"),
+    kernel(Wrc, RelaxedCta, "litmus_wrc_relaxed_cta"),
+    kernel(Wrc, ReleaseAcquireGpu, "litmus_wrc_rel_acq_gpu"),
+    kernel(Wrc, ReleaseAcquireCta, "litmus_wrc_rel_acq_cta"),
+    kernel(Wrc, FenceAcqRelGpu, "litmus_wrc_fence_acq_rel_gpu"),
+    kernel(Wrc, FenceAcqRelCta, "litmus_wrc_fence_acq_rel_cta"),
+    kernel(Wrc, FenceScGpu, "litmus_wrc_fence_sc_gpu"),
+    kernel(Wrc, FenceScCta, "litmus_wrc_fence_sc_cta"),
+    kernel(Iriw, Weak, "litmus_iriw_weak"),
+    kernel(Iriw, RelaxedGpu, "litmus_iriw_relaxed_gpu"),
+    kernel(Iriw, RelaxedCta, "litmus_iriw_relaxed_cta"),
+    kernel(Iriw, FenceAcqRelGpu, "litmus_iriw_fence_acq_rel_gpu"),
+    kernel(Iriw, FenceAcqRelCta, "litmus_iriw_fence_acq_rel_cta"),
+    kernel(Iriw, FenceScGpu, "litmus_iriw_fence_sc_gpu"),
+    kernel(Iriw, FenceScCta, "litmus_iriw_fence_sc_cta"),
+];
+
+impl Kernel {
+    /// The test accesses and fences of this kernel's PTX, in program order:
+    /// each role's accesses, with the variant's fence between two accesses of
+    /// one role. The PTX test finds exactly this sequence in the kernel body.
+    pub fn program(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.test.roles().iter().flat_map(move |role| {
+            role.ops.iter().enumerate().flat_map(move |(i, &op)| {
+                let fence = if i > 0 { self.variant.fence_ptx() } else { None };
+                fence.into_iter().chain(core::iter::once(self.variant.ptx(op, role.flag == Some(i))))
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(placement: Placement, testing_blocks: u32, threads: u32) -> Params {
+        Params {
+            placement: placement as u32,
+            testing_blocks,
+            threads,
+            lane_multiplier: 5,
+            block_step: 3,
+            block_multiplier: 1,
+            location_stride: 64,
+            location_offset: 32,
+            location_multiplier: 7,
+            stress_pattern: 0,
+            stress_iterations: 0,
+            stress_line_words: 1,
+            stress_lines: 1,
+            pre_stress_iterations: 0,
+            sync_polls: 0,
+            preload: 0,
+            sequential: 0,
+        }
+    }
+
+    #[test]
+    fn the_registry_has_every_variant_of_every_test_once_in_order() {
+        let mut k = KERNELS.iter();
+        for test in Test::ALL {
+            for &variant in test.variants() {
+                let kernel = k.next().unwrap();
+                assert_eq!((kernel.test, kernel.variant), (test, variant));
+                let mut expected = [0u8; 64];
+                let mut len = 0;
+                for part in ["litmus_", test.key(), "_", variant.key()] {
+                    for &b in part.as_bytes() {
+                        expected[len] = if b == b'-' { b'_' } else { b };
+                        len += 1;
+                    }
+                }
+                assert_eq!(kernel.entry.symbol.as_bytes(), &expected[..len]);
+            }
+        }
+        assert!(k.next().is_none());
+    }
+
+    #[test]
+    fn every_role_has_at_least_one_access_and_flags_point_at_them() {
+        for test in Test::ALL {
+            let mut loads = 0;
+            for role in test.roles() {
+                assert!(!role.ops.is_empty() && role.ops.len() <= 2);
+                assert!(role.flag.is_none_or(|f| f < role.ops.len()));
+                loads += role.ops.iter().filter(|op| matches!(op, Op::Load(..))).count();
+            }
+            assert_eq!(loads as u32, test.registers(), "{}", test.name());
+        }
+    }
+
+    #[test]
+    fn the_program_of_mp_with_sc_fences() {
+        let k = KERNELS.iter().find(|k| k.entry.symbol == "litmus_mp_fence_sc_gpu").unwrap();
+        let mut p = k.program();
+        for expected in [
+            "st.relaxed.gpu.global.u32",
+            "fence.sc.gpu",
+            "st.relaxed.gpu.global.u32",
+            "ld.relaxed.gpu.global.u32",
+            "fence.sc.gpu",
+            "ld.relaxed.gpu.global.u32",
+        ] {
+            assert_eq!(p.next(), Some(expected));
+        }
+        assert_eq!(p.next(), None);
+        let k = KERNELS.iter().find(|k| k.entry.symbol == "litmus_wrc_rel_acq_cta").unwrap();
+        let mut p = k.program().skip(2);
+        assert_eq!(p.next(), Some("st.release.cta.global.u32"));
+        assert_eq!(p.next(), Some("ld.acquire.cta.global.u32"));
+    }
+
+    #[test]
+    fn bins_are_register_bits_and_anything_else_is_other() {
+        assert_eq!(outcome_bin([1, 0, 0, 0]), 0b01);
+        assert_eq!(outcome_bin([1, 0, 1, 0]), 0b0101);
+        assert_eq!(outcome_bin([1, 1, 1, 1]), 15);
+        assert_eq!(outcome_bin([0, 2, 0, 0]), OTHER_BIN);
+        assert_eq!(outcome_bin([u32::MAX, 0, 0, 0]), OTHER_BIN);
+    }
+
+    #[test]
+    fn each_role_is_a_bijection_and_an_instance_spans_distinct_warps_or_blocks() {
+        for (placement, blocks) in [(Placement::IntraBlock, 3), (Placement::InterBlock, 5)] {
+            let p = params(placement, blocks, 128);
+            let n = p.instances() as usize;
+            // owner[role][instance] = (block, thread)
+            let mut owner = [[(u32::MAX, 0u32); 640]; 4];
+            for role in 0..4u32 {
+                for block in 0..blocks {
+                    for thread in 0..128 {
+                        let i = p.instance(role, block, thread) as usize;
+                        assert!(i < n);
+                        assert_eq!(owner[role as usize][i].0, u32::MAX, "role {role} maps two threads to {i}");
+                        owner[role as usize][i] = (block, thread);
+                    }
+                }
+            }
+            for i in 0..n {
+                for a in 0..4 {
+                    for b in 0..a {
+                        let (x, y) = (owner[a][i], owner[b][i]);
+                        match placement {
+                            Placement::IntraBlock => assert!(x.0 == y.0 && x.1 / 32 != y.1 / 32),
+                            Placement::InterBlock => assert_ne!(x.0, y.0),
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn locations_never_collide() {
+        let p = params(Placement::InterBlock, 5, 128);
+        let mut used = [false; 640 * 64];
+        for i in 0..p.instances() {
+            for w in [p.x(i), p.y(i)] {
+                assert!(w < p.location_words() && !used[w]);
+                used[w] = true;
+            }
+        }
+    }
+}
