@@ -13,7 +13,7 @@ use host::error::LabError;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
 use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
-use host::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
+use host::gpu::publish::{FlagPlacement, PublishGeometry, PublishKernels, PublishVariant};
 use host::gpu::sum::{SumKernel, SumKernels};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
@@ -262,17 +262,25 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
 
 /// The page's example and the device-scope version: over three launches
 /// (over six million pairs on an H200) every consumer reads `{42, 3.5}` and
-/// none times out.
+/// none times out, with each flag beside its payload or apart from it, and
+/// with or without the consumer's preload.
 fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> Result<(), String> {
     let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
-    let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
-    let c = kernels.run(variant, geometry, 3).map_err(|e| e.to_string())?;
-    let expected_pairs = geometry.pairs_per_launch(variant) * 3;
-    if c.pairs == expected_pairs && c.stale == 0 && c.timeouts == 0 && c.observed == (42, 3.5) {
-        Ok(())
-    } else {
-        Err(format!("  expected {expected_pairs} clean pairs ending in {{42, 3.5}}, got {c:?}"))
+    for (flags, preload) in
+        [(FlagPlacement::SameSlot, false), (FlagPlacement::Apart, false), (FlagPlacement::Apart, true)]
+    {
+        let mut geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
+        geometry.flags = flags;
+        geometry.preload = preload;
+        let c = kernels.run(variant, geometry, 3).map_err(|e| e.to_string())?;
+        let expected_pairs = geometry.pairs_per_launch(variant) * 3;
+        if !(c.pairs == expected_pairs && c.stale == 0 && c.timeouts == 0 && c.observed == (42, 3.5)) {
+            return Err(format!(
+                "  {flags:?}, preload {preload}: expected {expected_pairs} clean pairs ending in {{42, 3.5}}, got {c:?}"
+            ));
+        }
     }
+    Ok(())
 }
 
 /// The relaxed and wrong-scope variants may show anything, but they must end

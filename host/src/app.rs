@@ -151,6 +151,8 @@ fn run_publish(gpu: &Gpu, args: PublishArgs) -> Result<Outcome, LabError> {
         launches: args.launches as usize,
         rounds: args.rounds,
         budget_ns: args.budget_ms * 1_000_000,
+        flags: args.flag,
+        preload: args.preload,
     };
     let rows = publish::run(&kernels, gpu.info.sm_count, &options, &progress(&args.output))?;
     let failed = rows.iter().any(|r| Verdict::of(r) == Verdict::Failed);

@@ -9,7 +9,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use layout::histogram::MAX_BINS;
 
 use crate::gpu::launch::Block;
-use crate::gpu::publish::PublishVariant;
+use crate::gpu::publish::{FlagPlacement, PublishVariant};
 use crate::input::{Distribution, Spread};
 use crate::litmus::Preset;
 use crate::litmus::environment::{Distance, Environment, PreloadName, StressPatternName};
@@ -88,9 +88,9 @@ pub enum Command {
     /// The page's exercise: the sweep at blocks 64, 256 and 1024, the nine
     /// ratios, the fastest columns and the bitwise check. No verdict.
     Exercise(ExerciseArgs),
-    /// Publish a record from a producer to a consumer thread in four ways
-    /// (release/acquire, relaxed, device scope across blocks, wrong scope)
-    /// under stress, and count stale records.
+    /// Publish a record from a producer to a consumer thread in five ways
+    /// (release/acquire and relaxed in one block; release/acquire, relaxed
+    /// and wrong scope across blocks) under stress, and count stale records.
     Publish(PublishArgs),
     /// Time every sum kernel at large sizes against the device's own copy
     /// bandwidth and an empty launch, with the spread of every timing.
@@ -315,7 +315,7 @@ pub struct PublishArgs {
     #[arg(long, alias = "iterations", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub launches: u32,
 
-    /// Run only these variants (comma-separated); all four by default.
+    /// Run only these variants (comma-separated); all five by default.
     #[arg(long, value_delimiter = ',', value_parser = variant_parser())]
     pub variant: Vec<PublishVariant>,
 
@@ -329,6 +329,17 @@ pub struct PublishArgs {
     /// remaining waits are counted as timeouts.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub budget_ms: u64,
+
+    /// Across blocks, where each round's flag sits: beside its payload in one
+    /// 16-byte slot (the page's layout), or half the slots away, where the
+    /// litmus suite saw stale reads.
+    #[arg(long, value_enum, default_value_t = FlagPlacement::Apart)]
+    pub flag: FlagPlacement,
+
+    /// Across blocks, the consumer reads the payload once before it waits,
+    /// leaving a possibly stale copy in its SM's L1.
+    #[arg(long)]
+    pub preload: bool,
 
     #[command(flatten)]
     #[allow(missing_docs)]

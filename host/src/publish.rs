@@ -1,7 +1,7 @@
 //! The publication stress run: every variant, many launches, one table.
 
 use crate::error::LabError;
-use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
+use crate::gpu::publish::{FlagPlacement, PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
 use crate::progress::Progress;
 
 /// One variant's result.
@@ -51,6 +51,25 @@ impl Verdict {
     }
 }
 
+/// The litmus kernel and placement that test the same pattern as `variant`:
+/// MP, with the flag's ordering and scope, in the variant's placement. Its
+/// rows in `host litmus` say what the model allows and what the H200 showed.
+pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::litmus::Placement) {
+    use layout::litmus::{Placement as Where, Variant as V};
+    use layout::publish::{Ordering, Placement, Scope};
+    let kernel = match (variant.ordering, variant.scope) {
+        (Ordering::Relaxed, Scope::Cta) => V::RelaxedCta,
+        (Ordering::Relaxed, Scope::Gpu) => V::RelaxedGpu,
+        (Ordering::ReleaseAcquire, Scope::Cta) => V::ReleaseAcquireCta,
+        (Ordering::ReleaseAcquire, Scope::Gpu) => V::ReleaseAcquireGpu,
+    };
+    let placement = match variant.placement {
+        Placement::SameBlock => Where::IntraBlock,
+        Placement::TwoBlocks => Where::InterBlock,
+    };
+    (kernel, placement)
+}
+
 /// What one publication run does.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PublishOptions {
@@ -62,6 +81,10 @@ pub struct PublishOptions {
     pub rounds: Option<u32>,
     /// Each consumer's budget per launch, in nanoseconds.
     pub budget_ns: u64,
+    /// Across blocks: where each round's flag sits.
+    pub flags: FlagPlacement,
+    /// Across blocks: the consumer reads the payload before it waits.
+    pub preload: bool,
 }
 
 /// Runs each variant of `options` on a device with `sm_count` SMs.
@@ -80,6 +103,8 @@ pub fn run(
             let mut geometry = PublishGeometry::for_device(variant, sm_count);
             geometry.rounds = options.rounds.unwrap_or(geometry.rounds);
             geometry.budget_ns = options.budget_ns;
+            geometry.flags = options.flags;
+            geometry.preload = options.preload;
             let counts = kernels.run(variant, geometry, options.launches)?;
             progress.step();
             Ok(PublishRow { variant, geometry, counts })
@@ -109,6 +134,15 @@ mod tests {
         assert_eq!(Verdict::of(&row(&variants::BLOCK_RELAXED, 0, 0)), Verdict::NotAProof);
         assert_eq!(Verdict::of(&row(&variants::BLOCK_RELAXED, 3, 0)), Verdict::BrokenAndSeen);
         assert_eq!(Verdict::of(&row(&variants::GRID_WRONG_SCOPE, 0, 9)), Verdict::BrokenAndSeen);
+    }
+
+    #[test]
+    fn each_variant_s_litmus_twin_has_the_model_s_verdict_on_its_guarantee() {
+        for variant in PublishVariant::all() {
+            let (kernel, placement) = litmus_twin(variant);
+            let v = crate::litmus::verdict(layout::litmus::Test::Mp, kernel, placement);
+            assert_eq!(v.allowed, !variant.guaranteed, "{variant:?}");
+        }
     }
 
     #[test]

@@ -130,6 +130,22 @@ pub unsafe fn load_relaxed_gpu(address: *const u32) -> u32 {
     value
 }
 
+/// Stores `value` at `address` atomically but with no ordering, at device
+/// scope.
+///
+/// Emits `st.relaxed.gpu.b32`. The store reaches the device's point of
+/// coherence, so a device-scope relaxed load anywhere sees it eventually; it
+/// publishes no other store.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn store_relaxed_gpu(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.relaxed.gpu.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
 /// A device-scope acquire-release fence (`__threadfence()` with the modern
 /// memory model's name).
 ///

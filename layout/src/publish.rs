@@ -153,7 +153,8 @@ impl Ordering {
 
 /// One variant of the protocol. Same-block kernels take `(rounds: u32,
 /// budget_ns: u64, observed: *mut Payload, totals: *mut Counts)`; cross-block
-/// kernels take `slots: *mut Slot` first.
+/// kernels take `(slots: *mut Slot, rounds: u32, budget_ns: u64, flag_apart:
+/// u32, preload: u32, observed: *mut Payload, totals: *mut Counts)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// What every kernel records.
@@ -227,6 +228,25 @@ pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
     guaranteed: true,
 };
 
+/// `st.relaxed.gpu` / `ld.relaxed.gpu` across two blocks: in scope, but
+/// unordered, so stale payloads are permitted.
+pub const GRID_RELAXED: Variant = Variant {
+    entry: Entry::new(
+        Family::Publish,
+        "publish_grid_relaxed",
+        &["st.relaxed.gpu.b32", "ld.relaxed.gpu.b32", "%globaltimer"],
+        &[".release", ".acquire", "bar.sync", "fence"],
+        &[],
+        // Relaxed is no barrier and no L1 invalidation.
+        &["MEMBAR", "CCTL"],
+    ),
+    name: "grid-relaxed",
+    placement: Placement::TwoBlocks,
+    scope: Scope::Gpu,
+    ordering: Ordering::Relaxed,
+    guaranteed: false,
+};
+
 /// `st.release.cta` / `ld.acquire.cta` across two blocks: the scope leaves
 /// out one of the threads.
 pub const GRID_WRONG_SCOPE: Variant = Variant {
@@ -246,7 +266,8 @@ pub const GRID_WRONG_SCOPE: Variant = Variant {
 };
 
 /// Every variant, in the order the README discusses them.
-pub const VARIANTS: [Variant; 4] = [BLOCK_RELEASE_ACQUIRE, BLOCK_RELAXED, GRID_RELEASE_ACQUIRE, GRID_WRONG_SCOPE];
+pub const VARIANTS: [Variant; 5] =
+    [BLOCK_RELEASE_ACQUIRE, BLOCK_RELAXED, GRID_RELEASE_ACQUIRE, GRID_RELAXED, GRID_WRONG_SCOPE];
 
 #[cfg(test)]
 mod tests {

@@ -25,6 +25,21 @@ pub struct PublishGeometry {
     pub rounds: u32,
     /// Each consumer's time budget in nanoseconds before waits time out.
     pub budget_ns: u64,
+    /// Across blocks: where each round's flag sits.
+    pub flags: FlagPlacement,
+    /// Across blocks: the consumer reads the payload once before it waits.
+    pub preload: bool,
+}
+
+/// Where a cross-block round keeps its flag (`--flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum FlagPlacement {
+    /// In the round's own 16-byte slot, beside the payload: the page's layout.
+    SameSlot,
+    /// Half the slots away: another line, usually another L2 slice. The
+    /// litmus suite saw stale reads across blocks only with the two apart.
+    Apart,
 }
 
 impl PublishGeometry {
@@ -40,6 +55,8 @@ impl PublishGeometry {
             threads: placement.threads(),
             rounds: placement.default_rounds(),
             budget_ns: 1_000_000_000,
+            flags: FlagPlacement::Apart,
+            preload: false,
         }
     }
 
@@ -104,6 +121,11 @@ impl<'gpu> PublishKernels<'gpu> {
             shared_mem_bytes: variant.placement.shared().bytes(geometry.threads, 0),
         };
         let function = &self.functions[variant.index()];
+        let flag_apart = match geometry.flags {
+            FlagPlacement::SameSlot => 0u32,
+            FlagPlacement::Apart => (slot_count / 2) as u32,
+        };
+        let preload = u32::from(geometry.preload);
         for _ in 0..launches {
             // Each launch starts from zeroed slots and counters, so a stale
             // read is one that sees the `{0, 0}` written here.
@@ -113,14 +135,20 @@ impl<'gpu> PublishKernels<'gpu> {
             if across {
                 args.arg(&mut slots);
             }
-            args.arg(&geometry.rounds).arg(&geometry.budget_ns).arg(&mut observed).arg(&mut totals);
+            args.arg(&geometry.rounds).arg(&geometry.budget_ns);
+            if across {
+                args.arg(&flag_apart).arg(&preload);
+            }
+            args.arg(&mut observed).arg(&mut totals);
             // SAFETY: the arguments match the registry's signature,
-            // `([slots: *mut Slot,] rounds: u32, budget_ns: u64,
-            // observed: *mut Payload, totals: *mut Counts)`, the slots only
-            // across blocks, with the types of `layout::publish` the kernels
-            // compile against. `slots` holds `consumers * rounds` zeroed slots,
-            // `observed` one payload per consumer and `totals` one `Counts`;
-            // `config` gives the placement's block shape and shared bytes.
+            // `([slots: *mut Slot,] rounds: u32, budget_ns: u64, [flag_apart:
+            // u32, preload: u32,] observed: *mut Payload, totals: *mut
+            // Counts)`, the bracketed ones only across blocks, with the types
+            // of `layout::publish` the kernels compile against. `slots` holds
+            // `consumers * rounds` zeroed slots (the kernel takes the flag
+            // offset mod that count), `observed` one payload per consumer and
+            // `totals` one `Counts`; `config` gives the placement's block
+            // shape and shared bytes.
             unsafe { args.launch(config) }.doing(|| doing("launching"))?;
             // One `Counts` was allocated, so one comes back.
             let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?[0].0;

@@ -112,9 +112,22 @@ pub enum Preset {
     /// `stale-l1`, and a quarter of the blocks hammer a few lines with
     /// stores and loads while the rest test.
     Stress,
+    /// The environment that showed MP's and SB's weak outcomes most often per
+    /// second in the H200 tuning search of 2026-11-30 (configuration #21 of
+    /// `results/2026-11-30-h200/litmus/litmus-tune.json`): small blocks, half
+    /// of them testing, scattered locations, a synchronised start.
+    TunedMp,
+    /// The environment that showed WRC's and IRIW's weak outcomes most often
+    /// per second in the same search (configuration #10): small blocks, half
+    /// of them stressing 60 lines with stores and loads.
+    TunedWrc,
 }
 
 impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 6] =
+        [Preset::Quiet, Preset::Parallel, Preset::StaleL1, Preset::Stress, Preset::TunedMp, Preset::TunedWrc];
+
     /// The environment of this preset.
     pub fn environment(self) -> Environment {
         let parallel = Environment {
@@ -147,6 +160,34 @@ impl Preset {
                 pre_stress_iterations: 16,
                 preload: PreloadName::Observer,
                 ..parallel
+            },
+            Preset::TunedMp => Environment {
+                threads: 128,
+                testing_percent: 50,
+                lane_multiplier: 3,
+                shuffle_blocks: false,
+                distance: Distance::Random,
+                stress_pattern: StressPatternName::StoreStore,
+                stress_iterations: 0,
+                stress_line_words: 13,
+                stress_lines: 21,
+                pre_stress_iterations: 4,
+                sync_start: true,
+                preload: PreloadName::Observer,
+            },
+            Preset::TunedWrc => Environment {
+                threads: 128,
+                testing_percent: 50,
+                lane_multiplier: 13,
+                shuffle_blocks: true,
+                distance: Distance::Random,
+                stress_pattern: StressPatternName::StoreLoad,
+                stress_iterations: 256,
+                stress_line_words: 4,
+                stress_lines: 60,
+                pre_stress_iterations: 64,
+                sync_start: true,
+                preload: PreloadName::Neighbour,
             },
         }
     }
@@ -273,10 +314,9 @@ mod tests {
     fn parameters_keep_the_layout_contract() {
         let mut state = 1;
         for k in 0..200 {
-            let env = if k < 4 {
-                [Preset::Quiet, Preset::Parallel, Preset::StaleL1, Preset::Stress][k].environment()
-            } else {
-                Environment::random(&mut state)
+            let env = match Preset::ALL.get(k) {
+                Some(preset) => preset.environment(),
+                None => Environment::random(&mut state),
             };
             for test in Test::ALL {
                 for placement in Placement::ALL {

@@ -22,7 +22,7 @@ use crate::sweep::SweepReport;
 const HEADER: [&str; 11] =
     ["command", "block", "n", "case", "kernel", "launch", "timed", "time_ms", "value", "expected", "exact"];
 
-const PUBLISH_HEADER: [&str; 10] = [
+const PUBLISH_HEADER: [&str; 12] = [
     "variant",
     "participants",
     "scope",
@@ -33,6 +33,8 @@ const PUBLISH_HEADER: [&str; 10] = [
     "timeouts",
     "observed_id",
     "observed_score",
+    "flags",
+    "preload",
 ];
 
 const LITMUS_HEADER: [&str; 16] = [
@@ -283,6 +285,9 @@ fn publish_rows(rows: &[PublishRow]) -> Vec<Vec<String>> {
                 c.timeouts.to_string(),
                 c.observed.0.to_string(),
                 c.observed.1.to_string(),
+                // Both only shape the cross-block variants.
+                format!("{:?}", r.geometry.flags),
+                r.geometry.preload.to_string(),
             ]
         })
         .collect()

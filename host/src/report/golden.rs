@@ -172,6 +172,8 @@ fn publish() -> Record {
         launches: 5,
         rounds: None,
         budget_ns: 1_000_000_000,
+        flags: crate::gpu::publish::FlagPlacement::Apart,
+        preload: false,
     };
     record(Results::Publish {
         options,
@@ -179,7 +181,8 @@ fn publish() -> Record {
             row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0),
             row(&variants::BLOCK_RELAXED, 0, 0),
             row(&variants::GRID_RELEASE_ACQUIRE, 0, 0),
-            row(&variants::GRID_WRONG_SCOPE, 0, 10_123),
+            row(&variants::GRID_RELAXED, 1234, 0),
+            row(&variants::GRID_WRONG_SCOPE, 12, 10_123),
         ],
     })
 }

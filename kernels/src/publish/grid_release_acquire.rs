@@ -1,4 +1,4 @@
-use super::protocol::{self, Counts, Payload, Slot};
+use super::protocol::{self, Counts, FlagLayout, Payload, Slot};
 use crate::order;
 
 /// Publishing across blocks, correctly: the producer is thread 0 of block
@@ -16,7 +16,10 @@ use crate::order;
 /// The producer writes `rounds` records, each followed by `st.release.gpu` of
 /// its flag; the consumer waits on `ld.acquire.gpu` for each in turn and reads
 /// it. Device scope includes both blocks, so an acquire that reads 1 makes
-/// the record visible.
+/// the record visible. With `flag_apart` non-zero each round's flag sits that
+/// many slots away from its payload (the host passes half the slots); with
+/// `preload` 1 the consumer reads the payload once before it waits. Neither
+/// changes what the model guarantees.
 ///
 /// Progress: a consumer can only finish if its producer runs. Both are
 /// resident when the grid fits the device, which the host arranges; if they
@@ -25,13 +28,16 @@ use crate::order;
 ///
 /// # Safety
 ///
-/// `slots` must hold `pairs * rounds` zeroed slots, `observed` `pairs`
+/// `slots` must hold `pairs * rounds` zeroed slots (a multiple of
+/// `flag_apart` or not: the offset is taken mod the slot count), `observed` `pairs`
 /// payloads and `totals` one [`Counts`], all in global memory.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn publish_grid_release_acquire(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
+    flag_apart: u32,
+    preload: u32,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
@@ -43,6 +49,7 @@ pub unsafe extern "ptx-kernel" fn publish_grid_release_acquire(
             slots,
             rounds,
             budget_ns,
+            FlagLayout { apart: flag_apart, preload },
             observed,
             totals,
         )

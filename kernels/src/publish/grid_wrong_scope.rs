@@ -1,4 +1,4 @@
-use super::protocol::{self, Counts, Payload, Slot};
+use super::protocol::{self, Counts, FlagLayout, Payload, Slot};
 use crate::order;
 
 /// The page's second broken variant: the cross-block protocol with
@@ -24,6 +24,8 @@ pub unsafe extern "ptx-kernel" fn publish_grid_wrong_scope(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
+    flag_apart: u32,
+    preload: u32,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
@@ -35,6 +37,7 @@ pub unsafe extern "ptx-kernel" fn publish_grid_wrong_scope(
             slots,
             rounds,
             budget_ns,
+            FlagLayout { apart: flag_apart, preload },
             observed,
             totals,
         )

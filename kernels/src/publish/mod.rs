@@ -13,7 +13,14 @@
 //! | [`publish_block_release_acquire`] | two warps, one block | `st.release.cta` / `ld.acquire.cta` | yes: the page's example |
 //! | [`publish_block_relaxed`] | two warps, one block | `st.relaxed.cta` / `ld.relaxed.cta` | no: stale records are permitted |
 //! | [`publish_grid_release_acquire`] | two blocks | `st.release.gpu` / `ld.acquire.gpu` | yes |
+//! | [`publish_grid_relaxed`] | two blocks | `st.relaxed.gpu` / `ld.relaxed.gpu` | no: stale records are permitted |
 //! | [`publish_grid_wrong_scope`] | two blocks | `st.release.cta` / `ld.acquire.cta` | no: the scope excludes one thread |
+//!
+//! Across blocks, each round's flag can sit in the `ready` field of its own
+//! slot (the page's layout, 16 bytes from the payload) or half the slots
+//! away ([`protocol::FlagLayout`]). The litmus suite found that on the H200
+//! stale reads across blocks need the two locations apart: with both in one
+//! line it saw none.
 //!
 //! The payload, slot and count layouts are [`layout::publish`]'s, the same
 //! types the host allocates; the registry [`layout::publish::VARIANTS`]
@@ -27,12 +34,14 @@
 
 mod block_relaxed;
 mod block_release_acquire;
+mod grid_relaxed;
 mod grid_release_acquire;
 mod grid_wrong_scope;
 mod protocol;
 
 pub use block_relaxed::publish_block_relaxed;
 pub use block_release_acquire::publish_block_release_acquire;
+pub use grid_relaxed::publish_grid_relaxed;
 pub use grid_release_acquire::publish_grid_release_acquire;
 pub use grid_wrong_scope::publish_grid_wrong_scope;
 pub use protocol::{Counts, Payload, Slot};

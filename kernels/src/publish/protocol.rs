@@ -29,35 +29,40 @@ unsafe fn wait(load: LoadFlag, flag: *const u32, deadline: u64) -> bool {
     }
 }
 
-/// The producer's half: ordinary stores of the payload, then the flag.
+/// The producer's half: ordinary stores of the payload in `slot`, then the
+/// flag at `flag` (the slot's own `ready`, or another slot's).
 ///
 /// # Safety
 ///
-/// `slot` must point to a live [`Slot`] that `store` can write.
+/// `slot` must point to a live [`Slot`], and `flag` to a live `u32` that
+/// `store` can write.
 #[inline(always)]
-unsafe fn produce(store: StoreFlag, slot: *mut Slot) {
-    // SAFETY: the caller guarantees `slot` is valid. The two payload stores
-    // are plain `st`; only `store` decides whether they are published.
+unsafe fn produce(store: StoreFlag, slot: *mut Slot, flag: *mut u32) {
+    // SAFETY: the caller guarantees `slot` and `flag` are valid. The two
+    // payload stores are plain `st`; only `store` decides whether they are
+    // published.
     unsafe {
         (*slot).payload.id = Payload::PUBLISHED.id;
         (*slot).payload.score = Payload::PUBLISHED.score;
-        store(&raw mut (*slot).ready, 1);
+        store(flag, 1);
     }
 }
 
-/// The consumer's half: wait for the flag, then read the payload with
-/// ordinary loads. Returns the record read, or `None` on timeout.
+/// The consumer's half: wait for the flag at `flag`, then read the payload
+/// in `slot` with ordinary loads. Returns the record read, or `None` on
+/// timeout.
 ///
 /// # Safety
 ///
-/// `slot` must point to a live [`Slot`] that `load` can read.
+/// `slot` must point to a live [`Slot`], and `flag` to a live `u32` that
+/// `load` can read.
 #[inline(always)]
-unsafe fn consume(load: LoadFlag, slot: *const Slot, deadline: u64) -> Option<Payload> {
+unsafe fn consume(load: LoadFlag, slot: *const Slot, flag: *const u32, deadline: u64) -> Option<Payload> {
     // SAFETY: the caller guarantees `slot` is valid. The payload is read only
     // after `wait` saw the flag; the asm of `load` keeps the compiler from
     // moving these loads above it, so only the hardware's ordering is tested.
     unsafe {
-        if wait(load, &raw const (*slot).ready, deadline) {
+        if wait(load, flag, deadline) {
             Some(Payload { id: (*slot).payload.id, score: (*slot).payload.score })
         } else {
             None
@@ -133,10 +138,10 @@ pub unsafe fn same_block(
 
         if tid == PRODUCER {
             // SAFETY: `slot` is this block's shared slot.
-            unsafe { produce(store, slot) };
+            unsafe { produce(store, slot, &raw mut (*slot).ready) };
         } else if tid == CONSUMER {
             // SAFETY: as above.
-            let seen = unsafe { consume(load, slot, deadline) };
+            let seen = unsafe { consume(load, slot, &raw const (*slot).ready, deadline) };
             tally(&mut counts, seen);
             last = seen.unwrap_or(Payload::EMPTY);
         }
@@ -155,9 +160,24 @@ pub unsafe fn same_block(
     }
 }
 
+/// Where a cross-block round keeps its flag.
+#[derive(Clone, Copy)]
+pub struct FlagLayout {
+    /// 0: in the `ready` field of the round's own slot, 16 bytes from the
+    /// payload (the page's layout). Otherwise the round's flag is the
+    /// `ready` field of the slot this many slots further on (mod the slots),
+    /// so that payload and flag sit in different lines, usually in different
+    /// L2 slices. The host passes half the slot count.
+    pub apart: u32,
+    /// 1: before it waits, the consumer reads the payload once with ordinary
+    /// loads, leaving a stale copy of its line in this SM's L1.
+    pub preload: u32,
+}
+
 /// The cross-block protocol, `rounds` times: thread 0 of block `2p` publishes
-/// to thread 0 of block `2p + 1` through `slots[p * rounds + r]` in global
-/// memory. The other threads of each block do nothing.
+/// to thread 0 of block `2p + 1` through the payload of `slots[p * rounds + r]`
+/// and the flag that `layout` places. The other threads of each block do
+/// nothing.
 ///
 /// Launch: an even number of blocks, all of which must fit on the device at
 /// once for the producer of a pair to run while its consumer waits (the host
@@ -169,12 +189,14 @@ pub unsafe fn same_block(
 /// `slots` must hold `gridDim.x / 2 * rounds` zeroed slots, `observed`
 /// `gridDim.x / 2` payloads and `totals` one [`Counts`], all in global memory.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn across_blocks(
     store: StoreFlag,
     load: LoadFlag,
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
+    layout: FlagLayout,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
@@ -183,13 +205,22 @@ pub unsafe fn across_blocks(
     }
     let block = thread::block_idx_x() as usize;
     let pair = block / 2;
-    // SAFETY: `pair * rounds + r` stays inside the slots the caller provided.
-    let pair_slots = unsafe { slots.add(pair * rounds as usize) };
+    let total = thread::grid_dim_x() as usize / 2 * rounds as usize;
+    // The slot of round `r` and the address of its flag: every slot's
+    // `ready` is the flag of exactly one round, since adding `apart` mod the
+    // slot count is a bijection.
+    let round = |r: usize| {
+        let i = pair * rounds as usize + r;
+        let j = if total == 0 { i } else { (i + layout.apart as usize) % total };
+        // SAFETY: `i` and `j` are below `total`, the slots the caller provided.
+        unsafe { (slots.add(i), &raw mut (*slots.add(j)).ready) }
+    };
 
     if block.is_multiple_of(2) {
         for r in 0..rounds as usize {
+            let (slot, flag) = round(r);
             // SAFETY: as above.
-            unsafe { produce(store, pair_slots.add(r)) };
+            unsafe { produce(store, slot, flag) };
         }
         return;
     }
@@ -198,8 +229,14 @@ pub unsafe fn across_blocks(
     let mut counts = Counts::default();
     let mut last = Payload::EMPTY;
     for r in 0..rounds as usize {
+        let (slot, flag) = round(r);
+        if layout.preload != 0 {
+            // SAFETY: a plain read of a live slot; only the line it leaves in
+            // L1 matters. `read_volatile` keeps the compiler from dropping it.
+            unsafe { core::ptr::read_volatile(&raw const (*slot).payload) };
+        }
         // SAFETY: as above.
-        let seen = unsafe { consume(load, pair_slots.add(r), deadline) };
+        let seen = unsafe { consume(load, slot, flag, deadline) };
         tally(&mut counts, seen);
         last = seen.unwrap_or(Payload::EMPTY);
     }

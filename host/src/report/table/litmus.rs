@@ -4,32 +4,14 @@
 
 use tabled::builder::Builder;
 
-use super::{Look, render_some};
+use super::{Look, rate_per_million, render_some, significant};
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Environment, LitmusOptions, LitmusRow};
-use crate::stats;
 
 /// The rate cell: weak outcomes per million instances with the 95% Wilson
 /// interval, or, with none seen, the rule-of-three bound.
 fn rate(row: &LitmusRow) -> String {
-    if row.weak() == 0 {
-        format!("0 (< {} /M)", significant(stats::rule_of_three(row.counts.instances) * 1e6))
-    } else {
-        let (rate, (lo, hi)) = row.rate_per_million();
-        format!("{} [{}, {}]", significant(rate), significant(lo), significant(hi))
-    }
-}
-
-/// Three significant digits, plain notation for the usual range.
-pub fn significant(x: f64) -> String {
-    if x == 0.0 {
-        return "0".to_owned();
-    }
-    if !(1e-3..1e6).contains(&x.abs()) {
-        return format!("{x:.2e}");
-    }
-    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
-    format!("{x:.decimals$}")
+    rate_per_million(row.weak(), row.counts.instances)
 }
 
 /// The heading over a run's table: the environment and budget.
@@ -160,18 +142,4 @@ pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::significant;
-
-    #[test]
-    fn three_significant_digits() {
-        assert_eq!(significant(12.345), "12.3");
-        assert_eq!(significant(0.012345), "0.0123");
-        assert_eq!(significant(123.45), "123");
-        assert_eq!(significant(0.0), "0");
-        assert_eq!(significant(3e-5), "3.00e-5");
-    }
 }

@@ -113,6 +113,34 @@ fn timing_cells<'a>(n: usize, kernels: impl Iterator<Item = (&'a str, &'a [f32])
     cells
 }
 
+/// Three significant digits, plain notation for the usual range.
+pub(crate) fn significant(x: f64) -> String {
+    if x == 0.0 {
+        return "0".to_owned();
+    }
+    if !(1e-3..1e6).contains(&x.abs()) {
+        return format!("{x:.2e}");
+    }
+    let decimals = (2 - x.abs().log10().floor() as i32).max(0) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// A count of events in `n` trials as a rate per million: the rate with its
+/// 95% Wilson interval, or with none seen, the rule of three's bound.
+pub(crate) fn rate_per_million(events: u64, n: u64) -> String {
+    if events == 0 {
+        format!("0 (< {} /M)", significant(stats::rule_of_three(n) * 1e6))
+    } else {
+        let (lo, hi) = stats::wilson_interval_95(events, n);
+        format!(
+            "{} [{}, {}]",
+            significant(events as f64 / n as f64 * 1e6),
+            significant(lo * 1e6),
+            significant(hi * 1e6)
+        )
+    }
+}
+
 /// What a check compared, for [`check_sentence`].
 struct Check<'a> {
     /// How many results were compared.
@@ -140,6 +168,21 @@ fn check_sentence(c: &Check<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn three_significant_digits() {
+        assert_eq!(significant(12.345), "12.3");
+        assert_eq!(significant(0.012345), "0.0123");
+        assert_eq!(significant(123.45), "123");
+        assert_eq!(significant(0.0), "0");
+        assert_eq!(significant(3e-5), "3.00e-5");
+    }
+
+    #[test]
+    fn rates_give_an_interval_or_a_bound() {
+        assert_eq!(rate_per_million(0, 3_000_000), "0 (< 1.00 /M)");
+        assert!(rate_per_million(10, 1_000_000).starts_with("10.0 ["));
+    }
 
     #[test]
     fn header_names_the_device_and_block() {
