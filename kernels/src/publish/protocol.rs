@@ -231,9 +231,20 @@ pub unsafe fn across_blocks(
     for r in 0..rounds as usize {
         let (slot, flag) = round(r);
         if layout.preload != 0 {
-            // SAFETY: a plain read of a live slot; only the line it leaves in
-            // L1 matters. `read_volatile` keeps the compiler from dropping it.
-            unsafe { core::ptr::read_volatile(&raw const (*slot).payload) };
+            // A weak `ld.global` of the payload's line, which allocates in
+            // this SM's L1 (a volatile read would not: PTX treats it as
+            // `ld.relaxed.sys`, which reads past L1). Its value is unused;
+            // `asm!` keeps the compiler from dropping it.
+            // SAFETY: `slot` is a live global slot (the caller's contract).
+            unsafe {
+                core::arch::asm!(
+                    "cvta.to.global.u64 {a}, {a};",
+                    "ld.global.b32 {t}, [{a}];",
+                    a = inout(reg64) slot => _,
+                    t = out(reg32) _,
+                    options(nostack),
+                )
+            };
         }
         // SAFETY: as above.
         let seen = unsafe { consume(load, slot, flag, deadline) };
