@@ -3,7 +3,8 @@
 //!
 //! The pipeline, after hyperfine's: [`cli`] parses and validates flags;
 //! [`app`] turns them into options and calls a runner ([`sweep`],
-//! [`determinism`], [`exercise`], [`bench`](mod@bench), [`publish`], [`histogram`]);
+//! [`determinism`], [`exercise`], [`bench`](mod@bench), [`publish`], [`histogram`],
+//! [`accuracy`], [`litmus`]);
 //! the runners' results go into one [`record::Record`]; [`report`] turns a
 //! record into text or a plot. Only [`gpu`] talks to the driver, and the
 //! statistics ([`stats`], [`reference`](mod@reference), [`input`]) are pure

@@ -6,7 +6,8 @@
 //! shared memory), [`atomic`] (read-modify-write on one address) and
 //! [`order`] (release, acquire and relaxed accesses, and fences, at a stated
 //! scope), [`warp`] (shuffles) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
-//! versions of one algorithm sit side by side in one folder.
+//! versions of one algorithm sit side by side in one folder; the litmus suite
+//! ([`litmus`]) writes each test once and exports it per variant.
 //!
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
 //! The host decides grid, block and shared-memory bytes; each kernel's
