@@ -768,10 +768,12 @@ mod tests {
                     }
                 }
             }
+            // The four roles' threads of each instance, pairwise.
             for i in 0..n {
+                let threads = owner.map(|role| role[i]);
                 for a in 0..4 {
                     for b in 0..a {
-                        let (x, y) = (owner[a][i], owner[b][i]);
+                        let (x, y) = (threads[a], threads[b]);
                         match placement {
                             Placement::IntraBlock => assert!(x.0 == y.0 && x.1 / 32 != y.1 / 32),
                             Placement::InterBlock => assert_ne!(x.0, y.0),
