@@ -143,3 +143,52 @@ pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
+    use crate::litmus::{Preset, verdict};
+    use layout::litmus::{BINS, KERNELS, OTHER_BIN, Placement};
+
+    fn row(symbol: &str, sequential: bool, bins: &[(usize, u64)]) -> LitmusRow {
+        let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
+        let mut histogram = vec![0; BINS];
+        for &(bin, n) in bins {
+            histogram[bin] = n;
+        }
+        let v = verdict(kernel.test, kernel.variant, Placement::InterBlock);
+        LitmusRow {
+            kernel,
+            placement: Placement::InterBlock,
+            sequential,
+            grid: 1056,
+            allowed: v.allowed,
+            reason: v.reason.to_owned(),
+            counts: LitmusCounts { launches: 1, instances: histogram.iter().sum(), histogram, seconds: 1.0 },
+        }
+    }
+
+    #[test]
+    fn a_forbidden_outcome_is_named_with_its_registers_environment_and_culprits() {
+        let environment = Preset::Parallel.environment();
+        let bad = row("litmus_mp_rel_acq_gpu", false, &[(0b11, 100), (0b01, 2), (OTHER_BIN, 1)]);
+        let fine = row("litmus_mp_relaxed_gpu", false, &[(0b11, 100), (0b01, 2)]);
+        let text = litmus_failures(&[(&bad, &environment), (&fine, &environment)]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].starts_with("FORBIDDEN: MP rel-acq-gpu inter-block: 2 of 103 instances ended r0=1 r1=0"));
+        assert!(lines[1].contains("1 of 103 instances ended other"));
+        assert!(
+            lines.iter().all(|l| l.contains("a bug in the GPU, the compiler or the lab") && l.contains("lane x13"))
+        );
+    }
+
+    #[test]
+    fn the_sequential_control_names_every_other_outcome() {
+        let environment = Preset::Quiet.environment();
+        let r = row("litmus_sb_weak", true, &[(0b10, 100), (0b00, 1)]);
+        let text = litmus_failures(&[(&r, &environment)]);
+        assert!(text.contains("1 of 101 instances ended r0=0 r1=0 (the sequential control predicts one outcome only)"));
+    }
+}
