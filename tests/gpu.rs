@@ -74,6 +74,10 @@ fn cases() -> Vec<Case> {
         Box::new(roofline_sums_are_bit_exact),
     ));
     cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
+    cases.push((
+        "deterministic_sum_follows_its_documented_order_on_every_path".to_owned(),
+        Box::new(deterministic_sum_follows_its_documented_order),
+    ));
     for threads in [32, 256, 1024] {
         cases.push((
             format!("correctly_rounded_sum_is_the_exact_sum/block_{threads}"),
@@ -184,6 +188,71 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
         }
     }
     if seen.len() == 1 { Ok(()) } else { Err(format!("  {} distinct sums: {seen:?}", seen.len())) }
+}
+
+/// The deterministic kernel's documented order, on the CPU: chunks of
+/// `CHUNK` floats, each summed by 32 lanes (lane `l` adds quads `l + 32k` in
+/// order, each quad as `(x + y) + (z + w)`), then a butterfly over the lanes;
+/// the chunk sums combined the same way in segments of `SEGMENT`, and the
+/// segment sums once more. Always both phases: the kernel's one-chunk and
+/// one-block shortcuts must give these bits.
+fn deterministic_order(values: &[f32]) -> f32 {
+    use layout::sum::deterministic::{CHUNK, SEGMENT};
+    fn lanes_then_butterfly(list: &[f32], quads: usize) -> f32 {
+        let mut lanes = [0f32; 32];
+        for (l, acc) in lanes.iter_mut().enumerate() {
+            for k in (l..quads).step_by(32) {
+                let q = |j: usize| list.get(4 * k + j).copied().unwrap_or(0.0);
+                *acc += (q(0) + q(1)) + (q(2) + q(3));
+            }
+        }
+        for mask in [16, 8, 4, 2, 1] {
+            let before = lanes;
+            for (l, value) in lanes.iter_mut().enumerate() {
+                *value = before[l] + before[l ^ mask];
+            }
+        }
+        lanes[0]
+    }
+    let partials: Vec<f32> = values.chunks(CHUNK).map(|c| lanes_then_butterfly(c, CHUNK / 4)).collect();
+    let segments: Vec<f32> = partials.chunks(SEGMENT).map(|s| lanes_then_butterfly(s, SEGMENT / 4)).collect();
+    lanes_then_butterfly(&segments, layout::sum::deterministic::MAX_SEGMENTS / 4)
+}
+
+/// Every path of the deterministic kernel (one chunk, one block, many
+/// blocks), at sizes on both sides of each switch (a chunk, and a block's
+/// worth of chunks for each block size), aligned and not, on grids sized for
+/// one SM and for the device: the bits of the documented order.
+fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
+    let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
+    let mut wrong = Vec::new();
+    let mut sizes = vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 1_000_003];
+    for threads in BLOCKS {
+        let one_block = 256 * threads as usize;
+        sizes.extend([one_block - 1, one_block, one_block + 1]);
+    }
+    for n in sizes {
+        let values = input::inexact(n);
+        let expected = deterministic_order(&values);
+        for sm_count in [1, gpu.info.sm_count] {
+            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+            for offset in [0, 1] {
+                let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
+                for threads in BLOCKS {
+                    let block = Block::new(threads).map_err(|e| e.to_string())?;
+                    let plan = Plan { warmup: 1, runs: 0, cold: false };
+                    let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+                    if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
+                        wrong.push(format!(
+                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}: {:?}, expected {expected}",
+                            m.sums
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
 /// The correctly rounded kernel against the CPU's exact sum, bit for bit, on

@@ -28,6 +28,10 @@ use crate::{atomic, global, order, shared, thread, warp};
 /// 1. Warp `w` of the grid sums chunks `w, w + W, ...` (`W` warps in all):
 ///    lane `l` adds float4 number `l + 32k` of the chunk for `k = 0..64` in
 ///    order, then the warp's butterfly sum; lane 0 stores `partials[chunk]`.
+///    With a single chunk (`n <= CHUNK`) the kernel ends here: lane 0 stores
+///    `sum + 0.0` into `total`, the bits the two phases below would give.
+///    With a single block, the block's barrier replaces steps 2 and 3's
+///    fences and ticket.
 /// 2. **Fence, then ticket.** Every lane 0 that stored a partial executes
 ///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
 ///    ticket with `atom.global.add.u32` on `counter`. The fence is what makes
@@ -68,6 +72,19 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         // SAFETY: the whole warp is in this loop (`chunk` is per warp), and
         // `chunk < ceil(n / CHUNK)`.
         let sum = unsafe { chunk_sum(input, n, chunk, lane) };
+        if chunks == 1 {
+            // One chunk: the second phase would add only zeros to this sum.
+            // Every such addition returns its other operand, except that the
+            // first turns -0.0 into +0.0 (and any NaN into the canonical one),
+            // so `sum + 0.0` is the two-phase result bit for bit, with no
+            // partials, fence, ticket or second pass.
+            if lane == 0 {
+                // SAFETY: `total` is a global f32 by the contract; exactly one
+                // warp owns the one chunk.
+                unsafe { total.write(sum + 0.0) };
+            }
+            return;
+        }
         if lane == 0 {
             // SAFETY: `chunk < chunks`, the length of `partials`.
             unsafe { partials.add(chunk).write(sum) };
@@ -75,13 +92,33 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         }
         chunk += grid_warps;
     }
+    if chunks <= 1 {
+        // No chunk at all (n = 0) sums to +0.0; one chunk was written above.
+        if chunks == 0 && tid == 0 && thread::block_idx_x() == 0 {
+            // SAFETY: as above.
+            unsafe { total.write(0.0) };
+        }
+        return;
+    }
+
+    let is_last = shared::dynamic_shared::<u32>();
+    if thread::grid_dim_x() == 1 {
+        // A grid of one block is its own last block: the barrier below makes
+        // every lane 0's partial visible to the whole block (`bar.sync`
+        // orders the block's memory accesses), so neither the device-scope
+        // fences nor the ticket are needed, and the sums are the same.
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+        // SAFETY: the whole block is here.
+        unsafe { combine(partials, chunks, total, counter) };
+        return;
+    }
 
     // Release side: order this thread's partial stores before anything it or
     // its block does next, at device scope.
     if stored {
         order::fence_acq_rel_gpu();
     }
-    let is_last = shared::dynamic_shared::<u32>();
     // SAFETY: reached by every thread of the block.
     unsafe { thread::sync_threads() };
     if tid == 0 {
@@ -105,7 +142,24 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // before it is reused for the segment sums.
     // SAFETY: the whole block took this branch (the flag is per block).
     unsafe { thread::sync_threads() };
+    // SAFETY: the whole block is here, after every partial is visible to it.
+    unsafe { combine(partials, chunks, total, counter) };
+}
 
+/// The second phase, by the one block that sees every partial: segment sums
+/// into shared memory, then warp 0 sums those and stores the result.
+///
+/// # Safety
+///
+/// The whole block calls it, once every one of `partials[0..chunks]` is
+/// visible to it; `chunks <= SEGMENT * MAX_SEGMENTS`; `total` and `counter`
+/// as in [`sum_deterministic`]; the launch's shared memory holds
+/// [`MAX_SEGMENTS`] floats and no thread still reads its first word.
+#[inline(always)]
+unsafe fn combine(partials: *mut f32, chunks: usize, total: *mut f32, counter: *mut u32) {
+    let tid = thread::thread_idx_x();
+    let lane = tid % warp::WARP_SIZE;
+    let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
     let segment_sums = shared::dynamic_shared::<f32>();
     let segments = chunks.div_ceil(SEGMENT);
     let mut segment = (tid / warp::WARP_SIZE) as usize;
@@ -143,6 +197,14 @@ trait Quads<const QUADS: usize> {
     ///
     /// `q < QUADS`.
     unsafe fn quad(&self, q: usize) -> [f32; 4];
+
+    /// Quads from which on every quad is 0.0 (a multiple of `32 * BATCH`
+    /// or `QUADS`): [`lane_sum`] stops there. Adding `+0.0` to a lane's
+    /// running sum never changes its bits (the sum starts at `+0.0`, so it is
+    /// never `-0.0`), so stopping early gives the same result.
+    fn live_quads(&self) -> usize {
+        QUADS
+    }
 }
 
 /// Quads one lane loads before it adds any of them: eight independent 16-byte
@@ -165,7 +227,8 @@ unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f
     let lanes = warp::WARP_SIZE as usize;
     let mut acc = 0.0f32;
     let mut first = 0;
-    while first < QUADS / lanes {
+    let live = list.live_quads().min(QUADS);
+    while first < QUADS / lanes && first * lanes < live {
         // SAFETY: `lane + lanes * (first + b) < QUADS` for every `b < BATCH`.
         let batch: [[f32; 4]; BATCH] =
             core::array::from_fn(|b| unsafe { list.quad(lane as usize + lanes * (first + b)) });
@@ -211,6 +274,13 @@ impl Quads<{ CHUNK / 4 }> for PartChunk {
             // SAFETY: guarded by the chunk's length.
             if k < self.len { unsafe { *self.base.add(k) } } else { 0.0 }
         })
+    }
+
+    /// A short chunk ends early: the batches past its last float are zeros.
+    #[inline(always)]
+    fn live_quads(&self) -> usize {
+        let batch = warp::WARP_SIZE as usize * BATCH;
+        self.len.div_ceil(4).div_ceil(batch) * batch
     }
 }
 
