@@ -254,6 +254,8 @@ pub const DETERMINISTIC: Sum = Sum {
     // One chunk per warp: CHUNK / 32 floats per thread.
     grid: Grid { elements_per_thread: (deterministic::CHUNK / WARP_SIZE as usize) as u32, fills_device: true },
     global_atomics: GlobalAtomics::None,
+    // Every block meets twice (before the ticket and after it); the last block
+    // twice more. A one-chunk launch meets none, a one-block launch twice.
     barriers: Barriers::Fixed(2),
     scratch: Scratch::ChunkPartials,
     max_n: deterministic::MAX_N,
