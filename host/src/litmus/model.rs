@@ -16,7 +16,10 @@
 //! model promises, so its weak outcome is allowed.
 //!
 //! The rules below name, per test, what forbids the weak outcome; every other
-//! case is allowed, with its reason.
+//! case is allowed, with its reason. Dat3M's PTX litmus files `MP-cta1`
+//! (forbidden), `CoRR-weak-weak` (allowed), `SB+sc-sys` (forbidden) and
+//! `LB-dlb-no-fence-1` (allowed) expect the same answers for the same
+//! patterns.
 
 use layout::litmus::{Placement, Scope, Test, Variant};
 
