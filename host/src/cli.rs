@@ -140,6 +140,11 @@ pub struct LitmusArgs {
     #[arg(long, value_parser = parse_litmus_threads)]
     pub threads: Option<u32>,
 
+    /// Blocks per launch, if fewer than fit on the device at once (at least 4):
+    /// with --threads and --testing-percent, the instances per launch.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=1_000_000))]
+    pub blocks: Option<u32>,
+
     /// Percent of the blocks that test; the others stress memory.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub testing_percent: Option<u32>,
@@ -223,6 +228,7 @@ impl LitmusArgs {
         set(&mut e.stress_line_words, self.stress_line_words);
         set(&mut e.stress_lines, self.stress_lines);
         set(&mut e.pre_stress_iterations, self.pre_stress_iterations);
+        e.blocks = self.blocks.or(e.blocks);
         e.shuffle_blocks = self.shuffle_blocks.unwrap_or(e.shuffle_blocks);
         e.distance = self.distance.unwrap_or(e.distance);
         e.stress_pattern = self.stress_pattern.unwrap_or(e.stress_pattern);

@@ -24,6 +24,11 @@ pub enum Distance {
 pub struct Environment {
     /// Threads per block: 128 to 1024, a power of two.
     pub threads: u32,
+    /// Blocks per launch, if fewer than fit on the device at once (the
+    /// default): with the threads and the testing share, this sets the
+    /// instances per launch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<u32>,
     /// Percent of the grid's blocks that run the test; the rest stress.
     pub testing_percent: u32,
     /// Odd: partners are at lane `lane * multiplier^role`.
@@ -132,6 +137,7 @@ impl Preset {
     pub fn environment(self) -> Environment {
         let parallel = Environment {
             threads: 256,
+            blocks: None,
             testing_percent: 100,
             lane_multiplier: 13,
             shuffle_blocks: true,
@@ -163,6 +169,7 @@ impl Preset {
             },
             Preset::TunedMp => Environment {
                 threads: 128,
+                blocks: None,
                 testing_percent: 50,
                 lane_multiplier: 3,
                 shuffle_blocks: false,
@@ -177,6 +184,7 @@ impl Preset {
             },
             Preset::TunedWrc => Environment {
                 threads: 128,
+                blocks: None,
                 testing_percent: 50,
                 lane_multiplier: 13,
                 shuffle_blocks: true,
@@ -265,6 +273,7 @@ impl Environment {
         let mut pick = |n: u64| splitmix64(state) % n;
         Environment {
             threads: [128, 256, 512, 1024][pick(4) as usize],
+            blocks: None,
             testing_percent: [25, 50, 75, 100][pick(4) as usize],
             lane_multiplier: 1 + 2 * pick(64) as u32,
             shuffle_blocks: pick(2) == 1,
@@ -277,6 +286,13 @@ impl Environment {
             sync_start: pick(2) == 1,
             preload: [PreloadName::None, PreloadName::Observer, PreloadName::Neighbour][pick(3) as usize],
         }
+    }
+
+    /// Blocks per launch on a device where `resident` blocks fit at once:
+    /// all of them, or `blocks` if that is fewer, and never fewer than 4 (the
+    /// most threads an instance has, one block each inter-block).
+    pub fn grid(&self, resident: u32) -> u32 {
+        self.blocks.map_or(resident, |b| b.min(resident)).max(4.min(resident))
     }
 
     /// One line for a table heading.
@@ -293,8 +309,9 @@ impl Environment {
                 self.stress_lines
             )
         };
+        let blocks = self.blocks.map_or(String::new(), |b| format!(" (at most {b} blocks)"));
         format!(
-            "{} threads/block, lane x{}, {}shuffled blocks, locations {:?}, {stress}, pre-stress {}, {}, preload {:?}",
+            "{} threads/block{blocks}, lane x{}, {}shuffled blocks, locations {:?}, {stress}, pre-stress {}, {}, preload {:?}",
             self.threads,
             self.lane_multiplier,
             if self.shuffle_blocks { "" } else { "un" },
@@ -335,6 +352,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_grid_is_the_resident_blocks_or_fewer_but_never_below_four() {
+        let mut e = Preset::Parallel.environment();
+        assert_eq!(e.grid(1056), 1056);
+        e.blocks = Some(8);
+        assert_eq!(e.grid(1056), 8);
+        e.blocks = Some(5000);
+        assert_eq!(e.grid(1056), 1056);
+        e.blocks = Some(1);
+        assert_eq!(e.grid(1056), 4);
     }
 
     #[test]

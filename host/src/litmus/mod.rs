@@ -162,7 +162,7 @@ pub fn run_one(
     options: &LitmusOptions,
     state: &mut u64,
 ) -> Result<LitmusRow, LabError> {
-    let grid = kernels.resident_blocks(kernel, environment.threads)?;
+    let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
     let testing = u64::from(params.testing_blocks);
     let mut shift_state = splitmix64(state);
