@@ -56,8 +56,9 @@ mod wrc;
 
 pub use classify::litmus_classify;
 
-/// Exports one kernel per variant of a test: `kernels!(test_fn; symbol =>
-/// Variant, ...)`.
+/// Exports one kernel per variant of a test: `kernels!(Test, body; symbol =>
+/// Variant, ...)`, where `Test` names the `layout::litmus::Test` (for the
+/// environment's preload) and `body` the generic test function.
 macro_rules! kernels {
     ($test:ident, $body:ident; $($symbol:ident => $variant:ident),* $(,)?) => {
         $(
