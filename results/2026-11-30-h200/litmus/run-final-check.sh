@@ -7,7 +7,7 @@ set -u
 cd .device
 {
   echo "== gpu tests"; ./gpu; echo "rc=$?"
-  echo "== litmus (defaults)"; s=$(date +%s.%N); ./host litmus | tail -5; echo "rc=$?"; echo "seconds: $(echo "$(date +%s.%N) - $s" | bc)"
+  echo "== litmus (defaults)"; s=$(date +%s); ./host litmus | tail -5; echo "rc=$?"; echo "seconds: $(( $(date +%s) - s ))"
   ./host litmus --format csv --output /tmp/litmus-default.csv; echo "rows: $(($(wc -l < /tmp/litmus-default.csv) - 1))"
   echo "== litmus --blocks 64 (MP, inter-block)"; ./host litmus --test mp --placement inter-block --blocks 64 --instances 100000000 | cut -c1-140; echo "rc=$?"
   echo "== litmus --sequential"; ./host litmus --sequential --instances 1000000 | tail -2; echo "rc=$?"
