@@ -3,6 +3,8 @@
 # `host litmus` as a new user runs it (defaults), the --blocks flag, the
 # sequential control from the CLI, publish with its new default, and the
 # bench at small sizes cold. Everything goes to $OUT/final-check.txt.
+# The run on 2026-11-30 printed no seconds for the default litmus run (the
+# machine has no `bc`); the timing line was rewritten after it.
 set -u
 cd .device
 {
