@@ -191,20 +191,28 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
 }
 
 /// The deterministic kernel's documented order, on the CPU: chunks of
-/// `CHUNK` floats, each summed by 32 lanes (lane `l` adds quads `l + 32k` in
-/// order, each quad as `(x + y) + (z + w)`), then a butterfly over the lanes;
-/// the chunk sums combined the same way in segments of `SEGMENT`, and the
-/// segment sums once more. Always both phases: the kernel's one-chunk and
-/// one-block shortcuts must give these bits.
+/// `CHUNK` floats, each summed by 32 lanes (lane `l` adds its quads
+/// `l + 32k` in batches of eight `k`, each batch in order from `+0.0`, each
+/// quad as `(x + y) + (z + w)`; the eight batch sums joined as `((p0 + p1) +
+/// (p2 + p3)) + ((p4 + p5) + (p6 + p7))`), then a butterfly over the lanes;
+/// the chunk sums combined the same way in segments of `SEGMENT` (one batch
+/// each), and the segment sums once more. Always both phases: the kernel's
+/// one-chunk and one-block shortcuts, and its warp-per-chunk and
+/// block-per-chunk modes, must all give these bits.
 fn deterministic_order(values: &[f32]) -> f32 {
     use layout::sum::deterministic::{CHUNK, SEGMENT};
     fn lanes_then_butterfly(list: &[f32], quads: usize) -> f32 {
         let mut lanes = [0f32; 32];
-        for (l, acc) in lanes.iter_mut().enumerate() {
-            for k in (l..quads).step_by(32) {
-                let q = |j: usize| list.get(4 * k + j).copied().unwrap_or(0.0);
-                *acc += (q(0) + q(1)) + (q(2) + q(3));
+        for (l, lane) in lanes.iter_mut().enumerate() {
+            let mut p = [0f32; 8];
+            for (b, batch) in p.iter_mut().enumerate().take(quads / 256) {
+                for j in 0..8 {
+                    let k = l + 32 * (8 * b + j);
+                    let q = |i: usize| list.get(4 * k + i).copied().unwrap_or(0.0);
+                    *batch += (q(0) + q(1)) + (q(2) + q(3));
+                }
             }
+            *lane = ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
         }
         for mask in [16, 8, 4, 2, 1] {
             let before = lanes;
@@ -226,7 +234,10 @@ fn deterministic_order(values: &[f32]) -> f32 {
 fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
     let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
     let mut wrong = Vec::new();
-    let mut sizes = vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 1_000_003];
+    // Around one chunk, around 64 chunks (the warps of one SM's blocks, where
+    // the kernel switches from a block per chunk to a warp per chunk on a
+    // one-SM grid), and larger.
+    let mut sizes = vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003];
     for threads in BLOCKS {
         let one_block = 256 * threads as usize;
         sizes.extend([one_block - 1, one_block, one_block + 1]);

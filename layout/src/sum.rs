@@ -251,8 +251,9 @@ pub const DETERMINISTIC: Sum = Sum {
     on_page: false,
     promise: Promise::Reproducible,
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
-    // One chunk per warp: CHUNK / 32 floats per thread.
-    grid: Grid { elements_per_thread: (deterministic::CHUNK / WARP_SIZE as usize) as u32, fills_device: true },
+    // One chunk per eight warps (a block of 256 threads takes one chunk at a
+    // time, a warp per batch): CHUNK / 256 floats per thread.
+    grid: Grid { elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32, fills_device: true },
     global_atomics: GlobalAtomics::None,
     // Every block meets twice (before the ticket and after it); the last block
     // twice more. A one-chunk launch meets none, a one-block launch twice.
@@ -314,8 +315,10 @@ mod tests {
         assert_eq!(GLOBAL_ATOMIC.shared.bytes(64, 0), 0);
         assert_eq!(WARP_SHUFFLE.shared.bytes(1024, 0), 128);
         assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 4096);
-        // One chunk per warp: three chunks at block 64 (two warps) is two blocks.
-        assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 64, 528), 2);
+        // One chunk per eight warps: three chunks at block 256 is three blocks,
+        // and at block 64 (two warps) twelve.
+        assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 256, 528), 3);
+        assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 64, 528), 12);
         assert_eq!(DETERMINISTIC.grid.blocks(1 << 28, 1024, 132), 132);
         assert_eq!(DETERMINISTIC.grid.blocks(1, 1024, 528), 1);
         assert_eq!(WARP_SHUFFLE.grid.blocks(1 << 28, 256, 528), 1 << 20);

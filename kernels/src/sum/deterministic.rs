@@ -7,31 +7,43 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///
 /// An atomic sum's order is chosen by the hardware. Here the order is chosen
 /// by the data layout: the input is cut into chunks of [`CHUNK`] floats, each
-/// chunk is summed by one warp in a fixed lane pattern (`lane_sum`), and the
+/// chunk is summed in a fixed lane pattern (`lane_sum`: per lane, eight batch
+/// sums joined by a fixed tree, then a butterfly over the lanes), and the
 /// chunk sums are combined in the same pattern, in segments of [`SEGMENT`].
-/// *Which* warp or block does a chunk never enters the arithmetic.
+/// *Which* warp or block does a chunk, or a batch of it, never enters the
+/// arithmetic.
 ///
 /// # Launch
 ///
 /// Any grid of `block` threads (a multiple of 32), with **4096 bytes**
 /// ([`SHARED_BYTES`](layout::sum::deterministic::SHARED_BYTES)) of dynamic
-/// shared memory: up to [`MAX_SEGMENTS`] segment sums, whose first word holds
-/// the block's "last block" flag before them. `partials` must hold
-/// `ceil(n / CHUNK)` floats; `counter` one `u32`, zero before the first launch
-/// (each launch leaves it zero). `n` at most
-/// [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33. The host's grid is
-/// one chunk per warp, capped at the blocks that fit on the device
-/// ([`layout::sum::DETERMINISTIC`]).
+/// shared memory: the batch sums of the block's chunks in step 1, then up to
+/// [`MAX_SEGMENTS`] segment sums, whose first word holds the block's "last
+/// block" flag before them. `partials` must hold `ceil(n / CHUNK)` floats;
+/// `counter` one `u32`, zero before the first launch (each launch leaves it
+/// zero). `n` at most [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33.
+/// The host's grid is one chunk per eight warps, capped at the blocks that
+/// fit on the device ([`layout::sum::DETERMINISTIC`]).
 ///
 /// # Thread mapping
 ///
-/// 1. Warp `w` of the grid sums chunks `w, w + W, ...` (`W` warps in all):
-///    lane `l` adds float4 number `l + 32k` of the chunk for `k = 0..64` in
-///    order, then the warp's butterfly sum; lane 0 stores `partials[chunk]`.
-///    With a single chunk (`n <= CHUNK`) the kernel ends here: lane 0 stores
-///    `sum + 0.0` into `total`, the bits the two phases below would give.
-///    With a single block, the block's barrier replaces steps 2 and 3's
-///    fences and ticket.
+/// 1. Each chunk's sum, in one of two ways with the same additions. Lane `l`
+///    of a chunk's sum adds float4 number `l + 32k` for `k` in batches of 8
+///    (`k = 0..8`, `8..16`, ... `56..64`), each batch in order from `+0.0`,
+///    joins the eight batch sums by a fixed tree, and the warp's butterfly
+///    sum combines the lanes.
+///    - **Fewer chunks than warps** (small and mid sizes): block `β` takes
+///      chunks `β·g ..` (`g` = warps / 8, at least 1, chunks at a time, the
+///      grid striding on); its warps take one batch each, store the 32 lane
+///      sums in shared memory, meet at a barrier, and warp `i` joins chunk
+///      `i`'s batches. A chunk's eight batches load in parallel.
+///    - **Otherwise** (large sizes): warp `w` of the grid sums chunks `w, w +
+///      W, ...` (`W` warps in all) batch after batch, with no barrier.
+///
+///    Lane 0 stores `partials[chunk]`. With a single chunk (`n <= CHUNK`) the
+///    kernel ends here: lane 0 stores `sum + 0.0` into `total`, the bits the
+///    two phases below would give. With a single block, the block's barrier
+///    replaces steps 2 and 3's fences and ticket.
 /// 2. **Fence, then ticket.** Every lane 0 that stored a partial executes
 ///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
 ///    ticket with `atom.global.add.u32` on `counter`. The fence is what makes
@@ -66,9 +78,62 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let grid_warps = thread::grid_dim_x() as usize * warps_per_block as usize;
     let chunks = n.div_ceil(CHUNK);
 
-    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
     let mut stored = false;
-    while chunk < chunks {
+    if chunks < grid_warps {
+        // Fewer chunks than warps: a warp per chunk would leave warps idle
+        // and load each chunk in eight dependent batches. Instead each block
+        // takes `group` chunks at a time and its warps one batch each, then
+        // the chunk's eight batch sums meet in shared memory. Same additions.
+        let group = (warps_per_block as usize / BATCHES).max(1);
+        let units = group * BATCHES;
+        let warp_id = (tid / warp::WARP_SIZE) as usize;
+        let batch_sums = shared::dynamic_shared::<f32>();
+        let mut first = thread::block_idx_x() as usize * group;
+        // `first` is the same for the whole block, so every thread meets
+        // both barriers the same number of times.
+        while first < chunks {
+            let mut unit = warp_id;
+            while unit < units {
+                let chunk = first + unit / BATCHES;
+                let sum = if chunk < chunks {
+                    // SAFETY: the whole warp is here; `chunk < chunks`.
+                    unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES) }
+                } else {
+                    0.0
+                };
+                // SAFETY: `unit * 32 + lane < group * 8 * 32 <= 1024` floats,
+                // inside the launch's 4096 bytes.
+                unsafe { batch_sums.add(unit * warp::WARP_SIZE as usize + lane as usize).write(sum) };
+                unit += warps_per_block as usize;
+            }
+            // SAFETY: reached by every thread of the block.
+            unsafe { thread::sync_threads() };
+            let chunk = first + warp_id;
+            if warp_id < group && chunk < chunks {
+                // SAFETY: written before the barrier, inside the 4096 bytes.
+                let p = core::array::from_fn(|b| unsafe {
+                    batch_sums.add(((warp_id * BATCHES) + b) * warp::WARP_SIZE as usize + lane as usize).read()
+                });
+                // SAFETY: the whole warp is here (the condition is per warp).
+                let sum = unsafe { warp::sum_f32(join(p)) };
+                if lane == 0 {
+                    // As in the warp-per-chunk loop below: one chunk needs no
+                    // second phase.
+                    let (to, value) = if chunks == 1 { (total, sum + 0.0) } else { (partials.wrapping_add(chunk), sum) };
+                    // SAFETY: `total` is one global f32, `partials` holds
+                    // `chunks` floats, by the contract.
+                    unsafe { to.write(value) };
+                    stored = true;
+                }
+            }
+            // SAFETY: reached by every thread of the block; it keeps the next
+            // round's batch sums from overwriting this round's.
+            unsafe { thread::sync_threads() };
+            first += thread::grid_dim_x() as usize * group;
+        }
+    }
+    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
+    while chunks >= grid_warps && chunk < chunks {
         // SAFETY: the whole warp is in this loop (`chunk` is per warp), and
         // `chunk < ceil(n / CHUNK)`.
         let sum = unsafe { chunk_sum(input, n, chunk, lane) };
@@ -212,37 +277,66 @@ trait Quads<const QUADS: usize> {
 /// latency of one load at a time.
 const BATCH: usize = 8;
 
+/// Batches in a chunk: a lane's 64 quads of a chunk, [`BATCH`] at a time.
+const BATCHES: usize = CHUNK / 4 / (warp::WARP_SIZE as usize * BATCH);
+
+const _: () = assert!(BATCHES == 8, "join() joins eight batch sums");
+
+/// Batch `batch` of a list by one warp: lane `l` adds quads `l + 32k` for
+/// `k = BATCH * batch ..` [`BATCH`] of them, in order, each quad as
+/// `(x + y) + (z + w)`, starting from `+0.0`. The loads are issued first;
+/// the additions keep the order.
+///
+/// # Safety
+///
+/// `lane + 32 * (BATCH * (batch + 1) - 1) < QUADS`.
+#[inline(always)]
+unsafe fn batch_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32, batch: usize) -> f32 {
+    let lanes = warp::WARP_SIZE as usize;
+    let first = batch * BATCH;
+    // SAFETY: `lane + lanes * (first + j) < QUADS` for every `j < BATCH`.
+    let quads: [[f32; 4]; BATCH] = core::array::from_fn(|j| unsafe { list.quad(lane as usize + lanes * (first + j)) });
+    let mut acc = 0.0f32;
+    // An index loop, not `for q in quads`: the array's by-value iterator
+    // would be built in local memory, which costs a round trip per quad.
+    #[allow(clippy::needless_range_loop)]
+    for j in 0..BATCH {
+        let [x, y, z, w] = quads[j];
+        acc += (x + y) + (z + w);
+    }
+    acc
+}
+
+/// A lane's eight batch sums joined by a fixed tree:
+/// `((p0 + p1) + (p2 + p3)) + ((p4 + p5) + (p6 + p7))`. A missing batch is
+/// `+0.0`, and a batch sum is never `-0.0` (it starts at `+0.0`), so joining
+/// zeros leaves the others' bits alone: a list of one batch joins to that
+/// batch's sum.
+#[inline(always)]
+fn join(p: [f32; BATCHES]) -> f32 {
+    ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]))
+}
+
 /// The sum of a list of `4 * QUADS` floats by one warp, in a fixed order:
-/// lane `l` adds quads `l, l + 32, l + 64, ...` in that order (each quad as
-/// `(x + y) + (z + w)`), then the warp's butterfly sum combines the lanes.
-/// Missing floats are 0.0, so a short list sums exactly as if padded. The
-/// loads are issued [`BATCH`] at a time; the additions keep the order above.
+/// each lane's batch sums ([`batch_sum`]), joined by [`join`], then the
+/// warp's butterfly sum combines the lanes. Missing floats are 0.0, so a
+/// short list sums exactly as if padded; batches past
+/// [`Quads::live_quads`] are not loaded at all.
 ///
 /// # Safety
 ///
 /// All 32 lanes of the warp must call it with the same list; `QUADS` must be
-/// a multiple of `32 * BATCH`.
+/// a multiple of `32 * BATCH`, at most `32 * BATCH * BATCHES`.
 #[inline(always)]
 unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f32 {
-    let lanes = warp::WARP_SIZE as usize;
-    let mut acc = 0.0f32;
-    let mut first = 0;
+    let per_batch = warp::WARP_SIZE as usize * BATCH;
     let live = list.live_quads().min(QUADS);
-    while first < QUADS / lanes && first * lanes < live {
-        // SAFETY: `lane + lanes * (first + b) < QUADS` for every `b < BATCH`.
-        let batch: [[f32; 4]; BATCH] =
-            core::array::from_fn(|b| unsafe { list.quad(lane as usize + lanes * (first + b)) });
-        // An index loop, not `for q in batch`: the array's by-value iterator
-        // would be built in local memory, which costs a round trip per quad.
-        #[allow(clippy::needless_range_loop)]
-        for b in 0..BATCH {
-            let [x, y, z, w] = batch[b];
-            acc += (x + y) + (z + w);
-        }
-        first += BATCH;
-    }
+    // SAFETY: batch `b` is below `QUADS / per_batch`, so its quads are in the list.
+    let p = core::array::from_fn(|b| {
+        if b < QUADS / per_batch && b * per_batch < live { unsafe { batch_sum(list, lane, b) } } else { 0.0 }
+    });
     // SAFETY: the whole warp is here.
-    unsafe { warp::sum_f32(acc) }
+    unsafe { warp::sum_f32(join(p)) }
 }
 
 /// A whole chunk of a 16-byte aligned input: 128-bit loads, no bounds checks.
@@ -301,6 +395,29 @@ unsafe fn chunk_sum(input: *const f32, n: usize, chunk: usize, lane: u32) -> f32
             lane_sum(&FullChunk { base }, lane)
         } else {
             lane_sum(&PartChunk { base, len }, lane)
+        }
+    }
+}
+
+/// Batch `batch` of chunk `chunk`, by one warp, with whichever reader fits
+/// the chunk: [`batch_sum`] of it, or `+0.0` for a batch past its end.
+///
+/// # Safety
+///
+/// The whole warp calls it; `chunk < ceil(n / CHUNK)`, `batch < BATCHES`.
+#[inline(always)]
+unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: usize, lane: u32, batch: usize) -> f32 {
+    let start = chunk * CHUNK;
+    // SAFETY: `start < n`.
+    let base = unsafe { input.add(start) };
+    let len = (n - start).min(CHUNK);
+    // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
+    unsafe {
+        if len == CHUNK && (input as usize).is_multiple_of(16) {
+            batch_sum(&FullChunk { base }, lane, batch)
+        } else {
+            let part = PartChunk { base, len };
+            if batch * warp::WARP_SIZE as usize * BATCH < part.live_quads() { batch_sum(&part, lane, batch) } else { 0.0 }
         }
     }
 }
