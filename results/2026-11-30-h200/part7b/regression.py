@@ -1,0 +1,44 @@
+"""The before/after table of part 7: every kernel, every size, warm and cold,
+from the eight benches of run-part7.sh (before = commit 249c14a, after =
+commit 3fbcd26, alternating, two rounds). Each cell is the mean of the two
+rounds' medians, in microseconds. Writes regression.md."""
+import json
+import statistics
+
+KERNELS = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth",
+           "deterministic", "correctly_rounded"]
+
+
+def load(who, temp, rnd):
+    rows = json.load(open(f"bench-{who}-{temp}-{rnd}.json"))["results"]["rows"]
+    out = {}
+    for row in rows:
+        n = row["sums"]["n"]
+        for m in row["sums"]["measurements"]:
+            out[(m["kernel"], n)] = statistics.median(m["times_ms"]) * 1000
+        out[("empty launch", n)] = statistics.median(row["empty_ms"]) * 1000
+    return out
+
+
+lines = ["# Part 7: before (249c14a) and after (3fbcd26), H200, 2026-11-30", "",
+         "Mean of two rounds' medians (10 timed launches after 3 warm-ups each), in µs;",
+         "ratio = after / before. Only `deterministic` changed between the two builds:",
+         "every other row measures the noise of the method.", ""]
+for temp in ["warm", "cold"]:
+    before = [load("before", temp, r) for r in (1, 2)]
+    after = [load("after", temp, r) for r in (1, 2)]
+    sizes = sorted({n for (_, n) in before[0]})
+    lines += [f"## {temp}", "", "| kernel | " + " | ".join(f"{n:,}" for n in sizes) + " |",
+              "|---|" + "---|" * len(sizes)]
+    for k in KERNELS + ["empty launch"]:
+        cells = []
+        for n in sizes:
+            if (k, n) not in before[0]:
+                cells.append("-")
+                continue
+            b = sum(x[(k, n)] for x in before) / 2
+            a = sum(x[(k, n)] for x in after) / 2
+            cells.append(f"{b:.2f} → {a:.2f} ({a / b:.2f})")
+        lines.append(f"| {k} | " + " | ".join(cells) + " |")
+    lines.append("")
+open("regression.md", "w").write("\n".join(lines))
