@@ -9,16 +9,8 @@ use layout::litmus::{self, BINS, Params, REGISTERS};
 use super::Gpu;
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
-use super::registry::{Kernel, Registry};
+use super::registry::Kernel;
 use crate::error::LabError;
-
-impl Registry for litmus::Kernel {
-    const ALL: &'static [Self] = &litmus::KERNELS;
-    const PREFIX: &'static str = "litmus_";
-    fn entry(&self) -> &layout::Entry {
-        &self.entry
-    }
-}
 
 /// One litmus kernel (a test in one variant): a handle on its
 /// `layout::litmus` registry entry.

@@ -41,6 +41,14 @@ impl Registry for layout::histogram::Histogram {
     }
 }
 
+impl Registry for layout::litmus::Kernel {
+    const ALL: &'static [Self] = &layout::litmus::KERNELS;
+    const PREFIX: &'static str = "litmus_";
+    fn entry(&self) -> &Entry {
+        &self.entry
+    }
+}
+
 /// One registered kernel of family `F`. It dereferences to its registry
 /// entry (`kernel.label`, `kernel.grid`, ...), compares and orders by its
 /// place in the registry, and serializes as its key (`"tree_atomic"`).
