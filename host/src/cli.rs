@@ -12,7 +12,8 @@ use crate::gpu::launch::Block;
 use crate::gpu::publish::{FlagPlacement, PublishVariant};
 use crate::input::{Distribution, Spread};
 use crate::litmus::Preset;
-use crate::litmus::environment::{Distance, Environment, PreloadName, StressPatternName};
+use crate::litmus::environment::{Distance, Environment};
+use crate::litmus::keys;
 use crate::reference;
 use crate::report::Format;
 
@@ -113,15 +114,15 @@ pub enum Command {
 #[derive(Debug, Args)]
 pub struct LitmusArgs {
     /// Tests, comma-separated; all six by default.
-    #[arg(long, value_delimiter = ',', value_parser = litmus_test_parser())]
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Test>())]
     pub test: Vec<layout::litmus::Test>,
 
     /// Variants, comma-separated; every variant of each test by default.
-    #[arg(long, value_delimiter = ',', value_parser = litmus_variant_parser())]
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Variant>())]
     pub variant: Vec<layout::litmus::Variant>,
 
     /// Placements, comma-separated; both by default.
-    #[arg(long, value_delimiter = ',', value_parser = litmus_placement_parser())]
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Placement>())]
     pub placement: Vec<layout::litmus::Placement>,
 
     /// Run each (test, variant, placement) for at least this many instances.
@@ -162,8 +163,8 @@ pub struct LitmusArgs {
     pub distance: Option<Distance>,
 
     /// What stressing threads do to their line.
-    #[arg(long, value_enum)]
-    pub stress_pattern: Option<StressPatternName>,
+    #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>())]
+    pub stress_pattern: Option<layout::litmus::StressPattern>,
 
     /// Iterations of the stress pattern per stressing thread.
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
@@ -186,8 +187,8 @@ pub struct LitmusArgs {
     pub sync_start: Option<bool>,
 
     /// Read a location before the test so a stale copy sits in L1.
-    #[arg(long, value_enum)]
-    pub preload: Option<PreloadName>,
+    #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>())]
+    pub preload: Option<layout::litmus::Preload>,
 
     /// The sequential control: a barrier between roles, intra-block only;
     /// every outcome but the one program order predicts fails the run.
@@ -236,25 +237,6 @@ impl LitmusArgs {
         e.preload = self.preload.unwrap_or(e.preload);
         e
     }
-}
-
-fn litmus_test_parser() -> impl TypedValueParser<Value = layout::litmus::Test> {
-    let names = layout::litmus::Test::ALL.map(|t| PossibleValue::new(t.key()).help(t.name()));
-    PossibleValuesParser::new(names).map(|key| {
-        layout::litmus::Test::ALL.into_iter().find(|t| t.key() == key).expect("clap accepted only test names")
-    })
-}
-
-fn litmus_variant_parser() -> impl TypedValueParser<Value = layout::litmus::Variant> {
-    PossibleValuesParser::new(layout::litmus::Variant::ALL.map(|v| PossibleValue::new(v.key()))).map(|key| {
-        layout::litmus::Variant::ALL.into_iter().find(|v| v.key() == key).expect("clap accepted only variant names")
-    })
-}
-
-fn litmus_placement_parser() -> impl TypedValueParser<Value = layout::litmus::Placement> {
-    PossibleValuesParser::new(layout::litmus::Placement::ALL.map(|p| PossibleValue::new(p.key()))).map(|key| {
-        layout::litmus::Placement::ALL.into_iter().find(|p| p.key() == key).expect("clap accepted only placements")
-    })
 }
 
 /// Parses `--seconds`: a positive number of seconds, at most an hour.

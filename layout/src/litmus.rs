@@ -402,6 +402,20 @@ pub enum Preload {
     Neighbour = 2,
 }
 
+impl Preload {
+    /// Every choice.
+    pub const ALL: [Preload; 3] = [Preload::None, Preload::Observer, Preload::Neighbour];
+
+    /// Its name on the command line.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Preload::None => "none",
+            Preload::Observer => "observer",
+            Preload::Neighbour => "neighbour",
+        }
+    }
+}
+
 /// What each stressing thread does per iteration, to its line of the stress
 /// buffer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -415,6 +429,22 @@ pub enum StressPattern {
     LoadStore = 2,
     /// Two loads.
     LoadLoad = 3,
+}
+
+impl StressPattern {
+    /// Every pattern.
+    pub const ALL: [StressPattern; 4] =
+        [StressPattern::StoreStore, StressPattern::StoreLoad, StressPattern::LoadStore, StressPattern::LoadLoad];
+
+    /// Its name on the command line.
+    pub const fn key(self) -> &'static str {
+        match self {
+            StressPattern::StoreStore => "store-store",
+            StressPattern::StoreLoad => "store-load",
+            StressPattern::LoadStore => "load-store",
+            StressPattern::LoadLoad => "load-load",
+        }
+    }
 }
 
 /// Words between the starts of two lines of the stress buffer: 1 KiB, so two

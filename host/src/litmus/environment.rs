@@ -38,7 +38,8 @@ pub struct Environment {
     /// Where `y` sits relative to `x`.
     pub distance: Distance,
     /// The stressing threads' pattern.
-    pub stress_pattern: StressPatternName,
+    #[serde(with = "super::keys::one")]
+    pub stress_pattern: StressPattern,
     /// Iterations of the pattern per stressing thread (0: no stress).
     pub stress_iterations: u32,
     /// Words of each stress line touched, 1 to 32.
@@ -50,56 +51,8 @@ pub struct Environment {
     /// Wait for every testing thread before the test (a bounded spin).
     pub sync_start: bool,
     /// Leave a stale line in L1 before the test.
-    pub preload: PreloadName,
-}
-
-/// [`StressPattern`] by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum StressPatternName {
-    /// Two stores.
-    StoreStore,
-    /// A store, then a load.
-    StoreLoad,
-    /// A load, then a store.
-    LoadStore,
-    /// Two loads.
-    LoadLoad,
-}
-
-impl StressPatternName {
-    const ALL: [StressPatternName; 4] = [Self::StoreStore, Self::StoreLoad, Self::LoadStore, Self::LoadLoad];
-
-    fn layout(self) -> StressPattern {
-        match self {
-            Self::StoreStore => StressPattern::StoreStore,
-            Self::StoreLoad => StressPattern::StoreLoad,
-            Self::LoadStore => StressPattern::LoadStore,
-            Self::LoadLoad => StressPattern::LoadLoad,
-        }
-    }
-}
-
-/// [`Preload`] by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum PreloadName {
-    /// Nothing.
-    None,
-    /// The observing thread reads the location it will observe.
-    Observer,
-    /// Another thread of the observer's block reads it.
-    Neighbour,
-}
-
-impl PreloadName {
-    fn layout(self) -> Preload {
-        match self {
-            Self::None => Preload::None,
-            Self::Observer => Preload::Observer,
-            Self::Neighbour => Preload::Neighbour,
-        }
-    }
+    #[serde(with = "super::keys::one")]
+    pub preload: Preload,
 }
 
 /// The named presets.
@@ -142,13 +95,13 @@ impl Preset {
             lane_multiplier: 13,
             shuffle_blocks: true,
             distance: Distance::Random,
-            stress_pattern: StressPatternName::StoreLoad,
+            stress_pattern: StressPattern::StoreLoad,
             stress_iterations: 0,
             stress_line_words: 32,
             stress_lines: 8,
             pre_stress_iterations: 0,
             sync_start: true,
-            preload: PreloadName::None,
+            preload: Preload::None,
         };
         match self {
             Preset::Quiet => Environment {
@@ -159,12 +112,12 @@ impl Preset {
                 ..parallel
             },
             Preset::Parallel => parallel,
-            Preset::StaleL1 => Environment { preload: PreloadName::Observer, ..parallel },
+            Preset::StaleL1 => Environment { preload: Preload::Observer, ..parallel },
             Preset::Stress => Environment {
                 testing_percent: 75,
                 stress_iterations: 256,
                 pre_stress_iterations: 16,
-                preload: PreloadName::Observer,
+                preload: Preload::Observer,
                 ..parallel
             },
             Preset::TunedMp => Environment {
@@ -174,13 +127,13 @@ impl Preset {
                 lane_multiplier: 3,
                 shuffle_blocks: false,
                 distance: Distance::Random,
-                stress_pattern: StressPatternName::StoreStore,
+                stress_pattern: StressPattern::StoreStore,
                 stress_iterations: 0,
                 stress_line_words: 13,
                 stress_lines: 21,
                 pre_stress_iterations: 4,
                 sync_start: true,
-                preload: PreloadName::Observer,
+                preload: Preload::Observer,
             },
             Preset::TunedWrc => Environment {
                 threads: 128,
@@ -189,13 +142,13 @@ impl Preset {
                 lane_multiplier: 13,
                 shuffle_blocks: true,
                 distance: Distance::Random,
-                stress_pattern: StressPatternName::StoreLoad,
+                stress_pattern: StressPattern::StoreLoad,
                 stress_iterations: 256,
                 stress_line_words: 4,
                 stress_lines: 60,
                 pre_stress_iterations: 64,
                 sync_start: true,
-                preload: PreloadName::Neighbour,
+                preload: Preload::Neighbour,
             },
         }
     }
@@ -256,13 +209,13 @@ impl Environment {
             location_stride: 64,
             location_offset: offset,
             location_multiplier: multiplier,
-            stress_pattern: self.stress_pattern.layout() as u32,
+            stress_pattern: self.stress_pattern as u32,
             stress_iterations: self.stress_iterations,
             stress_line_words: self.stress_line_words.clamp(1, 32),
             stress_lines: self.stress_lines.max(1),
             pre_stress_iterations: self.pre_stress_iterations,
             sync_polls: if self.sync_start { SYNC_POLLS } else { 0 },
-            preload: self.preload.layout() as u32,
+            preload: self.preload as u32,
             sequential: u32::from(sequential),
         }
     }
@@ -278,13 +231,13 @@ impl Environment {
             lane_multiplier: 1 + 2 * pick(64) as u32,
             shuffle_blocks: pick(2) == 1,
             distance: [Distance::SameLine, Distance::DifferentLines, Distance::Random][pick(3) as usize],
-            stress_pattern: StressPatternName::ALL[pick(4) as usize],
+            stress_pattern: StressPattern::ALL[pick(4) as usize],
             stress_iterations: [0, 16, 64, 256, 1024][pick(5) as usize],
             stress_line_words: 1 + pick(32) as u32,
             stress_lines: 1 + pick(64) as u32,
             pre_stress_iterations: [0, 4, 16, 64][pick(4) as usize],
             sync_start: pick(2) == 1,
-            preload: [PreloadName::None, PreloadName::Observer, PreloadName::Neighbour][pick(3) as usize],
+            preload: Preload::ALL[pick(3) as usize],
         }
     }
 

@@ -3,6 +3,7 @@
 //! each row carries the model's verdict on its weak outcome.
 
 pub mod environment;
+pub mod keys;
 pub mod model;
 pub mod tune;
 
@@ -22,7 +23,7 @@ pub struct LitmusOptions {
     /// The kernels (tests in variants), in registry order.
     pub kernels: Vec<LitmusKernel>,
     /// The placements to run each kernel in.
-    #[serde(with = "placement_key::list")]
+    #[serde(with = "keys::list")]
     pub placements: Vec<Placement>,
     /// How long each row runs.
     pub budget: Budget,
@@ -44,7 +45,7 @@ pub struct LitmusRow {
     /// The test in its variant.
     pub kernel: LitmusKernel,
     /// Where the instance's threads ran.
-    #[serde(with = "placement_key")]
+    #[serde(with = "keys::one")]
     pub placement: Placement,
     /// Whether the run was the sequential control.
     pub sequential: bool,
@@ -56,40 +57,6 @@ pub struct LitmusRow {
     pub reason: String,
     /// The counts.
     pub counts: LitmusCounts,
-}
-
-/// Placements serialize as their command-line names.
-mod placement_key {
-    use layout::litmus::Placement;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(p: &Placement, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(p.key())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Placement, D::Error> {
-        let key = String::deserialize(d)?;
-        Placement::ALL.into_iter().find(|p| p.key() == key).ok_or_else(|| serde::de::Error::custom(key))
-    }
-
-    /// A list of placements, as a list of names.
-    pub mod list {
-        use layout::litmus::Placement;
-        use serde::{Deserialize, Deserializer, Serializer};
-
-        pub fn serialize<S: Serializer>(list: &[Placement], s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(list.iter().map(|p| p.key()))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Placement>, D::Error> {
-            let keys = Vec::<String>::deserialize(d)?;
-            keys.into_iter()
-                .map(|key| {
-                    Placement::ALL.into_iter().find(|p| p.key() == key).ok_or_else(|| serde::de::Error::custom(key))
-                })
-                .collect()
-        }
-    }
 }
 
 impl LitmusRow {
