@@ -65,6 +65,18 @@ impl LitmusRow {
         self.kernel.test
     }
 
+    /// What the row is held to, in one word: `sequential` (the control),
+    /// `allowed` or `forbidden` (the model's verdict on the weak outcome).
+    pub fn model(&self) -> &'static str {
+        if self.sequential {
+            "sequential"
+        } else if self.allowed {
+            "allowed"
+        } else {
+            "forbidden"
+        }
+    }
+
     /// Instances that ended in the weak outcome.
     pub fn weak(&self) -> u64 {
         self.counts.histogram[self.test().weak() as usize]
@@ -74,14 +86,22 @@ impl LitmusRow {
     /// model forbids it; in the sequential control, any outcome but the
     /// sequential one; and always a register holding a value no thread wrote.
     pub fn forbidden(&self) -> u64 {
-        let h = &self.counts.histogram;
-        if self.sequential {
-            self.counts.instances - h[self.test().sequential() as usize]
-        } else if self.allowed {
-            h[OTHER_BIN]
-        } else {
-            h[OTHER_BIN] + self.weak()
-        }
+        self.forbidden_bins().map(|(_, count)| count).sum()
+    }
+
+    /// The histogram bins that break a rule (as [`LitmusRow::forbidden`]
+    /// counts them) and their counts, the empty ones left out.
+    pub fn forbidden_bins(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        let test = self.test();
+        self.counts.histogram.iter().enumerate().filter_map(move |(bin, &count)| {
+            let broken = bin == OTHER_BIN
+                || if self.sequential {
+                    bin != test.sequential() as usize
+                } else {
+                    !self.allowed && bin == test.weak() as usize
+                };
+            (broken && count > 0).then_some((bin, count))
+        })
     }
 
     /// The weak outcomes per million instances, with the 95% interval.

@@ -92,13 +92,6 @@ pub fn export(record: &Record) -> String {
 /// a search. `outcomes` lists `registers:count` pairs, `;`-separated.
 fn litmus_row(configuration: usize, row: &LitmusRow) -> Vec<String> {
     let (rate, (low, high)) = row.rate_per_million();
-    let model = if row.sequential {
-        "sequential"
-    } else if row.allowed {
-        "allowed"
-    } else {
-        "forbidden"
-    };
     let outcomes: Vec<String> = row.outcomes().iter().map(|(registers, n)| format!("{registers}:{n}")).collect();
     vec![
         configuration.to_string(),
@@ -106,7 +99,7 @@ fn litmus_row(configuration: usize, row: &LitmusRow) -> Vec<String> {
         row.kernel.variant.key().to_owned(),
         row.placement.key().to_owned(),
         row.sequential.to_string(),
-        model.to_owned(),
+        row.model().to_owned(),
         row.counts.instances.to_string(),
         row.weak().to_string(),
         row.forbidden().to_string(),

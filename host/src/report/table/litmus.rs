@@ -40,18 +40,11 @@ pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String
         "why",
     ]);
     for row in rows {
-        let model = if row.sequential {
-            "sequential"
-        } else if row.allowed {
-            "allowed"
-        } else {
-            "forbidden"
-        };
         builder.push_record([
             row.test().name().to_owned(),
             row.kernel.variant.key().to_owned(),
             row.placement.key().to_owned(),
-            model.to_owned(),
+            row.model().to_owned(),
             row.counts.instances.to_string(),
             row.weak().to_string(),
             rate(row),
@@ -118,27 +111,19 @@ pub fn litmus_tune(options: &LitmusOptions, trials: &[Trial], look: Look) -> Str
 pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
     let mut out = String::new();
     for (row, environment) in rows {
-        let expected = if row.sequential { row.test().sequential() as usize } else { usize::MAX };
-        let weak = row.test().weak() as usize;
         let registers = row.test().registers() as usize;
-        for (bin, count) in row.counts.histogram.iter().enumerate() {
-            let offending = *count > 0
-                && (bin == layout::litmus::OTHER_BIN
-                    || (row.sequential && bin != expected)
-                    || (!row.sequential && !row.allowed && bin == weak));
-            if offending {
-                out += &format!(
-                    "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({}). This is a bug in the GPU, the \
+        for (bin, count) in row.forbidden_bins() {
+            out += &format!(
+                "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({}). This is a bug in the GPU, the \
                      compiler or the lab. Environment: {}\n",
-                    row.test().name(),
-                    row.kernel.variant.key(),
-                    row.placement.key(),
-                    row.counts.instances,
-                    crate::litmus::outcome_text(bin, registers),
-                    if row.sequential { "the sequential control predicts one outcome only" } else { &row.reason },
-                    environment.summary(),
-                );
-            }
+                row.test().name(),
+                row.kernel.variant.key(),
+                row.placement.key(),
+                row.counts.instances,
+                crate::litmus::outcome_text(bin, registers),
+                if row.sequential { "the sequential control predicts one outcome only" } else { &row.reason },
+                environment.summary(),
+            );
         }
     }
     out
