@@ -1,9 +1,16 @@
 """The before/after table of part 7: every kernel, every size, warm and cold,
-from the eight benches of run-part7.sh (before = commit 249c14a, after =
-commit fbba142, alternating, two rounds). Each cell is the mean of the two
-rounds' medians, in microseconds. Writes regression.md."""
+from the eight benches of a run that alternated two builds for two rounds
+(run-part7.sh, run-part7b.sh). Each cell is the mean of the two rounds'
+medians, in microseconds. Run in the folder of the JSON files:
+
+    python3 ../part7/regression.py BEFORE_COMMIT AFTER_COMMIT
+
+writes regression.md there (part7: 249c14a fbba142; part7b: 249c14a 3fbcd26)."""
 import json
 import statistics
+import sys
+
+BEFORE, AFTER = sys.argv[1], sys.argv[2]
 
 KERNELS = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth",
            "deterministic", "correctly_rounded"]
@@ -20,7 +27,7 @@ def load(who, temp, rnd):
     return out
 
 
-lines = ["# Part 7: before (249c14a) and after (fbba142), H200, 2026-11-30", "",
+lines = [f"# Part 7: before ({BEFORE}) and after ({AFTER}), H200, 2026-11-30", "",
          "Mean of two rounds' medians (10 timed launches after 3 warm-ups each), in µs;",
          "ratio = after / before. Only `deterministic` changed between the two builds:",
          "every other row measures the noise of the method.", ""]
