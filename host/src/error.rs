@@ -51,7 +51,9 @@ pub enum LabError {
     },
 
     /// Flags that are each valid but together select nothing to run (a
-    /// `litmus --test` with none of the `--variant`s it has).
+    /// `litmus --test` with none of the `--variant`s it has), or that this
+    /// GPU cannot run as asked (an inter-block litmus row on a GPU that holds
+    /// fewer blocks at once than the test has threads).
     #[error("{0}")]
     NothingSelected(String),
 

@@ -151,6 +151,16 @@ pub fn run_one(
 ) -> Result<LitmusRow, LabError> {
     let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
+    if placement == Placement::InterBlock && params.testing_blocks < kernel.test.threads() {
+        // Fewer testing blocks than threads per instance: two of an instance's
+        // threads would share a block, and the row would not be inter-block.
+        return Err(LabError::NothingSelected(format!(
+            "{} inter-block needs {} testing blocks and only {} run at once here: try fewer --threads",
+            kernel.test.name(),
+            kernel.test.threads(),
+            params.testing_blocks
+        )));
+    }
     let testing = u64::from(params.testing_blocks);
     let mut shift_state = splitmix64(state);
     let shuffle = environment.shuffle_blocks;
