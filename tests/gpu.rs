@@ -197,8 +197,8 @@ fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
 /// (p2 + p3)) + ((p4 + p5) + (p6 + p7))`), then a butterfly over the lanes;
 /// the chunk sums combined the same way in segments of `SEGMENT` (one batch
 /// each), and the segment sums once more. Always both phases: the kernel's
-/// one-chunk and one-block shortcuts, and its warp-per-chunk and
-/// block-per-chunk modes, must all give these bits.
+/// one-chunk shortcut, its three routes to the combining block, and its
+/// warp-per-chunk and block-per-chunk modes, must all give these bits.
 fn deterministic_order(values: &[f32]) -> f32 {
     use layout::sum::deterministic::{CHUNK, SEGMENT};
     fn lanes_then_butterfly(list: &[f32], quads: usize) -> f32 {
@@ -227,17 +227,22 @@ fn deterministic_order(values: &[f32]) -> f32 {
     lanes_then_butterfly(&segments, layout::sum::deterministic::MAX_SEGMENTS / 4)
 }
 
-/// Every path of the deterministic kernel (one chunk, one block, many
-/// blocks), at sizes on both sides of each switch (a chunk, and a block's
-/// worth of chunks for each block size), aligned and not, on grids sized for
-/// one SM and for the device: the bits of the documented order.
+/// Every path of the deterministic kernel (one chunk; one block; many
+/// blocks through the handoff slots or the finish ticket; a warp or a block
+/// per chunk), at sizes on both sides of each switch (a chunk, a block's worth
+/// of chunks for each block size, the handoff's limit), aligned and not, on
+/// grids sized for one SM and for the device: the bits of the documented
+/// order.
 fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
     let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
     let mut wrong = Vec::new();
-    // Around one chunk, around 64 chunks (the warps of one SM's blocks, where
-    // the kernel switches from a block per chunk to a warp per chunk on a
-    // one-SM grid), and larger.
-    let mut sizes = vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003];
+    // Around one chunk; around 64 chunks (on a one-SM grid, where the kernel
+    // starts to sum whole rounds of chunks a warp each and the rest a block
+    // each); around `HANDOFF_CHUNKS` (where the chunk sums stop travelling
+    // through the handoff slots and take the finish ticket); and between.
+    let handoff = layout::sum::deterministic::HANDOFF_CHUNKS * layout::sum::deterministic::CHUNK;
+    let mut sizes =
+        vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003, handoff, handoff + 1];
     for threads in BLOCKS {
         let one_block = 256 * threads as usize;
         sizes.extend([one_block - 1, one_block, one_block + 1]);

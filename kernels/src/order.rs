@@ -159,3 +159,38 @@ pub fn fence_acq_rel_gpu() {
     // SAFETY: a fence has no operands and no preconditions.
     unsafe { asm!("fence.acq_rel.gpu;", options(nostack)) }
 }
+
+/// Loads the `u64` at `address` atomically but with no ordering, at device
+/// scope.
+///
+/// Emits `ld.relaxed.gpu.b64`. Like [`load_relaxed_gpu`], it reads past this
+/// SM's L1. Its eight bytes are read whole against any `st.relaxed.gpu.b64`
+/// of the same address (single-copy atomicity of morally strong accesses):
+/// a reader never sees half of one store and half of another, which is what
+/// lets a value and its "written" bit travel in one word.
+///
+/// # Safety
+///
+/// `address` must point to a live, 8-byte aligned `u64`.
+#[inline(always)]
+pub unsafe fn load_relaxed_gpu_u64(address: *const u64) -> u64 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.relaxed.gpu.b64 {v}, [{a}];", v = out(reg64) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// Stores `value` at `address` atomically but with no ordering, at device
+/// scope.
+///
+/// Emits `st.relaxed.gpu.b64`: the other half of [`load_relaxed_gpu_u64`]'s
+/// single-copy atomicity. It publishes no other store.
+///
+/// # Safety
+///
+/// `address` must point to a live, 8-byte aligned `u64`.
+#[inline(always)]
+pub unsafe fn store_relaxed_gpu_u64(address: *mut u64, value: u64) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.relaxed.gpu.b64 [{a}], {v};", a = in(reg64) address, v = in(reg64) value, options(nostack)) }
+}

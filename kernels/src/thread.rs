@@ -69,6 +69,37 @@ pub unsafe fn sync_threads() {
     unsafe { nvptx::_syncthreads() }
 }
 
+/// The block barrier that also ORs a predicate over the block,
+/// `__syncthreads_or(predicate)`.
+///
+/// Emits `bar.red.or.pred`. It is [`sync_threads`] (same waiting, same
+/// visibility within the block), and every thread leaves it with `true` if
+/// any thread of the block entered with `true`: one thread's verdict reaches
+/// the whole block without a shared-memory word and a second barrier.
+///
+/// # Safety
+///
+/// As for [`sync_threads`]: every thread of the block must reach it.
+#[inline(always)]
+pub unsafe fn sync_threads_or(predicate: bool) -> bool {
+    let any: u32;
+    // SAFETY: the caller guarantees the barrier is reached by the whole block.
+    unsafe {
+        core::arch::asm!(
+            // The braces scope the two predicates to this block; they open
+            // and close mid-line, so no line of the PTX is a lone brace.
+            "{{ .reg .pred p, q;",
+            "setp.ne.u32 p, {x}, 0;",
+            "bar.red.or.pred q, 0, p;",
+            "selp.u32 {any}, 1, 0, q; }}",
+            x = in(reg32) u32::from(predicate),
+            any = out(reg32) any,
+            options(nostack),
+        );
+    }
+    any != 0
+}
+
 /// The GPU's global nanosecond timer (`%globaltimer`).
 ///
 /// Emits `mov.u64 %rd, %globaltimer`. It is shared by every SM, so two

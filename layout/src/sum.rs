@@ -19,9 +19,47 @@ pub mod deterministic {
     /// The most segments the final pass holds in shared memory.
     pub const MAX_SEGMENTS: usize = 1024;
 
-    /// Shared memory the kernel needs: one `f32` per segment (the first word
-    /// doubles as the block's "last block" flag before the segments).
-    pub const SHARED_BYTES: u32 = (MAX_SEGMENTS * size_of::<f32>()) as u32;
+    /// The most chunks the handoff path takes (one segment): up to this many,
+    /// a multi-block launch hands its chunk sums to one block through the
+    /// slots of a [`Handoff`], with no fence and no second ticket; past it,
+    /// through `partials` and a last-block ticket.
+    pub const HANDOFF_CHUNKS: usize = SEGMENT;
+
+    /// Shared memory the kernel needs: [`MAX_SEGMENTS`] floats for batch sums
+    /// and then segment sums, and [`HANDOFF_CHUNKS`] floats where the
+    /// combining block gathers the handed-off chunk sums.
+    pub const SHARED_BYTES: u32 = ((MAX_SEGMENTS + HANDOFF_CHUNKS) * size_of::<f32>()) as u32;
+
+    /// A slot's "written" bit: a slot holds `FULL | sum.to_bits()` once its
+    /// chunk's sum is in it, 0 before.
+    pub const FULL: u64 = 1 << 32;
+
+    /// Where the blocks of one launch meet: the ticket and the handoff slots.
+    /// All zero before the first launch; every launch leaves it all zero.
+    ///
+    /// A slot is one 64-bit word, the chunk's sum and its "written" bit
+    /// together, so that a reader that sees the bit sees the sum: the PTX
+    /// memory model performs conflicting morally strong accesses (here
+    /// `st.relaxed.gpu` and `ld.relaxed.gpu` of the same aligned 8 bytes)
+    /// with single-copy atomicity. No fence is needed for the data to arrive
+    /// whole.
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug)]
+    pub struct Handoff {
+        /// Blocks that have started (handoff path) or finished (ticket path)
+        /// in the running launch.
+        pub ticket: u32,
+        /// Keeps `slots` 8-byte aligned.
+        pub pad: u32,
+        /// One per chunk, up to [`HANDOFF_CHUNKS`].
+        pub slots: [u64; HANDOFF_CHUNKS],
+    }
+
+    impl Default for Handoff {
+        fn default() -> Self {
+            Handoff { ticket: 0, pad: 0, slots: [0; HANDOFF_CHUNKS] }
+        }
+    }
 
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
@@ -64,7 +102,8 @@ pub enum Scratch {
     /// None.
     None,
     /// `partials: *mut f32` (one per [`deterministic::CHUNK`]) and
-    /// `counter: *mut u32` (zero before the first launch; left zero).
+    /// `handoff: *mut Handoff` (zero before the first launch; left zero):
+    /// [`deterministic::Handoff`].
     ChunkPartials,
     /// `acc: *mut Superaccumulator` (zero before the first launch; left
     /// zero): [`crate::exact::Superaccumulator`].
@@ -241,9 +280,18 @@ pub const DETERMINISTIC: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_deterministic",
-        &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "fence.acq_rel.gpu", "atom.global.add.u32", "bar.sync"],
+        &[
+            "ld.global.nc.v4.f32",
+            "shfl.sync.bfly.b32",
+            "fence.acq_rel.gpu",
+            "atom.global.add.u32",
+            "bar.sync",
+            "bar.red.or.pred",
+            "st.relaxed.gpu.b64",
+            "ld.relaxed.gpu.b64",
+        ],
         &["red.global.add.f32", "atom.global.add.f32"],
-        &["MEMBAR.ALL.GPU", "ATOMG.E.ADD"],
+        &["MEMBAR.ALL.GPU", "ATOMG.E.ADD", "BAR.RED.OR"],
         &["REDG.E.ADD.F32"],
     ),
     label: "deterministic",
@@ -255,9 +303,11 @@ pub const DETERMINISTIC: Sum = Sum {
     // time, a warp per batch): CHUNK / 256 floats per thread.
     grid: Grid { elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32, fills_device: true },
     global_atomics: GlobalAtomics::None,
-    // Every block meets twice (before the ticket and after it); the last block
-    // twice more. A one-chunk launch meets none, a one-block launch twice.
-    barriers: Barriers::Fixed(2),
+    // Every block of a multi-block launch meets once, at the barrier that
+    // tells it whether it combines; the combining block two or three times
+    // more; a block-per-chunk round twice. A one-chunk launch meets none
+    // past its rounds.
+    barriers: Barriers::Fixed(1),
     scratch: Scratch::ChunkPartials,
     max_n: deterministic::MAX_N,
 };
@@ -314,7 +364,7 @@ mod tests {
         assert_eq!(SHARED_ATOMIC.shared.bytes(64, 0), 4);
         assert_eq!(GLOBAL_ATOMIC.shared.bytes(64, 0), 0);
         assert_eq!(WARP_SHUFFLE.shared.bytes(1024, 0), 128);
-        assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 4096);
+        assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 8192);
         // One chunk per eight warps: three chunks at block 256 is three blocks,
         // and at block 64 (two warps) twelve.
         assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 256, 528), 3);
@@ -337,6 +387,7 @@ mod tests {
     #[test]
     fn the_deterministic_layout_reaches_2_to_the_33() {
         assert_eq!(deterministic::MAX_N, 1 << 33);
-        assert_eq!(deterministic::SHARED_BYTES, 4096);
+        assert_eq!(deterministic::SHARED_BYTES, 8192);
+        assert_eq!(size_of::<deterministic::Handoff>(), 8 + 8 * 1024);
     }
 }

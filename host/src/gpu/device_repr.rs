@@ -5,6 +5,7 @@ use cudarc::driver::{DeviceRepr, ValidAsZeroBits};
 use layout::exact::Superaccumulator;
 use layout::litmus::Params;
 use layout::publish::{Counts, Payload, Slot};
+use layout::sum::deterministic::Handoff;
 
 /// A `layout` type in device memory. The wrapper exists because the traits
 /// are cudarc's and the types are `layout`'s: neither crate can implement one
@@ -19,11 +20,12 @@ macro_rules! plain_bytes {
         // SAFETY: `$t` is a `#[repr(C)]` struct of 32- and 64-bit integers and
         // floats: plain bytes with the same layout on host and device, for
         // which all-zero bits are a valid value (an empty payload, a slot not
-        // yet published, zero counts, an empty accumulator).
+        // yet published, zero counts, an empty accumulator, a handoff with
+        // no ticket drawn and no slot full).
         unsafe impl DeviceRepr for OnDevice<$t> {}
         // SAFETY: as above.
         unsafe impl ValidAsZeroBits for OnDevice<$t> {}
     )*};
 }
 
-plain_bytes!(Slot, Payload, Counts, Superaccumulator, Params);
+plain_bytes!(Slot, Payload, Counts, Superaccumulator, Params, Handoff);

@@ -66,9 +66,9 @@ impl DeviceInput {
 enum ScratchBuffers {
     /// [`Scratch::None`].
     None,
-    /// [`Scratch::ChunkPartials`]: one partial sum per chunk and the ticket
-    /// counter.
-    ChunkPartials { partials: CudaSlice<f32>, counter: CudaSlice<u32> },
+    /// [`Scratch::ChunkPartials`]: one partial sum per chunk, and the ticket
+    /// and handoff slots.
+    ChunkPartials { partials: CudaSlice<f32>, handoff: CudaSlice<OnDevice<deterministic::Handoff>> },
     /// [`Scratch::Superaccumulator`]: the limbs, specials and ticket.
     Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
@@ -175,7 +175,7 @@ impl<'gpu> SumKernels<'gpu> {
                 partials: stream
                     .alloc_zeros::<f32>(n.div_ceil(deterministic::CHUNK).max(1))
                     .doing(|| "allocating partial sums".to_owned())?,
-                counter: stream.alloc_zeros::<u32>(1).doing(|| "allocating the ticket counter".to_owned())?,
+                handoff: stream.alloc_zeros(1).doing(|| "allocating the ticket and handoff slots".to_owned())?,
             },
             Scratch::Superaccumulator => ScratchBuffers::Superaccumulator(
                 stream.alloc_zeros(1).doing(|| "allocating the superaccumulator".to_owned())?,
@@ -235,8 +235,8 @@ impl<'gpu> SumKernels<'gpu> {
         args.arg(&view).arg(total).arg(&n);
         match scratch {
             ScratchBuffers::None => {}
-            ScratchBuffers::ChunkPartials { partials, counter } => {
-                args.arg(partials).arg(counter);
+            ScratchBuffers::ChunkPartials { partials, handoff } => {
+                args.arg(partials).arg(handoff);
             }
             ScratchBuffers::Superaccumulator(acc) => {
                 args.arg(acc);
@@ -245,9 +245,9 @@ impl<'gpu> SumKernels<'gpu> {
         // SAFETY: the arguments match the registry's signature for the
         // kernel, `(*const f32, *mut f32, usize)` followed by what its
         // `Scratch` names, which `measure` allocated from the same entry:
-        // `(*mut f32, *mut u32)` for `ChunkPartials`, one partial per chunk
-        // in a fresh, 256-byte aligned allocation and a counter the kernel
-        // leaves zero; `*mut Superaccumulator` for `Superaccumulator`, zeroed
+        // `(*mut f32, *mut Handoff)` for `ChunkPartials`, one partial per
+        // chunk in a fresh, 256-byte aligned allocation and a zeroed
+        // `Handoff` the kernel leaves zero; `*mut Superaccumulator` for `Superaccumulator`, zeroed
         // and left zero. `input` holds `n <= max_n` floats and `total` one;
         // `config` comes from the registry's grid and shared-memory rules,
         // which are the kernel's `# Launch` contract, and `load` allowed the

@@ -1,4 +1,4 @@
-use layout::sum::deterministic::{CHUNK, MAX_SEGMENTS, SEGMENT};
+use layout::sum::deterministic::{CHUNK, FULL, HANDOFF_CHUNKS, Handoff, MAX_SEGMENTS, SEGMENT};
 
 use crate::{atomic, global, order, shared, thread, warp};
 
@@ -10,218 +10,338 @@ use crate::{atomic, global, order, shared, thread, warp};
 /// chunk is summed in a fixed lane pattern (`lane_sum`: per lane, eight batch
 /// sums joined by a fixed tree, then a butterfly over the lanes), and the
 /// chunk sums are combined in the same pattern, in segments of [`SEGMENT`].
-/// *Which* warp or block does a chunk, or a batch of it, never enters the
-/// arithmetic.
+/// *Which* warp or block does a chunk, or a batch of it, and *how* the chunk
+/// sums reach the block that combines them, never enter the arithmetic.
 ///
 /// # Launch
 ///
-/// Any grid of `block` threads (a multiple of 32), with **4096 bytes**
+/// Any grid of `block` threads (a multiple of 32), with **8192 bytes**
 /// ([`SHARED_BYTES`](layout::sum::deterministic::SHARED_BYTES)) of dynamic
-/// shared memory: the batch sums of the block's chunks in step 1, then up to
-/// [`MAX_SEGMENTS`] segment sums, whose first word holds the block's "last
-/// block" flag before them. `partials` must hold `ceil(n / CHUNK)` floats;
-/// `counter` one `u32`, zero before the first launch (each launch leaves it
-/// zero). `n` at most [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33.
-/// The host's grid is one chunk per eight warps, capped at the blocks that
-/// fit on the device ([`layout::sum::DETERMINISTIC`]).
+/// shared memory: batch sums, then segment sums, in the first 4096; the
+/// handed-off chunk sums in the second. `partials` must hold
+/// `ceil(n / CHUNK)` floats; `handoff` one [`Handoff`], all zero before the
+/// first launch (each launch leaves it zero). `n` at most
+/// [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33. The host's grid is
+/// one chunk per eight warps, capped at the blocks that fit on the device
+/// ([`layout::sum::DETERMINISTIC`]).
 ///
 /// # Thread mapping
 ///
-/// 1. Each chunk's sum, in one of two ways with the same additions. Lane `l`
-///    of a chunk's sum adds float4 number `l + 32k` for `k` in batches of 8
-///    (`k = 0..8`, `8..16`, ... `56..64`), each batch in order from `+0.0`,
-///    joins the eight batch sums by a fixed tree, and the warp's butterfly
-///    sum combines the lanes.
-///    - **Fewer chunks than warps** (small and mid sizes): block `β` takes
-///      chunks `β·g ..` (`g` = warps / 8, at least 1, chunks at a time, the
-///      grid striding on); its warps take one batch each, store the 32 lane
-///      sums in shared memory, meet at a barrier, and warp `i` joins chunk
-///      `i`'s batches. A chunk's eight batches load in parallel.
-///    - **Otherwise** (large sizes): warp `w` of the grid sums chunks `w, w +
-///      W, ...` (`W` warps in all) batch after batch, with no barrier.
+/// 1. **Each chunk's sum**, in one of two ways with the same additions. Lane
+///    `l` of a chunk's sum adds float4 number `l + 32k` for `k` in batches
+///    of 8 (`k = 0..8`, `8..16`, ... `56..64`), each batch in order from
+///    `+0.0`, joins the eight batch sums by a fixed tree, and the warp's
+///    butterfly sum combines the lanes.
+///    - **A warp per chunk**, for as many whole rounds of the grid's `W`
+///      warps as there are chunks: warp `w` sums chunks `w, w + W, ...`
+///      batch after batch, with no barrier.
+///    - **A block per chunk**, for the chunks left over (all of them when
+///      there are fewer chunks than warps): block `β` takes `g` chunks at a
+///      time (`g` = warps / 8, at least 1), its warps one batch each; they
+///      store the 32 lane sums in shared memory, meet at a barrier, and warp
+///      `i` joins chunk `i`'s batches. A chunk's eight batches load in
+///      parallel, so the last, partial round of a large grid costs one
+///      batch's latency, not eight.
 ///
-///    Lane 0 stores `partials[chunk]`. With a single chunk (`n <= CHUNK`) the
-///    kernel ends here: lane 0 stores `sum + 0.0` into `total`, the bits the
-///    two phases below would give. With a single block, the block's barrier
-///    replaces steps 2 and 3's fences and ticket.
-/// 2. **Fence, then ticket.** Every lane 0 that stored a partial executes
-///    `fence.acq_rel.gpu`, the block meets at a barrier, and thread 0 takes a
-///    ticket with `atom.global.add.u32` on `counter`. The fence is what makes
-///    the partials visible to whichever block draws the last ticket: the
-///    atomic is relaxed and orders nothing by itself (the pitfall the first
-///    page ends on).
-/// 3. The block that draws ticket `gridDim.x - 1` knows every other block has
-///    fenced its partials. Its thread 0 fences again (the acquire side),
-///    a barrier passes that on to the block, and the block sums the partials:
-///    each warp takes segments of [`SEGMENT`] chunk sums in the lane pattern,
-///    writes segment sums to shared memory, and warp 0 sums those in the lane
-///    pattern. Thread 0 stores the result (a plain store: there is exactly one
-///    writer) and resets `counter` to 0.
+///    With a single chunk (`n <= CHUNK`) the kernel ends here: its lane 0
+///    stores `sum + 0.0` into `total`, the bits the combine below would give.
+/// 2. **The chunk sums meet in one block**, by one of three routes (a
+///    function of `n` and the grid, the same for every block):
+///    - **One block:** lane 0s store `partials`, the block's barrier makes
+///      them visible to the block, and it combines them.
+///    - **Handoff** (up to [`HANDOFF_CHUNKS`] chunks): thread 0 of each
+///      block takes a *start* ticket with `atom.global.add.u32` before any
+///      load, so its latency hides behind them. Lane 0s store `FULL | bits`
+///      into the chunk's 64-bit slot with `st.relaxed.gpu.b64`, and the
+///      block leaves. The block that drew the last start ticket knows every
+///      other block is running, so it may wait for them: its threads spin on
+///      the slots with `ld.relaxed.gpu.b64` until each shows [`FULL`], copy
+///      the sums to shared memory and zero the slots. The sum and its flag
+///      are one word, read whole (single-copy atomicity), so no fence is
+///      needed: there is no *other* data to publish.
+///    - **Ticket** (more chunks): lane 0s store `partials`, every one that
+///      stored executes `fence.acq_rel.gpu`, and thread 0 takes a *finish*
+///      ticket. The fence is what makes the partials visible to whichever
+///      block draws the last ticket: the atomic is relaxed and orders
+///      nothing by itself (the pitfall the first page ends on). The last
+///      block's thread 0 fences again (the acquire side).
+///
+///    Either ticket's verdict reaches its block through one `bar.red.or`
+///    barrier.
+/// 3. **Combine.** The block that holds every chunk sum adds them in the
+///    lane pattern: each warp takes segments of [`SEGMENT`], writes segment
+///    sums to shared memory, and warp 0 sums those in the lane pattern.
+///    Thread 0 stores the result (a plain store: there is exactly one
+///    writer) and resets the ticket to 0.
 ///
 /// # Safety
 ///
 /// `input` must point to `n` readable `f32` that nothing writes during the
-/// launch; `total`, `partials` and `counter` as above, all in global memory.
+/// launch; `total`, `partials` and `handoff` as above, all in global memory.
 /// `partials` must be 16-byte aligned (any device allocation is: the driver
-/// aligns them to 256 bytes): the final pass reads it as float4s.
+/// aligns them to 256 bytes): the combine reads it as float4s.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_deterministic(
     input: *const f32,
     total: *mut f32,
     n: usize,
     partials: *mut f32,
-    counter: *mut u32,
+    handoff: *mut Handoff,
 ) {
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
     let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
-    let grid_warps = thread::grid_dim_x() as usize * warps_per_block as usize;
+    let grid = thread::grid_dim_x();
+    let grid_warps = grid as usize * warps_per_block as usize;
     let chunks = n.div_ceil(CHUNK);
-
-    let mut stored = false;
-    if chunks < grid_warps {
-        // Fewer chunks than warps: a warp per chunk would leave warps idle
-        // and load each chunk in eight dependent batches. Instead each block
-        // takes `group` chunks at a time and its warps one batch each, then
-        // the chunk's eight batch sums meet in shared memory. Same additions.
-        let group = (warps_per_block as usize / BATCHES).max(1);
-        let units = group * BATCHES;
-        let warp_id = (tid / warp::WARP_SIZE) as usize;
-        let batch_sums = shared::dynamic_shared::<f32>();
-        let mut first = thread::block_idx_x() as usize * group;
-        // `first` is the same for the whole block, so every thread meets
-        // both barriers the same number of times.
-        while first < chunks {
-            let mut unit = warp_id;
-            while unit < units {
-                let chunk = first + unit / BATCHES;
-                let sum = if chunk < chunks {
-                    // SAFETY: the whole warp is here; `chunk < chunks`.
-                    unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES) }
-                } else {
-                    0.0
-                };
-                // SAFETY: `unit * 32 + lane < group * 8 * 32 <= 1024` floats,
-                // inside the launch's 4096 bytes.
-                unsafe { batch_sums.add(unit * warp::WARP_SIZE as usize + lane as usize).write(sum) };
-                unit += warps_per_block as usize;
-            }
-            // SAFETY: reached by every thread of the block.
-            unsafe { thread::sync_threads() };
-            let chunk = first + warp_id;
-            if warp_id < group && chunk < chunks {
-                // SAFETY: written before the barrier, inside the 4096 bytes.
-                let p = core::array::from_fn(|b| unsafe {
-                    batch_sums.add(((warp_id * BATCHES) + b) * warp::WARP_SIZE as usize + lane as usize).read()
-                });
-                // SAFETY: the whole warp is here (the condition is per warp).
-                let sum = unsafe { warp::sum_f32(join(p)) };
-                if lane == 0 {
-                    // As in the warp-per-chunk loop below: one chunk needs no
-                    // second phase.
-                    let (to, value) = if chunks == 1 { (total, sum + 0.0) } else { (partials.wrapping_add(chunk), sum) };
-                    // SAFETY: `total` is one global f32, `partials` holds
-                    // `chunks` floats, by the contract.
-                    unsafe { to.write(value) };
-                    stored = true;
-                }
-            }
-            // SAFETY: reached by every thread of the block; it keeps the next
-            // round's batch sums from overwriting this round's.
-            unsafe { thread::sync_threads() };
-            first += thread::grid_dim_x() as usize * group;
-        }
-    }
-    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
-    while chunks >= grid_warps && chunk < chunks {
-        // SAFETY: the whole warp is in this loop (`chunk` is per warp), and
-        // `chunk < ceil(n / CHUNK)`.
-        let sum = unsafe { chunk_sum(input, n, chunk, lane) };
-        if chunks == 1 {
-            // One chunk: the second phase would add only zeros to this sum.
-            // Every such addition returns its other operand, except that the
-            // first turns -0.0 into +0.0 (and any NaN into the canonical one),
-            // so `sum + 0.0` is the two-phase result bit for bit, with no
-            // partials, fence, ticket or second pass.
-            if lane == 0 {
-                // SAFETY: `total` is a global f32 by the contract; exactly one
-                // warp owns the one chunk.
-                unsafe { total.write(sum + 0.0) };
-            }
-            return;
-        }
-        if lane == 0 {
-            // SAFETY: `chunk < chunks`, the length of `partials`.
-            unsafe { partials.add(chunk).write(sum) };
-            stored = true;
-        }
-        chunk += grid_warps;
-    }
-    if chunks <= 1 {
-        // No chunk at all (n = 0) sums to +0.0; one chunk was written above.
-        if chunks == 0 && tid == 0 && thread::block_idx_x() == 0 {
-            // SAFETY: as above.
+    if chunks == 0 {
+        // No chunk at all (n = 0) sums to +0.0.
+        if tid == 0 && thread::block_idx_x() == 0 {
+            // SAFETY: `total` is a global f32 by the contract.
             unsafe { total.write(0.0) };
         }
         return;
     }
+    let route = Route::of(chunks, grid);
+    // SAFETY: `handoff` points to a `Handoff` by the contract; these are
+    // field addresses, not reads.
+    let (ticket, slots) = unsafe { (&raw mut (*handoff).ticket, &raw mut (*handoff).slots as *mut u64) };
+    let sink = Sink { route, total, partials, slots };
 
-    let is_last = shared::dynamic_shared::<u32>();
-    if thread::grid_dim_x() == 1 {
-        // A grid of one block is its own last block: the barrier below makes
-        // every lane 0's partial visible to the whole block (`bar.sync`
-        // orders the block's memory accesses), so neither the device-scope
-        // fences nor the ticket are needed, and the sums are the same.
+    // The start ticket is taken before any load, so the atomic's round trip
+    // (to DRAM, with a cold L2) overlaps the block's own reads.
+    let started = if route == Route::Handoff && tid == 0 {
+        // SAFETY: `ticket` is a global u32 by the contract.
+        unsafe { atomic::global_fetch_add_u32(ticket, 1) }
+    } else {
+        0
+    };
+
+    // Whether this thread stored a chunk sum (the ticket route fences then).
+    let mut stored = false;
+
+    // Step 1, a warp per chunk, for the whole rounds of the grid's warps
+    // over whole chunks of an aligned input. The short last chunk, and every
+    // chunk of a misaligned input (scalar loads), go to the block mode below.
+    let whole_chunks = if (input as usize).is_multiple_of(16) { n / CHUNK } else { 0 };
+    // (`checked_div`: a block of fewer than 32 threads has no whole warp;
+    // the launch contract rules it out, and no panic path is compiled in.)
+    let warp_chunks = whole_chunks.checked_div(grid_warps).unwrap_or(0) * grid_warps;
+    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
+    while chunk < warp_chunks {
+        // SAFETY: the whole warp is in this loop (`chunk` is per warp); the
+        // chunk is whole and the input aligned, so `base` is too.
+        let sum = unsafe { lane_sum(&FullChunk { base: input.add(chunk * CHUNK) }, lane) };
+        if lane == 0 {
+            // SAFETY: `chunk < chunks`; one lane per chunk.
+            unsafe { sink.deliver(chunk, sum) };
+            stored = true;
+        }
+        chunk += grid_warps;
+    }
+
+    // Step 1, a block per chunk, for the chunks left: each block takes
+    // `group` chunks at a time and its warps one batch each, then the chunk's
+    // eight batch sums meet in shared memory. Same additions.
+    let group = (warps_per_block as usize / BATCHES).max(1);
+    let units = group * BATCHES;
+    let warp_id = (tid / warp::WARP_SIZE) as usize;
+    let batch_sums = shared::dynamic_shared::<f32>();
+    let mut first = warp_chunks + thread::block_idx_x() as usize * group;
+    // `first` is the same for the whole block, so every thread meets both
+    // barriers the same number of times.
+    while first < chunks {
+        let mut unit = warp_id;
+        while unit < units {
+            let chunk = first + unit / BATCHES;
+            let sum = if chunk < chunks {
+                // SAFETY: the whole warp is here; `chunk < chunks`.
+                unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES) }
+            } else {
+                0.0
+            };
+            // SAFETY: `unit * 32 + lane < group * 8 * 32 <= 1024` floats,
+            // inside the first 4096 bytes of the launch's shared memory.
+            unsafe { batch_sums.add(unit * warp::WARP_SIZE as usize + lane as usize).write(sum) };
+            unit += warps_per_block as usize;
+        }
         // SAFETY: reached by every thread of the block.
         unsafe { thread::sync_threads() };
-        // SAFETY: the whole block is here.
-        unsafe { combine(partials, chunks, total, counter) };
-        return;
+        let chunk = first + warp_id;
+        if warp_id < group && chunk < chunks {
+            // SAFETY: written before the barrier, inside the 4096 bytes.
+            let p = core::array::from_fn(|b| unsafe {
+                batch_sums.add(((warp_id * BATCHES) + b) * warp::WARP_SIZE as usize + lane as usize).read()
+            });
+            // SAFETY: the whole warp is here (the condition is per warp).
+            let sum = unsafe { warp::sum_f32(join(p)) };
+            if lane == 0 {
+                // SAFETY: `chunk < chunks`; one lane per chunk.
+                unsafe { sink.deliver(chunk, sum) };
+                stored = true;
+            }
+        }
+        // SAFETY: reached by every thread of the block; it keeps the next
+        // round's batch sums from overwriting this round's.
+        unsafe { thread::sync_threads() };
+        first += grid as usize * group;
     }
 
-    // Release side: order this thread's partial stores before anything it or
-    // its block does next, at device scope.
-    if stored {
-        order::fence_acq_rel_gpu();
+    // Step 2: the chunk sums meet in one block.
+    // (An `if` chain, not a `match`: LLVM lowers the `match` to a jump
+    // table, an indirect branch the route does not need.)
+    if route == Route::Total {
+        // The one chunk's lane 0 stored the result.
+        return;
     }
-    // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
-    if tid == 0 {
-        // SAFETY: `counter` is a global u32 by the contract.
-        let ticket = unsafe { atomic::global_fetch_add_u32(counter, 1) };
-        let last = ticket == thread::grid_dim_x() - 1;
-        if last {
-            // Acquire side: every other block fenced before its ticket.
+    let gathered = if route == Route::OneBlock {
+        // A grid of one block is its own combining block: the barrier
+        // makes every lane 0's partial visible to the whole block
+        // (`bar.sync` orders the block's memory accesses), so neither
+        // device-scope fences nor a ticket are needed.
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+        partials.cast_const()
+    } else if route == Route::Handoff {
+        // SAFETY: reached by every thread of the block.
+        if !unsafe { thread::sync_threads_or(tid == 0 && started == grid - 1) } {
+            return;
+        }
+        // The last block to start: every other block is running, and
+        // none waits for anything, so every slot will fill.
+        let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
+        let mut chunk = tid as usize;
+        while chunk < chunks {
+            // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
+            // `Handoff`; each slot is read and reset by one thread.
+            unsafe {
+                let slot = slots.add(chunk);
+                let word = loop {
+                    let word = order::load_relaxed_gpu_u64(slot);
+                    if word & FULL != 0 {
+                        break word;
+                    }
+                };
+                // Single-copy atomicity: the low half is the sum that
+                // was stored with the flag, never an older value.
+                gathered.add(chunk).write(f32::from_bits(word as u32));
+                order::store_relaxed_gpu_u64(slot, 0);
+            }
+            chunk += thread::block_dim_x() as usize;
+        }
+        // SAFETY: the whole block took this branch (the verdict is per
+        // block).
+        unsafe { thread::sync_threads() };
+        gathered.cast_const()
+    } else {
+        // Release side: order this thread's partial stores before
+        // anything it or its block does next, at device scope.
+        if stored {
             order::fence_acq_rel_gpu();
         }
-        // SAFETY: the launch provides at least 4 bytes of shared memory.
-        unsafe { is_last.write(u32::from(last)) };
-    }
-    // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
-    // SAFETY: written by thread 0 before the barrier.
-    if unsafe { is_last.read() } == 0 {
-        return;
-    }
-    // The flag has been read by every thread; the barrier keeps its word free
-    // before it is reused for the segment sums.
-    // SAFETY: the whole block took this branch (the flag is per block).
-    unsafe { thread::sync_threads() };
-    // SAFETY: the whole block is here, after every partial is visible to it.
-    unsafe { combine(partials, chunks, total, counter) };
+        let mut last = false;
+        // A barrier first: thread 0 takes the ticket for the whole block,
+        // after every lane 0 of it has fenced.
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+        if tid == 0 {
+            // SAFETY: `ticket` is a global u32 by the contract.
+            last = unsafe { atomic::global_fetch_add_u32(ticket, 1) } == grid - 1;
+            if last {
+                // Acquire side: every other block fenced before its
+                // ticket.
+                order::fence_acq_rel_gpu();
+            }
+        }
+        // SAFETY: reached by every thread of the block.
+        if !unsafe { thread::sync_threads_or(last) } {
+            return;
+        }
+        partials.cast_const()
+    };
+    // SAFETY: the whole block is here, and every chunk sum is visible to it
+    // in `gathered`.
+    unsafe { combine(gathered, chunks, total, ticket) };
 }
 
-/// The second phase, by the one block that sees every partial: segment sums
-/// into shared memory, then warp 0 sums those and stores the result.
+/// How a launch's chunk sums reach the block that combines them: a function
+/// of the number of chunks and the grid, the same in every block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Route {
+    /// One chunk: its sum, plus `+0.0`, is the result.
+    Total,
+    /// One block: `partials` and the block's barrier.
+    OneBlock,
+    /// Up to [`HANDOFF_CHUNKS`] chunks: the handoff slots, gathered by the
+    /// last block to start.
+    Handoff,
+    /// More: `partials`, fences and a finish ticket.
+    Ticket,
+}
+
+impl Route {
+    #[inline(always)]
+    fn of(chunks: usize, grid: u32) -> Route {
+        if chunks == 1 {
+            Route::Total
+        } else if grid == 1 {
+            Route::OneBlock
+        } else if chunks <= HANDOFF_CHUNKS {
+            Route::Handoff
+        } else {
+            Route::Ticket
+        }
+    }
+}
+
+/// Where a chunk's sum goes on its route.
+struct Sink {
+    route: Route,
+    total: *mut f32,
+    partials: *mut f32,
+    slots: *mut u64,
+}
+
+impl Sink {
+    /// Stores chunk `chunk`'s sum where its route takes it.
+    ///
+    /// # Safety
+    ///
+    /// `chunk < ceil(n / CHUNK)`; one thread per chunk; the pointers as in
+    /// [`sum_deterministic`]'s contract.
+    #[inline(always)]
+    unsafe fn deliver(&self, chunk: usize, sum: f32) {
+        // SAFETY: forwarded; `partials` holds every chunk and `slots` the
+        // first `HANDOFF_CHUNKS`, which is all a handoff launch has.
+        unsafe {
+            if self.route == Route::Handoff {
+                order::store_relaxed_gpu_u64(self.slots.add(chunk), FULL | u64::from(sum.to_bits()));
+            } else if self.route == Route::Total {
+                // One chunk: the combine would add only zeros to this sum.
+                // Every such addition returns its other operand, except that
+                // the first turns -0.0 into +0.0 (and any NaN into the
+                // canonical one), so `sum + 0.0` is its result bit for bit.
+                self.total.write(sum + 0.0);
+            } else {
+                self.partials.add(chunk).write(sum);
+            }
+        }
+    }
+}
+
+/// The combine, by the one block that holds every chunk sum: segment sums
+/// into shared memory, then warp 0 sums those, stores the result and resets
+/// the ticket.
 ///
 /// # Safety
 ///
-/// The whole block calls it, once every one of `partials[0..chunks]` is
-/// visible to it; `chunks <= SEGMENT * MAX_SEGMENTS`; `total` and `counter`
-/// as in [`sum_deterministic`]; the launch's shared memory holds
-/// [`MAX_SEGMENTS`] floats and no thread still reads its first word.
+/// The whole block calls it, once every one of `sums[0..chunks]` is visible
+/// to it; `sums` is 16-byte aligned, in global or shared memory, and does not
+/// overlap the first 4096 bytes of shared memory; `chunks <= SEGMENT *
+/// MAX_SEGMENTS`; `total` and `ticket` as in [`sum_deterministic`]; no
+/// thread still reads the first 4096 bytes of shared memory.
 #[inline(always)]
-unsafe fn combine(partials: *mut f32, chunks: usize, total: *mut f32, counter: *mut u32) {
+unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut u32) {
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
     let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
@@ -230,25 +350,27 @@ unsafe fn combine(partials: *mut f32, chunks: usize, total: *mut f32, counter: *
     let mut segment = (tid / warp::WARP_SIZE) as usize;
     while segment < segments {
         // SAFETY: the whole warp is here (`segment` is per warp); the reader
-        // stays inside `partials[0..chunks]`.
-        let sum = unsafe { lane_sum(&Segment { partials, chunks, segment }, lane) };
+        // stays inside `sums[0..chunks]`.
+        let sum = unsafe { lane_sum(&Segment { sums, chunks, segment }, lane) };
         if lane == 0 {
             // SAFETY: `segment < segments <= MAX_SEGMENTS`, 4096 bytes.
             unsafe { segment_sums.add(segment).write(sum) };
         }
         segment += warps_per_block as usize;
     }
-    // SAFETY: the whole block is in this branch.
+    // SAFETY: the whole block is here.
     unsafe { thread::sync_threads() };
 
     if tid < warp::WARP_SIZE {
         // SAFETY: all of warp 0 is here; the reader stays in `[0, segments)`.
         let result = unsafe { lane_sum(&SegmentSums { values: segment_sums, len: segments }, lane) };
         if tid == 0 {
-            // SAFETY: `total` and `counter` are global by the contract.
+            // SAFETY: `total` and `ticket` are global by the contract. The
+            // reset is a strong store: every other block's ticket precedes
+            // it (this block drew the last one), so it is the final value.
             unsafe {
                 total.write(result);
-                counter.write(0);
+                order::store_relaxed_gpu(ticket, 0);
             }
         }
     }
@@ -269,6 +391,21 @@ trait Quads<const QUADS: usize> {
     /// never `-0.0`), so stopping early gives the same result.
     fn live_quads(&self) -> usize {
         QUADS
+    }
+
+    /// Batch `batch` of the list by one warp ([`batch_sum`]); a reader may
+    /// hand a batch to a faster reader of the same values.
+    ///
+    /// # Safety
+    ///
+    /// As for [`batch_sum`].
+    #[inline(always)]
+    unsafe fn batch(&self, lane: u32, batch: usize) -> f32
+    where
+        Self: Sized,
+    {
+        // SAFETY: forwarded.
+        unsafe { batch_sum(self, lane, batch) }
     }
 }
 
@@ -328,12 +465,12 @@ fn join(p: [f32; BATCHES]) -> f32 {
 /// All 32 lanes of the warp must call it with the same list; `QUADS` must be
 /// a multiple of `32 * BATCH`, at most `32 * BATCH * BATCHES`.
 #[inline(always)]
-unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f32 {
+unsafe fn lane_sum<const QUADS: usize>(list: &(impl Quads<QUADS> + Sized), lane: u32) -> f32 {
     let per_batch = warp::WARP_SIZE as usize * BATCH;
     let live = list.live_quads().min(QUADS);
     // SAFETY: batch `b` is below `QUADS / per_batch`, so its quads are in the list.
     let p = core::array::from_fn(|b| {
-        if b < QUADS / per_batch && b * per_batch < live { unsafe { batch_sum(list, lane, b) } } else { 0.0 }
+        if b < QUADS / per_batch && b * per_batch < live { unsafe { list.batch(lane, b) } } else { 0.0 }
     });
     // SAFETY: the whole warp is here.
     unsafe { warp::sum_f32(join(p)) }
@@ -354,10 +491,15 @@ impl Quads<{ CHUNK / 4 }> for FullChunk {
 }
 
 /// The last, short chunk, or any chunk of a misaligned input: scalar loads,
-/// each guarded by the chunk's length. Same additions as [`FullChunk`].
+/// each guarded by the chunk's length, except that a batch lying wholly
+/// inside an aligned chunk goes to [`FullChunk`]'s 128-bit loads (an input
+/// of 4096 floats is four such batches). Same values, so the same additions.
 struct PartChunk {
     base: *const f32,
     len: usize,
+    /// Whether `base` is 16-byte aligned (the input is, and every chunk
+    /// starts a multiple of 16 bytes after it).
+    aligned: bool,
 }
 
 impl Quads<{ CHUNK / 4 }> for PartChunk {
@@ -370,32 +512,24 @@ impl Quads<{ CHUNK / 4 }> for PartChunk {
         })
     }
 
+    #[inline(always)]
+    unsafe fn batch(&self, lane: u32, batch: usize) -> f32 {
+        let floats = 4 * warp::WARP_SIZE as usize * BATCH;
+        // SAFETY: forwarded; a whole batch is inside the chunk, and aligned.
+        unsafe {
+            if self.aligned && (batch + 1) * floats <= self.len {
+                batch_sum(&FullChunk { base: self.base }, lane, batch)
+            } else {
+                batch_sum(self, lane, batch)
+            }
+        }
+    }
+
     /// A short chunk ends early: the batches past its last float are zeros.
     #[inline(always)]
     fn live_quads(&self) -> usize {
         let batch = warp::WARP_SIZE as usize * BATCH;
         self.len.div_ceil(4).div_ceil(batch) * batch
-    }
-}
-
-/// Sums chunk `chunk` of the input with whichever reader fits it.
-///
-/// # Safety
-///
-/// The whole warp calls it; `chunk < ceil(n / CHUNK)`.
-#[inline(always)]
-unsafe fn chunk_sum(input: *const f32, n: usize, chunk: usize, lane: u32) -> f32 {
-    let start = chunk * CHUNK;
-    // SAFETY: `start < n`.
-    let base = unsafe { input.add(start) };
-    let len = (n - start).min(CHUNK);
-    // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
-    unsafe {
-        if len == CHUNK && (input as usize).is_multiple_of(16) {
-            lane_sum(&FullChunk { base }, lane)
-        } else {
-            lane_sum(&PartChunk { base, len }, lane)
-        }
     }
 }
 
@@ -411,13 +545,14 @@ unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: usize, lane: u32, 
     // SAFETY: `start < n`.
     let base = unsafe { input.add(start) };
     let len = (n - start).min(CHUNK);
+    let aligned = (input as usize).is_multiple_of(16);
     // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
     unsafe {
-        if len == CHUNK && (input as usize).is_multiple_of(16) {
+        if len == CHUNK && aligned {
             batch_sum(&FullChunk { base }, lane, batch)
         } else {
-            let part = PartChunk { base, len };
-            if batch * warp::WARP_SIZE as usize * BATCH < part.live_quads() { batch_sum(&part, lane, batch) } else { 0.0 }
+            let part = PartChunk { base, len, aligned };
+            if batch * warp::WARP_SIZE as usize * BATCH < part.live_quads() { part.batch(lane, batch) } else { 0.0 }
         }
     }
 }
@@ -428,11 +563,13 @@ unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: usize, lane: u32, 
 struct Quad([f32; 4]);
 
 /// Segment `segment` of the chunk sums: [`SEGMENT`] floats at a 4 KiB
-/// boundary of `partials`, read with plain (coherent) loads, since they were
-/// written during this launch, which the `.nc` path does not see. `partials`
-/// is 16-byte aligned by the kernel's `# Safety` contract.
+/// boundary of `sums`, read with plain (coherent) loads, since they were
+/// written during this launch, which the `.nc` path does not see. `sums` is
+/// 16-byte aligned (global `partials` by the kernel's `# Safety` contract,
+/// or shared memory at a 4096-byte offset) and may be in either space: the
+/// loads are generic.
 struct Segment {
-    partials: *const f32,
+    sums: *const f32,
     chunks: usize,
     segment: usize,
 }
@@ -442,13 +579,13 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
         let first = self.segment * SEGMENT + 4 * q;
         if first + 4 <= self.chunks {
-            // SAFETY: in bounds; `partials` is 16-byte aligned (the kernel's
-            // `# Safety`) and `first` a multiple of 4, so the read is aligned.
-            unsafe { (self.partials.add(first) as *const Quad).read().0 }
+            // SAFETY: in bounds; `sums` is 16-byte aligned and `first` a
+            // multiple of 4, so the read is aligned.
+            unsafe { (self.sums.add(first) as *const Quad).read().0 }
         } else {
             core::array::from_fn(|j| {
                 // SAFETY: guarded by the number of chunks.
-                if first + j < self.chunks { unsafe { *self.partials.add(first + j) } } else { 0.0 }
+                if first + j < self.chunks { unsafe { *self.sums.add(first + j) } } else { 0.0 }
             })
         }
     }
