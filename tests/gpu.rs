@@ -238,14 +238,11 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     let mut wrong = Vec::new();
     // Around one chunk; around 64 chunks (on a one-SM grid, where the kernel
     // starts to sum whole rounds of chunks a warp each and the rest a block
-    // each); around 128 chunks (the most whose handoff slots warp 0 reads
-    // itself, a quad per lane); around `HANDOFF_CHUNKS` (where the chunk sums
-    // stop travelling through the handoff slots and take the finish ticket);
-    // and between.
-    let chunk = layout::sum::deterministic::CHUNK;
-    let handoff = layout::sum::deterministic::HANDOFF_CHUNKS * chunk;
-    let mut sizes = vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * chunk - 1, 64 * chunk + 1, 1_000_003];
-    sizes.extend([128 * chunk, 128 * chunk + 1, handoff, handoff + 1]);
+    // each); around `HANDOFF_CHUNKS` (where the chunk sums stop travelling
+    // through the handoff slots and take the finish ticket); and between.
+    let handoff = layout::sum::deterministic::HANDOFF_CHUNKS * layout::sum::deterministic::CHUNK;
+    let mut sizes =
+        vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003, handoff, handoff + 1];
     for threads in BLOCKS {
         let one_block = 256 * threads as usize;
         sizes.extend([one_block - 1, one_block, one_block + 1]);

@@ -35,26 +35,3 @@ pub unsafe fn load_f32x4(address: *const f32) -> [f32; 4] {
     }
     [x, y, z, w]
 }
-
-/// Asks the L2 cache to fetch the line holding `address`, and goes on.
-///
-/// Emits `prefetch.global.L2`. No value comes back and no thread waits: the
-/// point is that a later load of the line, by any SM, finds it in L2 instead
-/// of going to DRAM. A prefetch is a hint with no effect on results.
-///
-/// # Safety
-///
-/// `address` must be a global-memory address.
-#[inline(always)]
-pub unsafe fn prefetch_l2<T>(address: *const T) {
-    // SAFETY: the caller guarantees a global address; a prefetch reads
-    // nothing into the program.
-    unsafe {
-        asm!(
-            "cvta.to.global.u64 {a}, {a};",
-            "prefetch.global.L2 [{a}];",
-            a = inout(reg64) address => _,
-            options(readonly, nostack),
-        );
-    }
-}

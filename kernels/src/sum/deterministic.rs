@@ -112,20 +112,7 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // (to DRAM, with a cold L2) overlaps the block's own reads.
     let started = if route == Route::Handoff && tid == 0 {
         // SAFETY: `ticket` is a global u32 by the contract.
-        let started = unsafe { atomic::global_fetch_add_u32(ticket, 1) };
-        if started == grid - 1 {
-            // The combining block knows its role now, long before it polls:
-            // it brings the slots' lines into L2 (with a cold cache they are
-            // in DRAM), so that the other blocks' stores and its own polls
-            // meet there.
-            let mut line = 0;
-            while line < chunks * size_of::<u64>() {
-                // SAFETY: inside the `Handoff`, in global memory.
-                unsafe { global::prefetch_l2(slots.cast::<u8>().add(line)) };
-                line += SLOT_LINE;
-            }
-        }
-        started
+        unsafe { atomic::global_fetch_add_u32(ticket, 1) }
     } else {
         0
     };
@@ -222,22 +209,6 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         }
         // The last block to start: every other block is running, and
         // none waits for anything, so every slot will fill.
-        if chunks <= SLOTS_PER_WARP {
-            // Few enough for one warp to read at once, a quad of slots per
-            // lane: the combine reads the slots themselves, with no copy to
-            // shared memory and no barrier.
-            if tid < warp::WARP_SIZE {
-                // SAFETY: all of warp 0 is here; the reader stays inside the
-                // first `chunks` slots, each read and reset by one lane.
-                let sum = unsafe { lane_sum(&Slots { slots, chunks }, lane) };
-                if tid == 0 {
-                    // One segment: `sum + 0.0`, as in `combine`.
-                    // SAFETY: this block drew the last ticket.
-                    unsafe { finish(total, sum + 0.0, ticket) };
-                }
-            }
-            return;
-        }
         let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
         let mut chunk = tid as usize;
         while chunk < chunks {
@@ -695,72 +666,6 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
                 if first + j < self.chunks { unsafe { *self.sums.add(first + j) } } else { 0.0 }
             })
         }
-    }
-}
-
-/// Slots per line of L2 (128 bytes), for the prefetch.
-const SLOT_LINE: usize = 128;
-
-/// The most chunks whose slots warp 0 reads directly: one quad per lane.
-const SLOTS_PER_WARP: usize = 4 * warp::WARP_SIZE as usize;
-
-/// The first `chunks` handoff slots, read as [`Segment`] 0 of the chunk sums
-/// would be (the same values, so the same additions), straight from global
-/// memory: each of a lane's quads is four `ld.relaxed.gpu.b64`, repeated until
-/// all four are [`FULL`]; then the lane zeroes them. For at most
-/// [`SLOTS_PER_WARP`] chunks, where a lane reads one quad.
-struct Slots {
-    slots: *mut u64,
-    chunks: usize,
-}
-
-impl Quads<{ SEGMENT / 4 }> for Slots {
-    #[inline(always)]
-    unsafe fn quad(&self, q: usize) -> [f32; 4] {
-        let first = 4 * q;
-        // A slot past the last chunk reads as full and zero. The four loads
-        // of a round go out together (constant indices, no loop: an indexed
-        // array would live in local memory), and a missing flag costs one
-        // more round of all four, not a wait per slot.
-        // SAFETY: each load is of one of the first `chunks` slots.
-        let load = |j: usize| {
-            if first + j < self.chunks { unsafe { order::load_relaxed_gpu_u64(self.slots.add(first + j)) } } else { FULL }
-        };
-        let words = loop {
-            let words = [load(0), load(1), load(2), load(3)];
-            if words[0] & words[1] & words[2] & words[3] & FULL != 0 {
-                break words;
-            }
-        };
-        let take = |j: usize| {
-            if first + j < self.chunks {
-                // SAFETY: as above; this lane is the slot's only reader.
-                unsafe { order::store_relaxed_gpu_u64(self.slots.add(first + j), 0) };
-            }
-            // Single-copy atomicity: the low half is the sum stored with the
-            // flag.
-            f32::from_bits(words[j] as u32)
-        };
-        [take(0), take(1), take(2), take(3)]
-    }
-
-    /// One batch holds every slot this reader takes.
-    #[inline(always)]
-    fn live_quads(&self) -> usize {
-        warp::WARP_SIZE as usize * BATCH
-    }
-
-    /// [`batch_sum`] of batch 0, the only live one, written out: of the
-    /// lane's eight quads `l + 32k` only `l` can hold a slot (at most 128
-    /// chunks), and the other seven add `+0.0` to a sum that started at
-    /// `+0.0`, which leaves it unchanged. Reading one quad, not eight that
-    /// each may spin, keeps the reader's arrays out of local memory.
-    #[inline(always)]
-    unsafe fn batch(&self, lane: u32, batch: usize) -> f32 {
-        debug_assert!(batch == 0);
-        // SAFETY: `lane < 32 <= SEGMENT / 4`.
-        let [x, y, z, w] = unsafe { self.quad(lane as usize) };
-        0.0 + ((x + y) + (z + w))
     }
 }
 
