@@ -73,6 +73,23 @@ fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
     assert!(too_many.is_empty(), "cannot launch 1024 threads: {too_many:?}");
 }
 
+/// The two sums that run at the memory's limit keep nothing in local memory:
+/// an array of the deterministic sum's batch sums that ptxas left on the
+/// stack cost it 8% at 2^28 floats on the H200 (README, section 5), and
+/// nothing else in its SASS showed it.
+#[test]
+fn the_sums_at_the_memory_limit_keep_no_stack_frame() {
+    let ptx = ptx_file();
+    let cubin = ptx.with_extension("stack.cubin");
+    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
+    let log = String::from_utf8_lossy(&out.stderr);
+    for entry in [&layout::sum::BANDWIDTH.entry, &layout::sum::DETERMINISTIC.entry] {
+        let frame = xtask::sass::stack_frame_of(&log, entry.symbol)
+            .unwrap_or_else(|| panic!("no stack frame line for {} in ptxas -v", entry.symbol));
+        assert_eq!(frame, 0, "{} keeps {frame} bytes in local memory", entry.symbol);
+    }
+}
+
 #[test]
 fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
     for entry in layout::entries() {

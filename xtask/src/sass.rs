@@ -158,6 +158,13 @@ pub fn registers_of(report: &str, kernel: &str) -> Option<u32> {
     resources_of(report, kernel).split("Used ").nth(1)?.split(' ').next()?.parse().ok()
 }
 
+/// The bytes of local memory (stack frame) a thread of `kernel` keeps, from
+/// `ptxas -v`'s report: an array the compiler could not hold in registers
+/// lands here, and every access to it is a load or store to memory.
+pub fn stack_frame_of(report: &str, kernel: &str) -> Option<u32> {
+    resources_of(report, kernel).split(" bytes stack frame").next()?.rsplit(' ').next()?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +218,8 @@ mod tests {
             (registers_of(report, "a"), registers_of(report, "b"), registers_of(report, "c")),
             (Some(8), Some(12), None)
         );
+        let framed = report.replace("    0 bytes stack frame", "    32 bytes stack frame");
+        assert_eq!((stack_frame_of(report, "a"), stack_frame_of(&framed, "a")), (Some(0), Some(32)));
+        assert_eq!((stack_frame_of(report, "b"), stack_frame_of(report, "c")), (None, None));
     }
 }

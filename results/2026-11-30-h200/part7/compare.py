@@ -1,0 +1,36 @@
+"""The deterministic and bandwidth kernels' medians, round by round, for the
+builds of one part-7 experiment run (part7d to part7j), in microseconds. Run
+in the folder of the JSON files with the builds' names as the run script
+wrote them:
+
+    python3 ../part7/compare.py p0 pD pE > compare.md
+
+Each cell is `round 1 / round 2`; only the deterministic kernel differs
+between builds, so the bandwidth rows show the noise of the method."""
+import glob
+import json
+import statistics
+import sys
+
+BUILDS = sys.argv[1:]
+
+
+def load(path):
+    out = {}
+    for row in json.load(open(path))["results"]["rows"]:
+        for m in row["sums"]["measurements"]:
+            out[(m["kernel"], row["sums"]["n"])] = statistics.median(m["times_ms"]) * 1000
+    return out
+
+
+print(f"# {', '.join(BUILDS)}: medians of 10 timed launches, round 1 / round 2, µs")
+for temp in ("warm", "cold"):
+    runs = {b: [load(f"bench-{b}-{temp}-{r}.json") for r in (1, 2)] for b in BUILDS}
+    sizes = sorted({n for _, n in runs[BUILDS[0]][0]})
+    print(f"\n## {temp}\n")
+    print("| kernel | build | " + " | ".join(f"{n:,}" for n in sizes) + " |")
+    print("|---|---|" + "---|" * len(sizes))
+    for kernel in ("deterministic", "bandwidth"):
+        for b in BUILDS:
+            cells = [f"{runs[b][0][(kernel, n)]:.2f} / {runs[b][1][(kernel, n)]:.2f}" for n in sizes]
+            print(f"| {kernel} | {b} | " + " | ".join(cells) + " |")
