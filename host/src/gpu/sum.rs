@@ -247,8 +247,8 @@ impl<'gpu> SumKernels<'gpu> {
         // `Scratch` names, which `measure` allocated from the same entry:
         // `(*mut f32, *mut Handoff)` for `ChunkPartials`, one partial per
         // chunk in a fresh, 256-byte aligned allocation and a zeroed
-        // `Handoff` the kernel leaves zero; `*mut Superaccumulator` for `Superaccumulator`, zeroed
-        // and left zero. `input` holds `n <= max_n` floats and `total` one;
+        // `Handoff` the kernel leaves zero; `*mut Superaccumulator` for
+        // `Superaccumulator`, zeroed and left zero. `input` holds `n <= max_n` floats and `total` one;
         // `config` comes from the registry's grid and shared-memory rules,
         // which are the kernel's `# Launch` contract, and `load` allowed the
         // shared bytes past 48 KiB.
