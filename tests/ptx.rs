@@ -53,15 +53,22 @@ fn assembles_for_turing_ampere_and_hopper() {
     }
 }
 
+/// `ptxas -v`'s resource report for the whole PTX on sm_90. `tag` names the
+/// test's own cubin, so tests running in parallel never share a file.
+fn ptxas_report(tag: &str) -> String {
+    let ptx = ptx_file();
+    let cubin = ptx.with_extension(format!("{tag}.cubin"));
+    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
+    assert!(out.status.success(), "ptxas -v failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 /// A kernel that takes `--block` must launch at 1024 threads, so on sm_90
 /// (65,536 registers per block) it may use at most 64 registers a thread:
 /// more and the launch fails with "too many resources requested".
 #[test]
 fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
-    let ptx = ptx_file();
-    let cubin = ptx.with_extension("registers.cubin");
-    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
-    let log = String::from_utf8_lossy(&out.stderr);
+    let log = ptxas_report("registers");
     let mut too_many = Vec::new();
     for entry in layout::entries().filter(|e| matches!(e.family, layout::Family::Sum | layout::Family::Histogram)) {
         let registers = xtask::sass::registers_of(&log, entry.symbol)
@@ -79,10 +86,7 @@ fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
 /// nothing else in its SASS showed it.
 #[test]
 fn the_sums_at_the_memory_limit_keep_no_stack_frame() {
-    let ptx = ptx_file();
-    let cubin = ptx.with_extension("stack.cubin");
-    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
-    let log = String::from_utf8_lossy(&out.stderr);
+    let log = ptxas_report("stack");
     for entry in [&layout::sum::BANDWIDTH.entry, &layout::sum::DETERMINISTIC.entry] {
         let frame = xtask::sass::stack_frame_of(&log, entry.symbol)
             .unwrap_or_else(|| panic!("no stack frame line for {} in ptxas -v", entry.symbol));
