@@ -353,8 +353,8 @@ unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut
     if segments == 1 {
         // One segment (up to `SEGMENT` chunks, n <= 2^23): the sum of the
         // segment sums would add only zeros to it, so, as for one chunk,
-        // `sum + 0.0` is the result bit for bit, with no second pass, no
-        // barrier and no more code to fetch.
+        // `sum + 0.0` is the result bit for bit, with no second pass and no
+        // barrier.
         if tid < warp::WARP_SIZE {
             // SAFETY: all of warp 0 is here; the reader stays inside
             // `sums[0..chunks]`.
