@@ -28,9 +28,9 @@
 //! magnitude, and rounds to the nearest `f32`, ties to even, once. An exact
 //! zero is `+0.0` (the sign of zero is not kept). A sum whose magnitude rounds
 //! past the largest finite `f32` is an infinity. Infinities and NaNs in the
-//! input are not in the limbs; they are recorded in [`Specials`] and decide the
-//! result as IEEE addition would: any NaN, or both infinities, give NaN; one
-//! kind of infinity gives that infinity.
+//! input are not in the limbs; they are recorded as [`specials`] bits and
+//! decide the result as IEEE addition would: any NaN, or both infinities, give
+//! NaN; one kind of infinity gives that infinity.
 
 /// Limbs in the accumulator: 2^-149 up to 2^171, 320 bits.
 pub const LIMBS: usize = 10;
