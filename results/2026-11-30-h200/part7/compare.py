@@ -7,20 +7,13 @@ wrote them:
 
 Each cell is `round 1 / round 2`; only the deterministic kernel differs
 between builds, so the bandwidth rows show the noise of the method."""
-import glob
-import json
-import statistics
+import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_json import medians as load  # noqa: E402
+
 BUILDS = sys.argv[1:]
-
-
-def load(path):
-    out = {}
-    for row in json.load(open(path))["results"]["rows"]:
-        for m in row["sums"]["measurements"]:
-            out[(m["kernel"], row["sums"]["n"])] = statistics.median(m["times_ms"]) * 1000
-    return out
 
 
 print(f"# {', '.join(BUILDS)}: medians of 10 timed launches, round 1 / round 2, µs")

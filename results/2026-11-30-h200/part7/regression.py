@@ -6,9 +6,11 @@ medians, in microseconds. Run in the folder of the JSON files:
     python3 ../part7/regression.py BEFORE_COMMIT AFTER_COMMIT
 
 writes regression.md there (part7: 249c14a fbba142; part7b: 249c14a 3fbcd26)."""
-import json
-import statistics
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_json import medians  # noqa: E402
 
 BEFORE, AFTER = sys.argv[1], sys.argv[2]
 
@@ -17,14 +19,7 @@ KERNELS = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "ban
 
 
 def load(who, temp, rnd):
-    rows = json.load(open(f"bench-{who}-{temp}-{rnd}.json"))["results"]["rows"]
-    out = {}
-    for row in rows:
-        n = row["sums"]["n"]
-        for m in row["sums"]["measurements"]:
-            out[(m["kernel"], n)] = statistics.median(m["times_ms"]) * 1000
-        out[("empty launch", n)] = statistics.median(row["empty_ms"]) * 1000
-    return out
+    return medians(f"bench-{who}-{temp}-{rnd}.json")
 
 
 lines = [f"# Part 7: before ({BEFORE}) and after ({AFTER}), H200, 2026-11-30", "",

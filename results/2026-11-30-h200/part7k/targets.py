@@ -8,21 +8,20 @@ writes targets.md: the deterministic kernel against the fastest atomic kernel
 (nvcc-compare-cub.txt) and against the limit (bench-to-2e31.txt,
 bench-cold-to-2e31.txt)."""
 import json
+import os
 import re
 import statistics
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "part7"))
+from bench_json import medians  # noqa: E402
 
 ATOMIC = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth"]
 
 
-def medians(temp):
+def mean_medians(temp):
     """(kernel, n) -> mean over the two rounds of the median time, in µs."""
-    rounds = []
-    for rnd in (1, 2):
-        out = {}
-        for row in json.load(open(f"bench-after-{temp}-{rnd}.json"))["results"]["rows"]:
-            for m in row["sums"]["measurements"]:
-                out[(m["kernel"], row["sums"]["n"])] = statistics.median(m["times_ms"]) * 1000
-        rounds.append(out)
+    rounds = [medians(f"bench-after-{temp}-{rnd}.json") for rnd in (1, 2)]
     return {k: (rounds[0][k] + rounds[1][k]) / 2 for k in rounds[0]}
 
 
@@ -59,7 +58,7 @@ def limit_ms(record, n):
 lines = ["# Part 7's targets, final run (commit 815e5e1), H200, 2026-11-30", ""]
 lines += ["## Deterministic against the fastest atomic kernel (target: at most 1.10)", ""]
 lines += ["| n | warm: det / fastest (µs) | ratio | cold: det / fastest (µs) | ratio |", "|---|---|---|---|---|"]
-warm, cold = medians("warm"), medians("cold")
+warm, cold = mean_medians("warm"), mean_medians("cold")
 for n in sorted({n for _, n in warm}):
     cells = []
     for t in (warm, cold):
