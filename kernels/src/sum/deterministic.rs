@@ -418,6 +418,29 @@ trait Quads<const QUADS: usize> {
     ///
     /// `q < QUADS`.
     unsafe fn quad(&self, q: usize) -> [f32; 4];
+
+    /// Quads from which on every quad is 0.0 (a multiple of `32 * BATCH`
+    /// or `QUADS`): [`lane_sum`] stops there. Adding `+0.0` to a lane's
+    /// running sum never changes its bits (the sum starts at `+0.0`, so it is
+    /// never `-0.0`), so stopping early gives the same result.
+    fn live_quads(&self) -> usize {
+        QUADS
+    }
+
+    /// Batch `batch` of the list by one warp ([`batch_sum`]); a reader may
+    /// hand a batch to a faster reader of the same values.
+    ///
+    /// # Safety
+    ///
+    /// As for [`batch_sum`].
+    #[inline(always)]
+    unsafe fn batch(&self, lane: u32, batch: usize) -> f32
+    where
+        Self: Sized,
+    {
+        // SAFETY: forwarded.
+        unsafe { batch_sum(self, lane, batch) }
+    }
 }
 
 /// Quads one lane loads before it adds any of them: eight independent 16-byte
@@ -513,21 +536,23 @@ impl Join {
 /// The sum of a list of `4 * QUADS` floats by one warp, in a fixed order:
 /// each lane's batch sums ([`batch_sum`]), joined by [`join`]'s tree, then
 /// the warp's butterfly sum combines the lanes. Missing floats are 0.0, so a
-/// short list sums exactly as if padded; a list of fewer than eight batches
-/// joins `+0.0` for the rest.
+/// short list sums exactly as if padded; batches past
+/// [`Quads::live_quads`] are not loaded at all.
 ///
 /// # Safety
 ///
 /// All 32 lanes of the warp must call it with the same list; `QUADS` must be
 /// a multiple of `32 * BATCH`, at most `32 * BATCH * BATCHES`.
 #[inline(always)]
-unsafe fn lane_sum<const QUADS: usize>(list: &impl Quads<QUADS>, lane: u32) -> f32 {
+unsafe fn lane_sum<const QUADS: usize>(list: &(impl Quads<QUADS> + Sized), lane: u32) -> f32 {
     let per_batch = warp::WARP_SIZE as usize * BATCH;
+    let live = list.live_quads().min(QUADS);
     let mut tree = Join::default();
     for b in 0..BATCHES {
         // SAFETY: batch `b` is below `QUADS / per_batch`, so its quads are in
         // the list.
-        let value = if b < QUADS / per_batch { unsafe { batch_sum(list, lane, b) } } else { 0.0 };
+        let value =
+            if b < QUADS / per_batch && b * per_batch < live { unsafe { list.batch(lane, b) } } else { 0.0 };
         tree.push(b, value);
     }
     // SAFETY: the whole warp is here.
@@ -549,10 +574,15 @@ impl Quads<{ CHUNK / 4 }> for FullChunk {
 }
 
 /// The last, short chunk, or any chunk of a misaligned input: scalar loads,
-/// each guarded by the chunk's length. Same additions as [`FullChunk`].
+/// each guarded by the chunk's length, except that a batch lying wholly
+/// inside an aligned chunk goes to [`FullChunk`]'s 128-bit loads (an input
+/// of 4096 floats is four such batches). Same values, so the same additions.
 struct PartChunk {
     base: *const f32,
     len: usize,
+    /// Whether `base` is 16-byte aligned (the input is, and every chunk
+    /// starts a multiple of 16 bytes after it).
+    aligned: bool,
 }
 
 impl Quads<{ CHUNK / 4 }> for PartChunk {
@@ -564,15 +594,30 @@ impl Quads<{ CHUNK / 4 }> for PartChunk {
             if k < self.len { unsafe { *self.base.add(k) } } else { 0.0 }
         })
     }
+
+    #[inline(always)]
+    unsafe fn batch(&self, lane: u32, batch: usize) -> f32 {
+        let floats = 4 * warp::WARP_SIZE as usize * BATCH;
+        // SAFETY: forwarded; a whole batch is inside the chunk, and aligned.
+        unsafe {
+            if self.aligned && (batch + 1) * floats <= self.len {
+                batch_sum(&FullChunk { base: self.base }, lane, batch)
+            } else {
+                batch_sum(self, lane, batch)
+            }
+        }
+    }
+
+    /// A short chunk ends early: the batches past its last float are zeros.
+    #[inline(always)]
+    fn live_quads(&self) -> usize {
+        let batch = warp::WARP_SIZE as usize * BATCH;
+        self.len.div_ceil(4).div_ceil(batch) * batch
+    }
 }
 
 /// Batch `batch` of chunk `chunk`, by one warp, with whichever reader fits
-/// it: a batch lying wholly inside an aligned input (every batch of a whole
-/// chunk, and the leading ones of the short last chunk: an input of 4096
-/// floats is four such batches) in 128-bit loads; a batch the chunk ends in,
-/// or of a misaligned input, in guarded scalar loads; `+0.0` for a batch past
-/// the chunk's end, whose quads would all be 0.0. Same values, so the same
-/// additions.
+/// the chunk: [`batch_sum`] of it, or `+0.0` for a batch past its end.
 ///
 /// # Safety
 ///
@@ -583,17 +628,14 @@ unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: usize, lane: u32, 
     // SAFETY: `start < n`.
     let base = unsafe { input.add(start) };
     let len = (n - start).min(CHUNK);
-    let floats = 4 * warp::WARP_SIZE as usize * BATCH;
-    // SAFETY: forwarded; each reader stays inside `[start, start + len)`, and
-    // the 128-bit reader only where the batch is whole and aligned (a chunk
-    // starts a multiple of 16 bytes after the input).
+    let aligned = (input as usize).is_multiple_of(16);
+    // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
     unsafe {
-        if (input as usize).is_multiple_of(16) && (batch + 1) * floats <= len {
+        if len == CHUNK && aligned {
             batch_sum(&FullChunk { base }, lane, batch)
-        } else if batch * floats < len {
-            batch_sum(&PartChunk { base, len }, lane, batch)
         } else {
-            0.0
+            let part = PartChunk { base, len, aligned };
+            if batch * warp::WARP_SIZE as usize * BATCH < part.live_quads() { part.batch(lane, batch) } else { 0.0 }
         }
     }
 }
