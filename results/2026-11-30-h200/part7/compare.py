@@ -5,7 +5,7 @@ wrote them:
 
     python3 ../part7/compare.py p0 pD pE > compare.md
 
-Each cell is `round 1 / round 2`; only the deterministic kernel differs
+Each cell is `round 1 / round 2` (or round 1 alone, for a one-round run); only the deterministic kernel differs
 between builds, so the bandwidth rows show the noise of the method."""
 import os
 import sys
@@ -14,16 +14,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_json import medians as load  # noqa: E402
 
 BUILDS = sys.argv[1:]
+# Two rounds where the run made two (most did), else one.
+ROUNDS = (1, 2) if os.path.exists(f"bench-{BUILDS[0]}-warm-2.json") else (1,)
 
-
-print(f"# {', '.join(BUILDS)}: medians of 10 timed launches, round 1 / round 2, µs")
+print(f"# {', '.join(BUILDS)}: medians of 10 timed launches, "
+      + " / ".join(f"round {r}" for r in ROUNDS) + ", µs")
 for temp in ("warm", "cold"):
-    runs = {b: [load(f"bench-{b}-{temp}-{r}.json") for r in (1, 2)] for b in BUILDS}
+    runs = {b: [load(f"bench-{b}-{temp}-{r}.json") for r in ROUNDS] for b in BUILDS}
     sizes = sorted({n for _, n in runs[BUILDS[0]][0]})
     print(f"\n## {temp}\n")
     print("| kernel | build | " + " | ".join(f"{n:,}" for n in sizes) + " |")
     print("|---|---|" + "---|" * len(sizes))
     for kernel in ("deterministic", "bandwidth"):
         for b in BUILDS:
-            cells = [f"{runs[b][0][(kernel, n)]:.2f} / {runs[b][1][(kernel, n)]:.2f}" for n in sizes]
+            cells = [" / ".join(f"{r[(kernel, n)]:.2f}" for r in runs[b]) for n in sizes]
             print(f"| {kernel} | {b} | " + " | ".join(cells) + " |")
