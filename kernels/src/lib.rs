@@ -21,6 +21,7 @@
 
 pub mod atomic;
 pub mod empty;
+pub mod evict;
 pub mod global;
 pub mod histogram;
 pub mod litmus;

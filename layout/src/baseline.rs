@@ -13,5 +13,18 @@ pub const EMPTY: Entry = Entry {
     sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "CCTL", "SHFL"],
 };
 
+/// The cold-cache flush: reads a zeroed buffer of twice the L2's size,
+/// `(buffer: *const f32, quads: usize, sink: *mut u32)`, any grid, no shared
+/// memory. It stores nothing (the buffer is zero), so it leaves the L2 full
+/// of clean lines.
+pub const EVICT_L2: Entry = Entry {
+    symbol: "evict_l2",
+    family: Family::Baseline,
+    ptx_has: &["ld.global.nc.v4.f32"],
+    ptx_lacks: &["atom.", "red.", "bar."],
+    sass_has: &[],
+    sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR"],
+};
+
 /// Every baseline kernel.
-pub const KERNELS: [Entry; 1] = [EMPTY];
+pub const KERNELS: [Entry; 2] = [EMPTY, EVICT_L2];

@@ -69,8 +69,13 @@ pub fn parse_cub(text: &str) -> Result<Cub, Error> {
     Ok(cub)
 }
 
-/// Per kernel label, the bench record's median times by n, and each n's
-/// reference sum: `(kernel -> n -> ms, n -> reference)`.
+/// The row name of the bench's empty launch in [`Bench`], and the mode of
+/// `cub_sum`'s own empty kernel: each program's launch floor.
+pub const EMPTY: &str = "empty launch";
+
+/// Per kernel label, the bench record's median times by n (the empty launch
+/// as [`EMPTY`]), and each n's reference sum: `(kernel -> n -> ms, n ->
+/// reference)`.
 pub type Bench = (BTreeMap<String, BTreeMap<u64, f64>>, BTreeMap<u64, f64>);
 
 /// Reads a host `bench --format json` record.
@@ -82,12 +87,16 @@ pub fn parse_bench(record: &serde_json::Value) -> Result<Bench, Error> {
         let sums = &row["sums"];
         let n = sums["n"].as_u64().ok_or_else(|| Error("a bench row has no n".into()))?;
         references.insert(n, sums["reference"].as_f64().unwrap_or(f64::NAN));
-        for m in sums["measurements"].as_array().into_iter().flatten() {
-            let kernel = m["kernel"].as_str().unwrap_or("?").to_owned();
+        let timed = sums["measurements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| (m["kernel"].as_str().unwrap_or("?"), &m["times_ms"]));
+        for (kernel, times) in timed.chain([(EMPTY, &row["empty_ms"])]) {
             let times: Vec<f32> =
-                m["times_ms"].as_array().into_iter().flatten().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
+                times.as_array().into_iter().flatten().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
             if let Some(median) = lab_stats::median(&times) {
-                kernels.entry(kernel).or_default().insert(n, f64::from(median));
+                kernels.entry(kernel.to_owned()).or_default().insert(n, f64::from(median));
             }
         }
     }
@@ -96,8 +105,9 @@ pub fn parse_bench(record: &serde_json::Value) -> Result<Bench, Error> {
 
 /// The side-by-side table: for every size, every lab kernel's warm and cold
 /// median against CUB's default mode, with the ratio lab / CUB (below 1.00:
-/// the lab's kernel is faster), then CUB's `gpu_to_gpu` mode if it ran, and
-/// whether CUB's sums equal the lab's reference.
+/// the lab's kernel is faster), and the host's empty launch against
+/// `cub_sum`'s (the two programs' floors); then CUB's `gpu_to_gpu` mode if it
+/// ran, and whether CUB's sums equal the lab's reference.
 pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
     let ratio = |lab: Option<f64>, cub: Option<f64>| match (lab, cub) {
         (Some(l), Some(c)) if c > 0.0 => format!("{:.2}", l / c),
@@ -105,15 +115,18 @@ pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
     };
     let ms = |t: Option<f64>| t.map_or("-".to_owned(), |t| format!("{t:.4}"));
     let default = cub.times.get("default").cloned().unwrap_or_default();
+    let floor = cub.times.get(EMPTY).cloned().unwrap_or_default();
     let mut out = format!(
         "CUB DeviceReduce::Sum (default: run-to-run determinism) beside the lab's kernels, same run,\n\
          median of {RUNS} timed launches after {WARMUP} warm-ups; ratio = lab / CUB (below 1.00: the lab is faster).\n\
+         The `{EMPTY}` rows set the host's empty kernel beside cub_sum's: each program's launch floor.\n\
          {}\n\n{:<20} {:>10} {:>10} {:>10} {:>6} {:>10} {:>10} {:>6}\n",
         cub.gpu_to_gpu, "kernel", "n", "lab warm", "CUB warm", "ratio", "lab cold", "CUB cold", "ratio"
     );
-    for (&n, &(cub_warm, cub_cold)) in &default {
+    for (&n, &sum) in &default {
         for (kernel, times) in &warm.0 {
             let Some(&lab_warm) = times.get(&n) else { continue };
+            let (cub_warm, cub_cold) = if kernel == EMPTY { floor.get(&n).copied().unwrap_or_default() } else { sum };
             let lab_cold = cold.0.get(kernel).and_then(|t| t.get(&n)).copied();
             out.push_str(&format!(
                 "{kernel:<20} {n:>10} {:>10} {:>10} {:>6} {:>10} {:>10} {:>6}\n",
@@ -135,6 +148,7 @@ pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
     let wrong: Vec<String> = cub
         .sums
         .iter()
+        .filter(|(mode, _)| *mode != EMPTY)
         .flat_map(|(mode, sums)| sums.iter().map(move |(n, s)| (mode, n, s)))
         .filter(|(_, n, s)| warm.1.get(n).is_some_and(|r| (*r as f32).to_bits() != (**s as f32).to_bits()))
         .map(|(mode, n, s)| format!("{mode} at n = {n}: {s}"))
@@ -196,12 +210,14 @@ mod tests {
     const CUB: &str = "# gpu_to_gpu: not available: CCCL 3.0.1 has no determinism requirement (it came in 3.1)\n\
                        mode,n,cache,median_ms,sum\n\
                        default,4096,warm,0.006800,96.0\n\
-                       default,4096,cold,0.003900,96.0\n";
+                       default,4096,cold,0.003900,96.0\n\
+                       empty launch,4096,warm,0.003000,0.0\n\
+                       empty launch,4096,cold,0.002500,0.0\n";
 
     fn bench(ms: f64) -> Bench {
         let record = serde_json::json!({"results": {"rows": [{"sums": {"n": 4096, "reference": 96.0, "measurements": [
             {"kernel": "deterministic", "times_ms": [ms, ms, 9.0]},
-        ]}}]}});
+        ]}, "empty_ms": [0.0031, 0.0031, 0.0040]}]}});
         parse_bench(&record).unwrap()
     }
 
@@ -224,5 +240,9 @@ mod tests {
         let cells: Vec<&str> = row.split_whitespace().collect();
         assert_eq!(cells, ["deterministic", "4096", "0.0076", "0.0068", "1.12", "0.0099", "0.0039", "2.54"]);
         assert!(text.contains("Every CUB sum equals the lab's reference"));
+        // The launch floors side by side, not the empty kernel against CUB's sum.
+        let floor = text.lines().find(|l| l.starts_with(EMPTY)).unwrap();
+        let cells: Vec<&str> = floor.split_whitespace().collect();
+        assert_eq!(cells, ["empty", "launch", "4096", "0.0031", "0.0030", "1.03", "0.0031", "0.0025", "1.24"]);
     }
 }

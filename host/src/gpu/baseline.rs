@@ -1,7 +1,8 @@
 //! The yardsticks the bench measures kernels against, in the same process:
-//! the device's own copy bandwidth and the cost of an empty launch.
+//! the device's own copy bandwidth and the cost of an empty launch; and the
+//! flush that makes a measurement cold.
 
-use cudarc::driver::{CudaFunction, LaunchConfig};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use layout::baseline;
 
 use super::Gpu;
@@ -43,5 +44,49 @@ impl<'gpu> Baselines<'gpu> {
             // SAFETY: `empty` takes no arguments and touches no memory.
             unsafe { args.launch(config) }.map(|_| ()).doing(|| "launching empty".to_owned())
         })
+    }
+}
+
+/// The cold-cache flush: `evict_l2` over a zeroed buffer of twice the L2's
+/// size, which leaves the L2 holding clean lines of that buffer and none of
+/// any input.
+pub(super) struct L2Flush {
+    kernel: CudaFunction,
+    buffer: CudaSlice<f32>,
+    /// Where `evict_l2` would store a set bit; the buffer is zero, so it never
+    /// does.
+    sink: CudaSlice<u32>,
+    config: LaunchConfig,
+}
+
+impl L2Flush {
+    /// Looks up `evict_l2` and allocates its zeroed buffer.
+    pub(super) fn new(gpu: &Gpu) -> Result<L2Flush, LabError> {
+        let kernel = gpu.function(baseline::EVICT_L2.symbol)?;
+        let stream = gpu.stream();
+        let floats = 2 * gpu.info.l2_bytes.max(16) / size_of::<f32>();
+        let buffer =
+            stream.alloc_zeros::<f32>(floats).doing(|| format!("allocating a {floats}-float L2 flush buffer"))?;
+        let sink = stream.alloc_zeros::<u32>(1).doing(|| "allocating the flush's sink".to_owned())?;
+        // Eight blocks of 256 threads per SM is 2,048 threads, a full SM on
+        // every GPU since Volta: enough loads in flight to stream the buffer.
+        let config = LaunchConfig {
+            grid_dim: (8 * gpu.info.sm_count.max(1), 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        Ok(L2Flush { kernel, buffer, sink, config })
+    }
+
+    /// Queues one flush on `gpu`'s stream.
+    pub(super) fn queue(&mut self, gpu: &Gpu) -> Result<(), LabError> {
+        let quads = self.buffer.len() / 4;
+        let mut args = gpu.stream().launch_builder(&self.kernel);
+        args.arg(&self.buffer).arg(&quads).arg(&mut self.sink);
+        // SAFETY: `evict_l2(buffer: *const f32, quads: usize, sink: *mut u32)`
+        // per its registry entry: `buffer` is a zeroed, 256-byte aligned
+        // allocation of `4 * quads` floats or more, which nothing writes;
+        // `sink` is one u32. Any grid is valid.
+        unsafe { args.launch(self.config) }.map(|_| ()).doing(|| "flushing L2".to_owned())
     }
 }

@@ -26,7 +26,7 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, sys};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, sys};
 use cudarc::nvrtc::Ptx;
 
 use self::driver_error::{DriverContext, describe};
@@ -102,8 +102,8 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     ptx_name: String,
-    /// Twice the L2 size, allocated on the first cold measurement.
-    flush_buffer: RefCell<Option<CudaSlice<u8>>>,
+    /// The cold-cache flush, set up on the first cold measurement.
+    flush: RefCell<Option<baseline::L2Flush>>,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -147,7 +147,7 @@ impl Gpu {
         let module = context
             .load_module(Ptx::from_src(text))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
-        Ok(Gpu { context, stream, module, ptx_name, flush_buffer: RefCell::new(None), info })
+        Ok(Gpu { context, stream, module, ptx_name, flush: RefCell::new(None), info })
     }
 
     /// The kernel named `symbol` in the loaded PTX.
@@ -178,18 +178,18 @@ impl Gpu {
         &self.context
     }
 
-    /// Queues a write of twice the L2 cache's size, which evicts whatever a
-    /// previous launch left there (nvbench's method).
+    /// Queues a read of twice the L2 cache's size (`evict_l2`), which evicts
+    /// whatever a previous launch left there and leaves no dirty line behind.
+    ///
+    /// nvbench flushes with a write of that size instead; the write evicts
+    /// just as well, but the timed kernel then writes its dirty lines back
+    /// (measured on the H200: see `evict_l2`'s documentation).
     pub fn flush_l2(&self) -> Result<(), LabError> {
-        let mut slot = self.flush_buffer.borrow_mut();
+        let mut slot = self.flush.borrow_mut();
         if slot.is_none() {
-            let bytes = 2 * self.info.l2_bytes.max(1);
-            *slot = Some(
-                self.stream.alloc_zeros::<u8>(bytes).doing(|| format!("allocating a {bytes}-byte L2 flush buffer"))?,
-            );
+            *slot = Some(baseline::L2Flush::new(self)?);
         }
-        let buffer = slot.as_mut().expect("allocated above");
-        self.stream.memset_zeros(buffer).doing(|| "flushing L2".to_owned())
+        slot.as_mut().expect("set up above").queue(self)
     }
 }
 

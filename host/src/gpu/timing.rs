@@ -53,8 +53,8 @@ pub struct Plan {
     pub warmup: usize,
     /// Timed launches.
     pub runs: usize,
-    /// Flush the L2 cache before every timed launch, as NVIDIA's nvbench
-    /// does, so an input smaller than L2 is not read at cache speed.
+    /// Flush the L2 cache before every timed launch ([`Gpu::flush_l2`]), so
+    /// an input smaller than L2 is not read at cache speed.
     pub cold: bool,
 }
 

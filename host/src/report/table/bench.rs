@@ -82,7 +82,7 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
     }
     let o = &report.options;
     let cache = if o.plan.cold {
-        "cold: L2 flushed before every timed launch (and copy)"
+        "cold: L2 flushed before every timed launch (and copy) by a read of twice its size"
     } else {
         "warm: inputs that fit in L2 may be read from cache; use --cold to flush it"
     };
