@@ -76,6 +76,10 @@ fn cases() -> Vec<Case> {
     cases.push(("deterministic_sum_has_one_value".to_owned(), Box::new(deterministic_sum_has_one_value)));
     cases.push(("cold_measurements_flush_and_stay_exact".to_owned(), Box::new(cold_measurements_flush_and_stay_exact)));
     cases.push((
+        "ptx_without_the_timing_kernels_is_timed_with_the_embedded_ones".to_owned(),
+        Box::new(|_| ptx_without_the_timing_kernels_is_timed()),
+    ));
+    cases.push((
         "deterministic_sum_follows_its_documented_order_on_every_path".to_owned(),
         Box::new(deterministic_sum_follows_its_documented_order),
     ));
@@ -156,6 +160,46 @@ fn cold_measurements_flush_and_stay_exact(gpu: &Gpu) -> Result<(), String> {
                     wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label));
                 }
             }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// The embedded PTX without `evict_l2` and `hold`, as a file: the kernels
+/// under test come from it, and a warm and a cold measurement still run,
+/// with the timing kernels taken from the embedded PTX (as `nvcc-compare`
+/// needs for nvcc's PTX of the page's kernels).
+fn ptx_without_the_timing_kernels_is_timed() -> Result<(), String> {
+    let mut ptx = host::gpu::EMBEDDED_PTX.to_owned();
+    for symbol in [layout::baseline::EVICT_L2.symbol, layout::baseline::HOLD.symbol] {
+        // Each function runs from its `// .globl` line to the `}` after its
+        // `// -- End function` line (rustc's PTX layout).
+        let start = ptx.find(&format!("// .globl\t{symbol} ")).ok_or(format!("no `{symbol}` in the embedded PTX"))?;
+        let end_mark = ptx[start..].find("// -- End function").ok_or("no end of function")? + start;
+        let end = ptx[end_mark..].find("}\n").ok_or("no closing brace")? + end_mark + 2;
+        ptx.replace_range(start..end, "");
+    }
+    let path = std::env::temp_dir().join(format!("without-timing-{}.ptx", std::process::id()));
+    std::fs::write(&path, &ptx).map_err(|e| e.to_string())?;
+    let gpu = Gpu::open(&PtxSource::File(path.clone())).map_err(|e| e.to_string())?;
+    let _ = std::fs::remove_file(&path);
+    if gpu.function(layout::baseline::HOLD.symbol).is_ok() {
+        return Err("the cut PTX still defines `hold`".to_owned());
+    }
+    let kernels = SumKernels::load(&gpu).map_err(|e| e.to_string())?;
+    let values = input::sparse_exact(100_003);
+    let expected = reference::kahan_sum(&values);
+    let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for cold in [false, true] {
+        let plan = Plan { warmup: 1, runs: 2, cold };
+        let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
+        let m = kernels.measure(kernel, &device_input, Block::DEFAULT, plan).map_err(|e| e.to_string())?;
+        if m.times_ms.len() != 2 || !m.times_ms.iter().all(|t| t.is_finite() && *t > 0.0) {
+            wrong.push(format!("  cold = {cold}: times {:?}", m.times_ms));
+        }
+        if !m.sums.iter().all(|&s| reference::bit_exact(s, expected)) {
+            wrong.push(format!("  cold = {cold}: sums {:?}, expected {expected}", m.sums));
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }

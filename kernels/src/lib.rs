@@ -24,6 +24,7 @@ pub mod empty;
 pub mod evict;
 pub mod global;
 pub mod histogram;
+pub mod hold;
 pub mod litmus;
 pub mod order;
 pub mod publish;

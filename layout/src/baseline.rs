@@ -26,5 +26,20 @@ pub const EVICT_L2: Entry = Entry {
     sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR"],
 };
 
+/// The timing hold: `(ns: u64)`, one thread, no shared memory. It spins on
+/// the global timer and touches no memory.
+pub const HOLD: Entry = Entry {
+    symbol: "hold",
+    family: Family::Baseline,
+    ptx_has: &["%globaltimer"],
+    ptx_lacks: &["ld.global", "st.", "atom.", "bar."],
+    sass_has: &[],
+    sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR"],
+};
+
+/// How long [`HOLD`] keeps the stream busy before each timed launch: longer
+/// than the host takes to queue a start event, a launch and a stop event.
+pub const HOLD_NS: u64 = 50_000;
+
 /// Every baseline kernel.
-pub const KERNELS: [Entry; 2] = [EMPTY, EVICT_L2];
+pub const KERNELS: [Entry; 3] = [EMPTY, EVICT_L2, HOLD];

@@ -2,7 +2,9 @@
 // for `cargo xtask nvcc-compare`: the bench's sparse exact input, CUDA events
 // around each launch, the median of the timed launches after the warm-ups,
 // warm, and cold with L2 flushed before each timed launch by a read of
-// twice its size (the host's `evict_l2`, host/src/gpu/baseline.rs).
+// twice its size (the host's `evict_l2`, host/src/gpu/baseline.rs); every
+// start event queued behind the host's timing hold (`hold`, 50 us), so the
+// host's queueing stays out of the timed region.
 //
 // Usage: cub_sum RUNS WARMUP N...
 // Prints one CSV line per size and cache state:
@@ -64,6 +66,22 @@ __global__ void evict_l2(const uint4* buffer, size_t quads, unsigned* sink) {
 
 __global__ void empty() {}
 
+// The host's `hold` (kernels/src/hold.rs): one thread spins on the global
+// timer for `ns` nanoseconds, while the host queues the timed work.
+static const unsigned long long HOLD_NS = 50000;  // layout::baseline::HOLD_NS
+
+__device__ unsigned long long global_timer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void hold(unsigned long long ns) {
+  unsigned long long start = global_timer_ns();
+  while (global_timer_ns() - start < ns) {
+  }
+}
+
 // The flush: `evict_l2` over a zeroed buffer of twice the L2's size, eight
 // blocks of 256 threads per SM, as the host launches it.
 struct Flush {
@@ -86,7 +104,8 @@ static float median(std::vector<float> v) {
 // Times `launch` (which enqueues one sum on `stream`) per the lab's rule
 // (host/src/gpu/timing.rs): a pair of events per timed launch, created
 // before the loop; every launch queued without waiting, the flush of a cold
-// run before its start event; the times read once the stream is done.
+// run and then the hold before its start event; the times read once the
+// stream is done.
 template <typename Launch>
 static float time_median(int runs, int warmup, bool cold, const Flush& flush, cudaStream_t stream, Launch launch) {
   std::vector<cudaEvent_t> start(runs), stop(runs);
@@ -98,6 +117,8 @@ static float time_median(int runs, int warmup, bool cold, const Flush& flush, cu
     int timed = k - warmup;
     if (timed >= 0) {
       if (cold) flush.queue(stream);
+      hold<<<1, 1, 0, stream>>>(HOLD_NS);
+      CHECK(cudaGetLastError());
       CHECK(cudaEventRecord(start[timed], stream));
     }
     launch();

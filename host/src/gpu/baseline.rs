@@ -1,6 +1,7 @@
 //! The yardsticks the bench measures kernels against, in the same process:
 //! the device's own copy bandwidth and the cost of an empty launch; and the
-//! flush that makes a measurement cold.
+//! two kernels every timed launch is queued behind: the flush that makes a
+//! measurement cold, and the hold that keeps the host's queueing out of it.
 
 use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
 use layout::baseline;
@@ -62,7 +63,7 @@ pub(super) struct L2Flush {
 impl L2Flush {
     /// Looks up `evict_l2` and allocates its zeroed buffer.
     pub(super) fn new(gpu: &Gpu) -> Result<L2Flush, LabError> {
-        let kernel = gpu.function(baseline::EVICT_L2.symbol)?;
+        let kernel = gpu.instrument(baseline::EVICT_L2.symbol)?;
         let stream = gpu.stream();
         let floats = 2 * gpu.info.l2_bytes.max(16) / size_of::<f32>();
         let buffer =
@@ -88,5 +89,28 @@ impl L2Flush {
         // allocation of `4 * quads` floats or more, which nothing writes;
         // `sink` is one u32. Any grid is valid.
         unsafe { args.launch(self.config) }.map(|_| ()).doing(|| "flushing L2".to_owned())
+    }
+}
+
+/// The timing hold: `hold` for [`baseline::HOLD_NS`], queued before every
+/// start event so the stream is busy while the host queues the timed work.
+pub(super) struct Hold {
+    kernel: CudaFunction,
+}
+
+impl Hold {
+    /// Looks up `hold`.
+    pub(super) fn new(gpu: &Gpu) -> Result<Hold, LabError> {
+        Ok(Hold { kernel: gpu.instrument(baseline::HOLD.symbol)? })
+    }
+
+    /// Queues one hold on `gpu`'s stream.
+    pub(super) fn queue(&self, gpu: &Gpu) -> Result<(), LabError> {
+        let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1, 1, 1), shared_mem_bytes: 0 };
+        let mut args = gpu.stream().launch_builder(&self.kernel);
+        args.arg(&baseline::HOLD_NS);
+        // SAFETY: `hold(ns: u64)` per its registry entry; it touches no
+        // memory, and one thread is its launch shape.
+        unsafe { args.launch(config) }.map(|_| ()).doing(|| "queueing the timing hold".to_owned())
     }
 }

@@ -102,8 +102,15 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     ptx_name: String,
+    /// The module the timing instruments (`evict_l2`, `hold`) come from: the
+    /// embedded PTX, whatever `--ptx` loaded for the kernels under test, so
+    /// the instrument does not change with them. Loaded on first use when
+    /// `--ptx` names a file.
+    instruments: RefCell<Option<Arc<CudaModule>>>,
     /// The cold-cache flush, set up on the first cold measurement.
     flush: RefCell<Option<baseline::L2Flush>>,
+    /// The timing hold, set up on the first timed launch.
+    hold: RefCell<Option<baseline::Hold>>,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -147,13 +154,41 @@ impl Gpu {
         let module = context
             .load_module(Ptx::from_src(text))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
-        Ok(Gpu { context, stream, module, ptx_name, flush: RefCell::new(None), info })
+        let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
+        Ok(Gpu {
+            context,
+            stream,
+            module,
+            ptx_name,
+            instruments,
+            flush: RefCell::new(None),
+            hold: RefCell::new(None),
+            info,
+        })
     }
 
     /// The kernel named `symbol` in the loaded PTX.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
         self.module.load_function(symbol).map_err(|e| LabError::PtxLoad {
             source_name: self.ptx_name.clone(),
+            reason: format!("no kernel `{symbol}` ({})", describe(&e)),
+        })
+    }
+
+    /// The timing instrument named `symbol` ([`layout::baseline`]), from the
+    /// embedded PTX even when the kernels under test came from `--ptx`.
+    fn instrument(&self, symbol: &str) -> Result<CudaFunction, LabError> {
+        let mut slot = self.instruments.borrow_mut();
+        if slot.is_none() {
+            let module = self
+                .context
+                .load_module(Ptx::from_src(EMBEDDED_PTX))
+                .map_err(|e| LabError::PtxLoad { source_name: PtxSource::Embedded.name(), reason: describe(&e) })?;
+            *slot = Some(module);
+        }
+        let module = slot.as_ref().expect("loaded above");
+        module.load_function(symbol).map_err(|e| LabError::PtxLoad {
+            source_name: PtxSource::Embedded.name(),
             reason: format!("no kernel `{symbol}` ({})", describe(&e)),
         })
     }
@@ -190,6 +225,18 @@ impl Gpu {
             *slot = Some(baseline::L2Flush::new(self)?);
         }
         slot.as_mut().expect("set up above").queue(self)
+    }
+
+    /// Queues the timing hold (`hold`): the stream stays busy for
+    /// [`layout::baseline::HOLD_NS`] while the host queues what comes next,
+    /// so a start event queued after it is stamped when the timed work can
+    /// start, not when the host began queueing it.
+    pub fn hold(&self) -> Result<(), LabError> {
+        let mut slot = self.hold.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(baseline::Hold::new(self)?);
+        }
+        slot.as_ref().expect("set up above").queue(self)
     }
 }
 

@@ -64,7 +64,10 @@ pub struct Plan {
 /// The timed region holds the launch and nothing else. Every driver call a
 /// measurement needs besides the launch (creating events, allocating
 /// outputs, asking the occupancy calculator) happens before the loop; the L2
-/// flush of a cold plan is queued before the start event. `launch` should
+/// flush of a cold plan, then the timing hold ([`Gpu::hold`]), are queued
+/// before the start event. Without the hold, a start event queued on an idle
+/// stream is stamped at once, and the timed region includes the host's time
+/// to queue the launch: several microseconds, more than a small sum takes. `launch` should
 /// only enqueue work: a kernel that updates its output in place uses `k` to
 /// pick its own zeroed slot (cutting a view is host arithmetic), which is the
 /// page's rule that a launch never accumulates into a previous launch's sum.
@@ -81,6 +84,7 @@ pub fn time_launches(
             if plan.cold {
                 gpu.flush_l2()?;
             }
+            gpu.hold()?;
             w.start(stream)?;
         }
         launch(k)?;

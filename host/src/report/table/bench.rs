@@ -97,6 +97,7 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
     };
     format!(
         "Bench: block {}, {} timed runs after {} warm-ups; L2 {cache}.\n\
+         Each timed launch waits on the GPU behind a {} us hold, so the host's time to queue it is not timed.\n\
          Input: every 64th element is 0, 1, 2, 3 in turn (every 256th at 2^30, 512th at 2^31), the rest 0,\n\
          so every partial sum is an integer below 2^24 and every sum is compared with == to the Kahan\n\
          reference. GB/s counts input bytes; the copy counts bytes read plus written. Kernels with one\n\
@@ -104,6 +105,7 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
         o.block,
         o.plan.runs,
         o.plan.warmup,
+        layout::baseline::HOLD_NS / 1000,
         PER_ELEMENT_ATOMICS_MAX_N.trailing_zeros(),
         limit_line(peak_gb_per_s),
         check_sentence(&check)

@@ -1,7 +1,7 @@
-"""Part 7's targets, from the final run's own files (run-part7k.sh). Run in
-this folder:
+"""Part 7's targets, from a run's own files (run-part7k.sh, run-part7o.sh).
+Run in the run's folder, naming the run:
 
-    python3 targets.py
+    python3 ../part7/targets.py "final run (commit 815e5e1)"
 
 writes targets.md: the deterministic kernel against the fastest atomic kernel
 (mean of the two rounds' medians of bench-after-*.json), against CUB
@@ -55,7 +55,7 @@ def limit_ms(record, n):
     return statistics.median(row["empty_ms"]) + 4 * n / peak * 1e3
 
 
-lines = ["# Part 7's targets, final run (commit 815e5e1), H200, 2026-11-30", ""]
+lines = [f"# Part 7's targets, {sys.argv[1]}, H200, 2026-11-30", ""]
 lines += ["## Deterministic against the fastest atomic kernel (target: at most 1.10)", ""]
 lines += ["| n | warm: det / fastest (µs) | ratio | cold: det / fastest (µs) | ratio |", "|---|---|---|---|---|"]
 warm, cold = mean_medians("warm"), mean_medians("cold")
