@@ -213,24 +213,42 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         // The last block to start: every other block is running, and
         // none waits for anything, so every slot will fill.
         let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
-        let mut chunk = tid as usize;
-        while chunk < chunks {
+        let stride = thread::block_dim_x() as usize;
+        let mut first = tid as usize;
+        while first < chunks {
+            // Thread `t` takes slots `t, t + block, ...`, up to `GATHER` of
+            // them per pass, and loads them all before it waits on any: the
+            // blocks that started earlier have usually finished, so one
+            // round trip to L2 brings most slots in full.
             // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
-            // `Handoff`; each slot is read and reset by one thread.
-            unsafe {
-                let slot = slots.add(chunk);
-                let word = loop {
-                    let word = order::load_relaxed_gpu_u64(slot);
-                    if word & FULL != 0 {
-                        break word;
+            // `Handoff`.
+            let words: [u64; GATHER] = core::array::from_fn(|j| {
+                let chunk = first + j * stride;
+                if chunk < chunks { unsafe { order::load_relaxed_gpu_u64(slots.add(chunk)) } } else { FULL }
+            });
+            // An index loop: the array's by-value iterator would live in
+            // local memory.
+            #[allow(clippy::needless_range_loop)]
+            for j in 0..GATHER {
+                let chunk = first + j * stride;
+                if chunk >= chunks {
+                    break;
+                }
+                // SAFETY: as above; each slot is read and reset by one
+                // thread.
+                unsafe {
+                    let slot = slots.add(chunk);
+                    let mut word = words[j];
+                    while word & FULL == 0 {
+                        word = order::load_relaxed_gpu_u64(slot);
                     }
-                };
-                // Single-copy atomicity: the low half is the sum that
-                // was stored with the flag, never an older value.
-                gathered.add(chunk).write(f32::from_bits(word as u32));
-                order::store_relaxed_gpu_u64(slot, 0);
+                    // Single-copy atomicity: the low half is the sum that
+                    // was stored with the flag, never an older value.
+                    gathered.add(chunk).write(f32::from_bits(word as u32));
+                    order::store_relaxed_gpu_u64(slot, 0);
+                }
             }
-            chunk += thread::block_dim_x() as usize;
+            first += GATHER * stride;
         }
         // SAFETY: the whole block took this branch (the verdict is per
         // block).
@@ -298,6 +316,9 @@ impl Route {
         }
     }
 }
+
+/// Handoff slots one thread of the combining block loads at once.
+const GATHER: usize = 8;
 
 /// Where a chunk's sum goes on its route.
 struct Sink {
