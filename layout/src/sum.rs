@@ -19,11 +19,11 @@ pub mod deterministic {
     /// The most segments the final pass holds in shared memory.
     pub const MAX_SEGMENTS: usize = 1024;
 
-    /// The most chunks the handoff path takes (two segments, n <= 2^24):
-    /// up to this many, a multi-block launch hands its chunk sums to one
-    /// block through the slots of a [`Handoff`], with no fence and no second
-    /// ticket; past it, through `partials` and a last-block ticket.
-    pub const HANDOFF_CHUNKS: usize = 2 * SEGMENT;
+    /// The most chunks the handoff path takes (one segment): up to this many,
+    /// a multi-block launch hands its chunk sums to one block through the
+    /// slots of a [`Handoff`], with no fence and no second ticket; past it,
+    /// through `partials` and a last-block ticket.
+    pub const HANDOFF_CHUNKS: usize = SEGMENT;
 
     /// Shared memory the kernel needs: [`MAX_SEGMENTS`] floats for batch sums
     /// and then segment sums, and [`HANDOFF_CHUNKS`] floats where the
@@ -364,7 +364,7 @@ mod tests {
         assert_eq!(SHARED_ATOMIC.shared.bytes(64, 0), 4);
         assert_eq!(GLOBAL_ATOMIC.shared.bytes(64, 0), 0);
         assert_eq!(WARP_SHUFFLE.shared.bytes(1024, 0), 128);
-        assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 12288);
+        assert_eq!(DETERMINISTIC.shared.bytes(32, 0), 8192);
         // One chunk per eight warps: three chunks at block 256 is three blocks,
         // and at block 64 (two warps) twelve.
         assert_eq!(DETERMINISTIC.grid.blocks(8192 * 3, 256, 528), 3);
@@ -387,8 +387,7 @@ mod tests {
     #[test]
     fn the_deterministic_layout_reaches_2_to_the_33() {
         assert_eq!(deterministic::MAX_N, 1 << 33);
-        assert_eq!(deterministic::SHARED_BYTES, 12288);
-        assert_eq!(size_of::<deterministic::Handoff>(), 8 + 8 * 2048);
-        assert_eq!(deterministic::HANDOFF_CHUNKS * deterministic::CHUNK, 1 << 24);
+        assert_eq!(deterministic::SHARED_BYTES, 8192);
+        assert_eq!(size_of::<deterministic::Handoff>(), 8 + 8 * 1024);
     }
 }

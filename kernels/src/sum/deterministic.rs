@@ -15,10 +15,10 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///
 /// # Launch
 ///
-/// Any grid of `block` threads (a multiple of 32), with **12288 bytes**
+/// Any grid of `block` threads (a multiple of 32), with **8192 bytes**
 /// ([`SHARED_BYTES`](layout::sum::deterministic::SHARED_BYTES)) of dynamic
 /// shared memory: batch sums, then segment sums, in the first 4096; the
-/// handed-off chunk sums in the 8192 after them. `partials` must hold
+/// handed-off chunk sums in the second. `partials` must hold
 /// `ceil(n / CHUNK)` floats; `handoff` one [`Handoff`], all zero before the
 /// first launch (each launch leaves it zero). `n` at most
 /// [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33. The host's grid is
