@@ -3,7 +3,7 @@ from the eight benches of a run that alternated two builds for two rounds
 (run-part7.sh, run-part7b.sh). Each cell is the mean of the two rounds'
 medians, in microseconds. Run in the folder of the JSON files:
 
-    python3 ../part7/regression.py BEFORE_COMMIT AFTER_COMMIT
+    python3 ../part7/regression.py BEFORE_COMMIT AFTER_COMMIT [BEFORE_FILES AFTER_FILES]
 
 writes regression.md there (part7: 249c14a fbba142; part7b: 249c14a 3fbcd26)."""
 import os
@@ -13,13 +13,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_json import medians  # noqa: E402
 
 BEFORE, AFTER = sys.argv[1], sys.argv[2]
+# The file prefixes of the two builds' JSON (bench-PREFIX-warm-1.json ...),
+# for a run that timed more than two builds.
+FILES = {"before": sys.argv[3], "after": sys.argv[4]} if len(sys.argv) > 4 else {"before": "before", "after": "after"}
 
 KERNELS = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth",
            "deterministic", "correctly_rounded"]
 
 
 def load(who, temp, rnd):
-    return medians(f"bench-{who}-{temp}-{rnd}.json")
+    return medians(f"bench-{FILES[who]}-{temp}-{rnd}.json")
 
 
 lines = [f"# Part 7: before ({BEFORE}) and after ({AFTER}), H200, 2026-11-30", "",

@@ -1,8 +1,11 @@
 """Part 7's targets, from a run's own files (run-part7k.sh, run-part7o.sh).
 Run in the run's folder, naming the run:
 
-    python3 ../part7/targets.py "final run (commit 815e5e1)"
+    python3 ../part7/targets.py "final run (commit 815e5e1)" [WHO SUFFIX]
 
+where a run that timed several builds names the one to report: its bench
+files are bench-WHO-*.json (default `after`) and its other files end in
+SUFFIX (default none: nvcc-compare-cub.txt, bench-to-2e31.txt, ...). It
 writes targets.md: the deterministic kernel against the fastest atomic kernel
 (mean of the two rounds' medians of bench-after-*.json), against CUB
 (nvcc-compare-cub.txt) and against the limit (bench-to-2e31.txt,
@@ -16,19 +19,22 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "part7"))
 from bench_json import medians  # noqa: E402
 
+WHO = sys.argv[2] if len(sys.argv) > 2 else "after"
+SUFFIX = sys.argv[3] if len(sys.argv) > 3 else ""
+
 ATOMIC = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth"]
 
 
 def mean_medians(temp):
     """(kernel, n) -> mean over the two rounds of the median time, in µs."""
-    rounds = [medians(f"bench-after-{temp}-{rnd}.json") for rnd in (1, 2)]
+    rounds = [medians(f"bench-{WHO}-{temp}-{rnd}.json") for rnd in (1, 2)]
     return {k: (rounds[0][k] + rounds[1][k]) / 2 for k in rounds[0]}
 
 
 def cub():
     """n -> (lab warm, CUB warm, lab cold, CUB cold) for the deterministic kernel, in µs."""
     out = {}
-    for line in open("nvcc-compare-cub.txt"):
+    for line in open(f"nvcc-compare-cub{SUFFIX}.txt"):
         f = line.split()
         if len(f) == 8 and f[0] == "deterministic":
             out[int(f[1])] = tuple(float(x) * 1000 for x in (f[2], f[3], f[5], f[6]))
@@ -72,13 +78,13 @@ for n, (lw, cw, lc, cc) in sorted(cub().items()):
     lines.append(f"| {n:,} | {lw:.1f} / {cw:.1f} | {lw / cw:.2f} | {lc:.1f} / {cc:.1f} | {lc / cc:.2f} |")
 lines += ["", "## Percent of the limit (targets: 90 at 2^28 and above, 75 at 2^24 cold)", ""]
 lines += ["| n | bandwidth warm | deterministic warm | bandwidth cold | deterministic cold |", "|---|---|---|---|---|"]
-lw, lc = limits("bench-to-2e31.txt"), limits("bench-cold-to-2e31.txt")
+lw, lc = limits(f"bench-to-2e31{SUFFIX}.txt"), limits(f"bench-cold-to-2e31{SUFFIX}.txt")
 for n in sorted({n for _, n in lw}):
     lines.append(f"| {n:,} | {lw[('bandwidth', n)]} | {lw[('deterministic', n)]} | "
                  f"{lc[('bandwidth', n)]} | {lc[('deterministic', n)]} |")
 lines += ["", "## Time per float, warm, from bench-to-2e31.json (picoseconds; limit: the same formula)", ""]
 lines += ["| n | bandwidth | deterministic | correctly rounded | limit |", "|---|---|---|---|---|"]
-record = json.load(open("bench-to-2e31.json"))
+record = json.load(open(f"bench-to-2e31{SUFFIX}.json"))
 for row in record["results"]["rows"]:
     n = row["sums"]["n"]
     t = {m["kernel"]: statistics.median(m["times_ms"]) for m in row["sums"]["measurements"]}
