@@ -32,12 +32,15 @@ def mean_medians(temp):
 
 
 def cub():
-    """n -> (lab warm, CUB warm, lab cold, CUB cold) for the deterministic kernel, in µs."""
+    """n -> (lab warm, CUB warm, warm ratio, lab cold, CUB cold, cold ratio) for the
+    deterministic kernel: times in µs, ratios as the table prints them (from the
+    unrounded medians)."""
     out = {}
     for line in open(f"nvcc-compare-cub{SUFFIX}.txt"):
         f = line.split()
         if len(f) == 8 and f[0] == "deterministic":
-            out[int(f[1])] = tuple(float(x) * 1000 for x in (f[2], f[3], f[5], f[6]))
+            lw, cw, rw, lc, cc, rc = (float(x) for x in f[2:])
+            out[int(f[1])] = (lw * 1000, cw * 1000, rw, lc * 1000, cc * 1000, rc)
     return out
 
 
@@ -74,15 +77,15 @@ for n in sorted({n for _, n in warm}):
     lines.append(f"| {n:,} | " + " | ".join(cells) + " |")
 lines += ["", "## Deterministic against CUB DeviceReduce::Sum (target: at most 1.00)", ""]
 lines += ["| n | warm (µs) | ratio | cold (µs) | ratio |", "|---|---|---|---|---|"]
-for n, (lw, cw, lc, cc) in sorted(cub().items()):
-    lines.append(f"| {n:,} | {lw:.1f} / {cw:.1f} | {lw / cw:.2f} | {lc:.1f} / {cc:.1f} | {lc / cc:.2f} |")
+for n, (lw, cw, rw, lc, cc, rc) in sorted(cub().items()):
+    lines.append(f"| {n:,} | {lw:.1f} / {cw:.1f} | {rw:.2f} | {lc:.1f} / {cc:.1f} | {rc:.2f} |")
 lines += ["", "## Percent of the limit (targets: 90 at 2^28 and above, 75 at 2^24 cold)", ""]
 lines += ["| n | bandwidth warm | deterministic warm | bandwidth cold | deterministic cold |", "|---|---|---|---|---|"]
 lw, lc = limits(f"bench-to-2e31{SUFFIX}.txt"), limits(f"bench-cold-to-2e31{SUFFIX}.txt")
 for n in sorted({n for _, n in lw}):
     lines.append(f"| {n:,} | {lw[('bandwidth', n)]} | {lw[('deterministic', n)]} | "
                  f"{lc[('bandwidth', n)]} | {lc[('deterministic', n)]} |")
-lines += ["", "## Time per float, warm, from bench-to-2e31.json (picoseconds; limit: the same formula)", ""]
+lines += ["", f"## Time per float, warm, from bench-to-2e31{SUFFIX}.json (picoseconds; limit: the same formula)", ""]
 lines += ["| n | bandwidth | deterministic | correctly rounded | limit |", "|---|---|---|---|---|"]
 record = json.load(open(f"bench-to-2e31{SUFFIX}.json"))
 for row in record["results"]["rows"]:
