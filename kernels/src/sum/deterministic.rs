@@ -55,9 +55,10 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///      load, so its latency hides behind them. Lane 0s store `FULL | bits`
 ///      into the chunk's 64-bit slot with `st.relaxed.gpu.b64`, and the
 ///      block leaves. The block that drew the last start ticket knows every
-///      other block is running, so it may wait for them: its threads spin on
-///      the slots with `ld.relaxed.gpu.b64` until each shows [`FULL`], copy
-///      the sums to shared memory and zero the slots. The sum and its flag
+///      other block is running, so it may wait for them: each of its threads
+///      loads up to eight of its slots with `ld.relaxed.gpu.b64` at once (one
+///      round trip to L2 for all of them), spins on any that does not yet
+///      show [`FULL`], copies the sums to shared memory and zeroes the slots. The sum and its flag
 ///      are one word, read whole (single-copy atomicity), so no fence is
 ///      needed: there is no *other* data to publish.
 ///    - **Ticket** (more chunks): lane 0s store `partials`, every one that
