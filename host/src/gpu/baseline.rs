@@ -69,8 +69,9 @@ impl L2Flush {
         let buffer =
             stream.alloc_zeros::<f32>(floats).doing(|| format!("allocating a {floats}-float L2 flush buffer"))?;
         let sink = stream.alloc_zeros::<u32>(1).doing(|| "allocating the flush's sink".to_owned())?;
-        // Eight blocks of 256 threads per SM is 2,048 threads, a full SM on
-        // every GPU since Volta: enough loads in flight to stream the buffer.
+        // Eight blocks of 256 threads per SM: 2,048 threads, as many as an
+        // SM of Volta, Ampere or Hopper holds (a Turing SM runs them in two
+        // waves), enough loads in flight to stream the buffer.
         let config = LaunchConfig {
             grid_dim: (8 * gpu.info.sm_count.max(1), 1, 1),
             block_dim: (256, 1, 1),
