@@ -1,4 +1,5 @@
-//! The yardsticks `bench` measures the sums against.
+//! The yardsticks `bench` measures the sums against, and the two kernels every
+//! timed launch is queued behind (the cold flush and the hold).
 
 use crate::registry::{Entry, Family};
 
