@@ -311,8 +311,7 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     // Around one chunk; around 64 chunks (on a one-SM grid, where the kernel
     // starts to sum whole rounds of chunks a warp each and the rest a block
     // each); around `HANDOFF_CHUNKS` (where the chunk sums stop travelling
-    // through the handoff slots and take the finish ticket, and, on a one-SM
-    // grid, the warps start taking chunks from the counter); and between.
+    // through the handoff slots and take the finish ticket); and between.
     let handoff = layout::sum::deterministic::HANDOFF_CHUNKS * layout::sum::deterministic::CHUNK;
     let mut sizes =
         vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003, handoff, handoff + 1];
@@ -329,9 +328,7 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
                 for threads in BLOCKS {
                     let block = Block::new(threads).map_err(|e| e.to_string())?;
-                    // Two launches on one scratch allocation: the second finds
-                    // the ticket and the chunk counter as the first left them.
-                    let plan = Plan { warmup: 2, runs: 0, cold: false };
+                    let plan = Plan { warmup: 1, runs: 0, cold: false };
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
                         wrong.push(format!(

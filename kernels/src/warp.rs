@@ -52,30 +52,6 @@ pub unsafe fn shfl_xor_u32(value: u32, lane_mask: u32) -> u32 {
     out
 }
 
-/// Lane `source`'s `value`, in every lane of the warp.
-///
-/// Emits `shfl.sync.idx.b32 d, value, source, 0x1f, 0xffffffff`.
-///
-/// # Safety
-///
-/// As [`shfl_xor_u32`], with the same `source` in every lane.
-#[inline(always)]
-pub unsafe fn broadcast_u32(value: u32, source: u32) -> u32 {
-    let out: u32;
-    // SAFETY: the caller guarantees the whole warp participates.
-    unsafe {
-        asm!(
-            "shfl.sync.idx.b32 {d}, {v}, {s}, 0x1f, {mask};",
-            d = out(reg32) out,
-            v = in(reg32) value,
-            s = in(reg32) source,
-            mask = in(reg32) FULL_MASK,
-            options(nomem, nostack),
-        );
-    }
-    out
-}
-
 /// The sum of `value` over the 32 lanes of the warp, returned to every lane.
 ///
 /// Five butterfly steps (lane masks 16, 8, 4, 2, 1). The order of the

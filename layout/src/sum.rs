@@ -34,8 +34,7 @@ pub mod deterministic {
     /// chunk's sum is in it, 0 before.
     pub const FULL: u64 = 1 << 32;
 
-    /// Where the blocks of one launch meet: the ticket, the chunk counter and
-    /// the handoff slots.
+    /// Where the blocks of one launch meet: the ticket and the handoff slots.
     /// All zero before the first launch; every launch leaves it all zero.
     ///
     /// A slot is one 64-bit word, the chunk's sum and its "written" bit
@@ -50,16 +49,15 @@ pub mod deterministic {
         /// Blocks that have started (handoff path) or finished (ticket path)
         /// in the running launch.
         pub ticket: u32,
-        /// Chunks the warps of a ticket-path launch have taken past their
-        /// first: each warp takes its next chunk from this counter.
-        pub next: u32,
+        /// Keeps `slots` 8-byte aligned.
+        pub pad: u32,
         /// One per chunk, up to [`HANDOFF_CHUNKS`].
         pub slots: [u64; HANDOFF_CHUNKS],
     }
 
     impl Default for Handoff {
         fn default() -> Self {
-            Handoff { ticket: 0, next: 0, slots: [0; HANDOFF_CHUNKS] }
+            Handoff { ticket: 0, pad: 0, slots: [0; HANDOFF_CHUNKS] }
         }
     }
 

@@ -109,8 +109,7 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let route = Route::of(chunks, grid);
     // SAFETY: `handoff` points to a `Handoff` by the contract; these are
     // field addresses, not reads.
-    let (ticket, next, slots) =
-        unsafe { (&raw mut (*handoff).ticket, &raw mut (*handoff).next, &raw mut (*handoff).slots as *mut u64) };
+    let (ticket, slots) = unsafe { (&raw mut (*handoff).ticket, &raw mut (*handoff).slots as *mut u64) };
     let sink = Sink { route, total, partials, slots };
 
     // The start ticket is taken before any load, so the atomic's round trip
@@ -132,29 +131,8 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // (`checked_div`: a block of fewer than 32 threads has no whole warp;
     // the launch contract rules it out, and no panic path is compiled in.)
     let warp_chunks = whole_chunks.checked_div(grid_warps).unwrap_or(0) * grid_warps;
-    // Warp `w` sums chunk `w` first. On the ticket route it then takes each
-    // next chunk from the launch's counter (`grid_warps` plus the count), so
-    // a warp whose loads come back sooner sums more chunks and the SMs finish
-    // together; elsewhere it takes `w + grid_warps`, `w + 2 grid_warps`, ...
-    // The counter's reset waits for every block's finish ticket, which each
-    // block takes after its warps left this loop, and so after their last
-    // take returned (the handoff route has no such point, so it stays
-    // static).
-    let dynamic = route == Route::Ticket;
     let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
     while chunk < warp_chunks {
-        // The next chunk is taken before this one is summed, so the atomic's
-        // round trip hides behind the chunk's loads.
-        let following = if dynamic {
-            // SAFETY: `next` is a global u32 by the contract; the whole warp
-            // is here (`chunk` is per warp) for the broadcast.
-            unsafe {
-                let taken = if lane == 0 { atomic::global_fetch_add_u32(next, 1) } else { 0 };
-                grid_warps + warp::broadcast_u32(taken, 0) as usize
-            }
-        } else {
-            chunk + grid_warps
-        };
         // SAFETY: the whole warp is in this loop (`chunk` is per warp); the
         // chunk is whole and the input aligned, so `base` is too.
         let sum = unsafe { lane_sum(&FullChunk { base: input.add(chunk * CHUNK) }, lane) };
@@ -163,7 +141,7 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
             unsafe { sink.deliver(chunk, sum) };
             stored = true;
         }
-        chunk = following;
+        chunk += grid_warps;
     }
 
     // Step 1, a block per chunk, for the chunks left: each block takes
@@ -305,7 +283,7 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     };
     // SAFETY: the whole block is here, and every chunk sum is visible to it
     // in `gathered`.
-    unsafe { combine(gathered, chunks, total, ticket, next) };
+    unsafe { combine(gathered, chunks, total, ticket) };
 }
 
 /// How a launch's chunk sums reach the block that combines them: a function
@@ -390,7 +368,7 @@ impl Sink {
 /// MAX_SEGMENTS`; `total` and `ticket` as in [`sum_deterministic`]; no
 /// thread still reads the first 4096 bytes of shared memory.
 #[inline(always)]
-unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut u32, next: *mut u32) {
+unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut u32) {
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
     let segments = chunks.div_ceil(SEGMENT);
@@ -405,7 +383,7 @@ unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut
             let sum = unsafe { lane_sum(&Segment { sums, chunks, segment: 0 }, lane) };
             if tid == 0 {
                 // SAFETY: as below.
-                unsafe { finish(total, sum + 0.0, ticket, next) };
+                unsafe { finish(total, sum + 0.0, ticket) };
             }
         }
         return;
@@ -431,30 +409,26 @@ unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut
         let result = unsafe { lane_sum(&SegmentSums { values: segment_sums, len: segments }, lane) };
         if tid == 0 {
             // SAFETY: as below.
-            unsafe { finish(total, result, ticket, next) };
+            unsafe { finish(total, result, ticket) };
         }
     }
 }
 
-/// Stores the result and resets the ticket and the chunk counter, by the one
-/// thread that holds the result.
+/// Stores the result and resets the ticket, by the one thread that holds the
+/// result.
 ///
 /// # Safety
 ///
-/// `total`, `ticket` and `next` are global by [`sum_deterministic`]'s
-/// contract, and the caller's block drew the last ticket (or is the grid's
-/// only block).
+/// `total` and `ticket` are global by [`sum_deterministic`]'s contract, and
+/// the caller's block drew the last ticket (or is the grid's only block).
 #[inline(always)]
-unsafe fn finish(total: *mut f32, result: f32, ticket: *mut u32, next: *mut u32) {
-    // SAFETY: forwarded. The resets are strong stores: every other block's
-    // ticket precedes them (this block drew the last one), and on the ticket
-    // route every take from the counter precedes its block's ticket, so they
-    // are the final values in this launch. On the other routes nothing
-    // touches the counter, and storing its zero again changes nothing.
+unsafe fn finish(total: *mut f32, result: f32, ticket: *mut u32) {
+    // SAFETY: forwarded. The reset is a strong store: every other block's
+    // ticket precedes it (this block drew the last one), so it is the
+    // ticket's final value in this launch.
     unsafe {
         total.write(result);
         order::store_relaxed_gpu(ticket, 0);
-        order::store_relaxed_gpu(next, 0);
     }
 }
 
