@@ -14,7 +14,7 @@ use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
 use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use host::gpu::publish::{FlagPlacement, PublishGeometry, PublishKernels, PublishVariant};
-use host::gpu::sum::{SumKernel, SumKernels};
+use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
@@ -152,17 +152,26 @@ fn cold_measurements_flush_and_stay_exact(gpu: &Gpu) -> Result<(), String> {
         for kernel in SumKernel::all().filter(|k| k.label != layout::sum::GLOBAL_ATOMIC.label) {
             let plan = Plan { warmup: 1, runs: 3, cold: true };
             let m = kernels.measure(kernel, &device_input, Block::DEFAULT, plan).map_err(|e| e.to_string())?;
-            if m.times_ms.len() != 3 || !m.times_ms.iter().all(|t| t.is_finite() && *t > 0.0) {
-                wrong.push(format!("  {} n = {n}: times {:?}", kernel.label, m.times_ms));
-            }
-            for found in m.sums {
-                if !reference::bit_exact(found, expected) {
-                    wrong.push(format!("  {} n = {n}: expected {expected}, found {found}", kernel.label));
-                }
-            }
+            wrong.extend(timed_problems(&m, plan, expected, &format!("{} n = {n}", kernel.label)));
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// What is wrong with a timed measurement `m` made with `plan`: a time per
+/// timed launch, each positive and finite, and every sum equal to `expected`
+/// bit for bit. Each problem is one line that starts with `what`.
+fn timed_problems(m: &SumMeasurement, plan: Plan, expected: f64, what: &str) -> Vec<String> {
+    let mut wrong = Vec::new();
+    if m.times_ms.len() != plan.runs || !m.times_ms.iter().all(|t| t.is_finite() && *t > 0.0) {
+        wrong.push(format!("  {what}: times {:?}", m.times_ms));
+    }
+    for &found in &m.sums {
+        if !reference::bit_exact(found, expected) {
+            wrong.push(format!("  {what}: expected {expected}, found {found}"));
+        }
+    }
+    wrong
 }
 
 /// The embedded PTX without `evict_l2` and `hold`, as a file: the kernels
@@ -195,12 +204,7 @@ fn ptx_without_the_timing_kernels_is_timed() -> Result<(), String> {
         let plan = Plan { warmup: 1, runs: 2, cold };
         let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
         let m = kernels.measure(kernel, &device_input, Block::DEFAULT, plan).map_err(|e| e.to_string())?;
-        if m.times_ms.len() != 2 || !m.times_ms.iter().all(|t| t.is_finite() && *t > 0.0) {
-            wrong.push(format!("  cold = {cold}: times {:?}", m.times_ms));
-        }
-        if !m.sums.iter().all(|&s| reference::bit_exact(s, expected)) {
-            wrong.push(format!("  cold = {cold}: sums {:?}, expected {expected}", m.sums));
-        }
+        wrong.extend(timed_problems(&m, plan, expected, &format!("cold = {cold}")));
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }

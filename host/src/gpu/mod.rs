@@ -169,10 +169,7 @@ impl Gpu {
 
     /// The kernel named `symbol` in the loaded PTX.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
-        self.module.load_function(symbol).map_err(|e| LabError::PtxLoad {
-            source_name: self.ptx_name.clone(),
-            reason: format!("no kernel `{symbol}` ({})", describe(&e)),
-        })
+        kernel_in(&self.module, &self.ptx_name, symbol)
     }
 
     /// The timing instrument named `symbol` ([`layout::baseline`]), from the
@@ -186,11 +183,7 @@ impl Gpu {
                 .map_err(|e| LabError::PtxLoad { source_name: PtxSource::Embedded.name(), reason: describe(&e) })?;
             *slot = Some(module);
         }
-        let module = slot.as_ref().expect("loaded above");
-        module.load_function(symbol).map_err(|e| LabError::PtxLoad {
-            source_name: PtxSource::Embedded.name(),
-            reason: format!("no kernel `{symbol}` ({})", describe(&e)),
-        })
+        kernel_in(slot.as_ref().expect("loaded above"), &PtxSource::Embedded.name(), symbol)
     }
 
     /// Every kernel of family `F` in the loaded PTX, in registry order.
@@ -238,6 +231,15 @@ impl Gpu {
         }
         slot.as_ref().expect("set up above").queue(self)
     }
+}
+
+/// The kernel named `symbol` in `module`, loaded from `source_name`; its
+/// absence is a PTX error that names both.
+fn kernel_in(module: &Arc<CudaModule>, source_name: &str, symbol: &str) -> Result<CudaFunction, LabError> {
+    module.load_function(symbol).map_err(|e| LabError::PtxLoad {
+        source_name: source_name.to_owned(),
+        reason: format!("no kernel `{symbol}` ({})", describe(&e)),
+    })
 }
 
 fn query_info(context: &Arc<CudaContext>) -> Result<DeviceInfo, LabError> {
