@@ -143,6 +143,39 @@ pub unsafe fn global_fetch_add_u32(address: *mut u32, value: u32) -> u32 {
     old
 }
 
+/// Increments the `u32` at `address` in global memory, wrapping to 0 past
+/// `limit`, and returns the value it replaced (`atomicInc`).
+///
+/// Emits `cvta.to.global.u64` then `atom.global.inc.u32`: relaxed, `.gpu`
+/// scope; the new value is `old >= limit ? 0 : old + 1`. An add of a
+/// constant is different in the machine code: `ptxas` turns it into a
+/// warp-aggregated atomic whose result one lane shuffles to the others at
+/// once (`SHFL.IDX` right behind the `ATOMG`, so the warp waits out the
+/// atomic's round trip there), and it does the same to an `inc` whose
+/// limit is `u32::MAX`, which is an add of 1. With a limit it cannot know,
+/// `inc` stays one `ATOMG.E.INC` whose result is waited for only where it
+/// is read.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` in global memory.
+#[inline(always)]
+pub unsafe fn global_fetch_inc_u32(address: *mut u32, limit: u32) -> u32 {
+    let old;
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "atom.global.inc.u32 {old}, [{a}], {l};",
+            a = inout(reg64) address => _,
+            old = out(reg32) old,
+            l = in(reg32) limit,
+            options(nostack),
+        );
+    }
+    old
+}
+
 /// Adds `value` to the `i64` at `address` in global memory (`atomicAdd` on an
 /// `unsigned long long*`, result unused).
 ///

@@ -17,8 +17,9 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///
 /// Any grid of `block` threads (a multiple of 32), with **8192 bytes**
 /// ([`SHARED_BYTES`](layout::sum::deterministic::SHARED_BYTES)) of dynamic
-/// shared memory: batch sums, then segment sums, in the first 4096; the
-/// handed-off chunk sums in the second. `partials` must hold
+/// shared memory: the block mode's batch sums in two buffers of 32 floats
+/// per unit (at most 4096 bytes each), then the segment sums in the first
+/// 4096 and the handed-off chunk sums in the second. `partials` must hold
 /// `ceil(n / CHUNK)` floats; `handoff` one [`Handoff`], all zero before the
 /// first launch (each launch leaves it zero). `n` at most
 /// [`MAX_N`](layout::sum::deterministic::MAX_N) = 2^33. The host's grid is
@@ -40,7 +41,8 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///      time (`g` = warps / 8, at least 1), its warps one batch each; they
 ///      store the 32 lane sums in shared memory, meet at a barrier, and warp
 ///      `i` joins chunk `i`'s batches. A chunk's eight batches load in
-///      parallel. (On the H200 this split measured the same at 2^28 as a
+///      parallel. Rounds alternate between two buffers, so each takes one
+///      barrier, not two. (On the H200 this split measured the same at 2^28 as a
 ///      warp per chunk throughout; it keeps the warp loop to whole, aligned
 ///      chunks, and a large grid's last round spread over every block.)
 ///
@@ -51,14 +53,16 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///    - **One block:** lane 0s store `partials`, the block's barrier makes
 ///      them visible to the block, and it combines them.
 ///    - **Handoff** (up to [`HANDOFF_CHUNKS`] chunks): thread 0 of each
-///      block takes a *start* ticket with `atom.global.add.u32` before any
-///      load, so its latency hides behind them. Lane 0s store `FULL | bits`
+///      block takes a *start* ticket with `atom.global.inc.u32` (wrapping
+///      to 0 at the last one) before any load, so its latency hides behind
+///      them. Lane 0s store `FULL | bits`
 ///      into the chunk's 64-bit slot with `st.relaxed.gpu.b64`, and the
 ///      block leaves. The block that drew the last start ticket knows every
 ///      other block is running, so it may wait for them: each of its threads
 ///      loads up to eight of its slots with `ld.relaxed.gpu.b64` at once (one
 ///      round trip to L2 for all of them), spins on any that does not yet
-///      show [`FULL`], copies the sums to shared memory and zeroes the slots. The sum and its flag
+///      show [`FULL`], copies the sums to shared memory, zeros after them to
+///      the segment's end, and zeroes the slots. The sum and its flag
 ///      are one word, read whole (single-copy atomicity), so no fence is
 ///      needed: there is no *other* data to publish.
 ///    - **Ticket** (more chunks): lane 0s store `partials`, every one that
@@ -74,7 +78,8 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///    lane pattern: each warp takes segments of [`SEGMENT`], writes segment
 ///    sums to shared memory, and warp 0 sums those in the lane pattern. With
 ///    one segment (up to [`SEGMENT`] chunks) that second pass would add only
-///    zeros, so warp 0's segment sum plus `+0.0` is the result. Thread 0
+///    zeros, so warp 0's segment sum plus `+0.0` is the result (on the
+///    handoff route, read from shared memory in whole quads). Thread 0
 ///    stores the result (a plain store: there is exactly one writer) and
 ///    resets the ticket to 0.
 ///
@@ -94,13 +99,19 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
 ) {
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
+    let warp_id = tid / warp::WARP_SIZE;
     let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
+    let block = thread::block_idx_x();
     let grid = thread::grid_dim_x();
-    let grid_warps = grid as usize * warps_per_block as usize;
-    let chunks = n.div_ceil(CHUNK);
+    // Chunk, batch and warp numbers are 32-bit: `n <= 2^33` makes at most
+    // 2^20 chunks. The path from the kernel's entry to its first load is the
+    // latency a small launch pays before any byte moves, and in 64-bit
+    // arithmetic (a 64-bit division among it) it was 170 instructions at
+    // 4,096 floats, where CUB's whole kernel executes 77 per warp.
+    let chunks = n.div_ceil(CHUNK) as u32;
     if chunks == 0 {
         // No chunk at all (n = 0) sums to +0.0.
-        if tid == 0 && thread::block_idx_x() == 0 {
+        if tid == 0 && block == 0 {
             // SAFETY: `total` is a global f32 by the contract.
             unsafe { total.write(0.0) };
         }
@@ -113,10 +124,14 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let sink = Sink { route, total, partials, slots };
 
     // The start ticket is taken before any load, so the atomic's round trip
-    // (to DRAM, with a cold L2) overlaps the block's own reads.
+    // (to DRAM, with a cold L2) overlaps the block's own reads. An `inc`
+    // that wraps at `grid - 1`, not an add of 1: `ptxas` warp-aggregates an
+    // add (and an `inc` with no wrap, which is one) and shuffles its result
+    // at once, which held warp 0's loads back for the round trip. The last
+    // ticket wraps the counter back to 0.
     let started = if route == Route::Handoff && tid == 0 {
         // SAFETY: `ticket` is a global u32 by the contract.
-        unsafe { atomic::global_fetch_add_u32(ticket, 1) }
+        unsafe { atomic::global_fetch_inc_u32(ticket, grid - 1) }
     } else {
         0
     };
@@ -127,68 +142,88 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // Step 1, a warp per chunk, for the whole rounds of the grid's warps
     // over whole chunks of an aligned input. The short last chunk, and every
     // chunk of a misaligned input (scalar loads), go to the block mode below.
-    let whole_chunks = if (input as usize).is_multiple_of(16) { n / CHUNK } else { 0 };
-    // (`checked_div`: a block of fewer than 32 threads has no whole warp;
-    // the launch contract rules it out, and no panic path is compiled in.)
-    let warp_chunks = whole_chunks.checked_div(grid_warps).unwrap_or(0) * grid_warps;
-    let mut chunk = thread::index_1d() / warp::WARP_SIZE as usize;
-    while chunk < warp_chunks {
-        // SAFETY: the whole warp is in this loop (`chunk` is per warp); the
-        // chunk is whole and the input aligned, so `base` is too.
-        let sum = unsafe { lane_sum(&FullChunk { base: input.add(chunk * CHUNK) }, lane) };
-        if lane == 0 {
-            // SAFETY: `chunk < chunks`; one lane per chunk.
-            unsafe { sink.deliver(chunk, sum) };
-            stored = true;
-        }
-        chunk += grid_warps;
-    }
-
-    // Step 1, a block per chunk, for the chunks left: each block takes
-    // `group` chunks at a time and its warps one batch each, then the chunk's
-    // eight batch sums meet in shared memory. Same additions.
-    let group = (warps_per_block as usize / BATCHES).max(1);
-    let units = group * BATCHES;
-    let warp_id = (tid / warp::WARP_SIZE) as usize;
-    let batch_sums = shared::dynamic_shared::<f32>();
-    let mut first = warp_chunks + thread::block_idx_x() as usize * group;
-    // `first` is the same for the whole block, so every thread meets both
-    // barriers the same number of times.
-    while first < chunks {
-        let mut unit = warp_id;
-        while unit < units {
-            let chunk = first + unit / BATCHES;
-            let sum = if chunk < chunks {
-                // SAFETY: the whole warp is here; `chunk < chunks`.
-                unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES) }
-            } else {
-                0.0
-            };
-            // SAFETY: `unit * 32 + lane < group * 8 * 32 <= 1024` floats,
-            // inside the first 4096 bytes of the launch's shared memory.
-            unsafe { batch_sums.add(unit * warp::WARP_SIZE as usize + lane as usize).write(sum) };
-            unit += warps_per_block as usize;
-        }
-        // SAFETY: reached by every thread of the block.
-        unsafe { thread::sync_threads() };
-        let chunk = first + warp_id;
-        if warp_id < group && chunk < chunks {
-            // SAFETY: written before the barrier, inside the 4096 bytes.
-            let p = core::array::from_fn(|b| unsafe {
-                batch_sums.add(((warp_id * BATCHES) + b) * warp::WARP_SIZE as usize + lane as usize).read()
-            });
-            // SAFETY: the whole warp is here (the condition is per warp).
-            let sum = unsafe { warp::sum_f32(join(p)) };
+    let whole_chunks = if (input as usize).is_multiple_of(16) { (n / CHUNK) as u32 } else { 0 };
+    // Saturated: a grid of more than 2^32 warps has more warps than chunks,
+    // which is all the rounds need to know. (A block of fewer than 32
+    // threads has no whole warp; the launch contract rules it out, and the
+    // `grid_warps > 0` test keeps a panic path out of the division.)
+    let grid_warps = grid.saturating_mul(warps_per_block);
+    let warp_chunks =
+        if grid_warps > 0 && whole_chunks >= grid_warps { whole_chunks / grid_warps * grid_warps } else { 0 };
+    // This warp's number in the grid, in 64 bits (a grid may hold more than
+    // 2^32 warps); below `warp_chunks` it fits in 32.
+    let grid_warp = thread::index_1d() / warp::WARP_SIZE as usize;
+    if grid_warp < warp_chunks as usize {
+        let mut chunk = grid_warp as u32;
+        while chunk < warp_chunks {
+            // SAFETY: the whole warp is in this loop (`chunk` is per warp);
+            // the chunk is whole and the input aligned, so `base` is too.
+            let sum = unsafe { lane_sum(&FullChunk { base: input.add(chunk as usize * CHUNK) }, lane) };
             if lane == 0 {
                 // SAFETY: `chunk < chunks`; one lane per chunk.
                 unsafe { sink.deliver(chunk, sum) };
                 stored = true;
             }
+            // No overflow: `grid_warps <= whole_chunks <= 2^20` here.
+            chunk += grid_warps;
         }
-        // SAFETY: reached by every thread of the block; it keeps the next
-        // round's batch sums from overwriting this round's.
-        unsafe { thread::sync_threads() };
-        first += grid as usize * group;
+    }
+
+    // Step 1, a block per chunk, for the chunks left: each block takes
+    // `group` chunks at a time and its warps one batch each, then the chunk's
+    // eight batch sums meet in shared memory. Same additions. The batch sums
+    // alternate between two buffers from round to round, so one barrier per
+    // round suffices: a warp that writes a buffer again, two rounds later,
+    // has passed the barrier of the round between, which the warps that read
+    // it reach only after their reads.
+    let group = (warps_per_block / BATCHES as u32).max(1);
+    let units = group * BATCHES as u32;
+    let batch_sums = shared::dynamic_shared::<f32>();
+    // In 64 bits: a block number times `group` can pass 2^32 in a huge grid.
+    let start = warp_chunks as u64 + block as u64 * group as u64;
+    if start < chunks as u64 {
+        // `first` is the same for the whole block, so every thread meets the
+        // barrier the same number of times.
+        let mut first = start as u32;
+        let step = grid.saturating_mul(group);
+        let mut buffer = batch_sums;
+        loop {
+            let mut unit = warp_id;
+            while unit < units {
+                let chunk = first + unit / BATCHES as u32;
+                let sum = if chunk < chunks {
+                    // SAFETY: the whole warp is here; `chunk < chunks`.
+                    unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES as u32) }
+                } else {
+                    0.0
+                };
+                // SAFETY: `unit * 32 + lane < units * 32 <= 1024` floats, in
+                // one of the two buffers, inside the launch's 8192 bytes.
+                unsafe { buffer.add((unit * warp::WARP_SIZE + lane) as usize).write(sum) };
+                unit += warps_per_block;
+            }
+            // SAFETY: reached by every thread of the block.
+            unsafe { thread::sync_threads() };
+            let chunk = first + warp_id;
+            if warp_id < group && chunk < chunks {
+                // SAFETY: written before the barrier, in this round's buffer.
+                let p = core::array::from_fn(|b| unsafe {
+                    buffer.add(((warp_id * BATCHES as u32 + b as u32) * warp::WARP_SIZE + lane) as usize).read()
+                });
+                // SAFETY: the whole warp is here (the condition is per warp).
+                let sum = unsafe { warp::sum_f32(join(p)) };
+                if lane == 0 {
+                    // SAFETY: `chunk < chunks`; one lane per chunk.
+                    unsafe { sink.deliver(chunk, sum) };
+                    stored = true;
+                }
+            }
+            if step >= chunks - first {
+                break;
+            }
+            first += step;
+            buffer = if buffer == batch_sums { batch_sums.wrapping_add((units * warp::WARP_SIZE) as usize) } else { batch_sums };
+        }
     }
 
     // Step 2: the chunk sums meet in one block.
@@ -196,6 +231,74 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // table, an indirect branch the route does not need.)
     if route == Route::Total {
         // The one chunk's lane 0 stored the result.
+        return;
+    }
+    if route == Route::Handoff {
+        // SAFETY: reached by every thread of the block.
+        if !unsafe { thread::sync_threads_or(tid == 0 && started == grid - 1) } {
+            return;
+        }
+        // The last block to start: every other block is running, and
+        // none waits for anything, so every slot will fill.
+        let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
+        let stride = thread::block_dim_x();
+        let mut first = tid;
+        // The whole segment, chunk sums and then zeros: the combine below
+        // reads it in whole quads, with no bounds to test.
+        while first < SEGMENT as u32 {
+            // Thread `t` takes slots `t, t + block, ...`, up to `GATHER` of
+            // them per pass, and loads them all before it waits on any: the
+            // blocks that started earlier have usually finished, so one
+            // round trip to L2 brings most slots in full.
+            // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
+            // `Handoff`.
+            let words: [u64; GATHER] = core::array::from_fn(|j| {
+                let chunk = first + j as u32 * stride;
+                if chunk < chunks { unsafe { order::load_relaxed_gpu_u64(slots.add(chunk as usize)) } } else { FULL }
+            });
+            // An index loop: the array's by-value iterator would live in
+            // local memory.
+            #[allow(clippy::needless_range_loop)]
+            for j in 0..GATHER {
+                let chunk = first + j as u32 * stride;
+                if chunk >= SEGMENT as u32 {
+                    break;
+                }
+                // SAFETY: `chunk < SEGMENT`, inside the second 4096 bytes;
+                // each slot below `chunks` is read and reset by one thread.
+                unsafe {
+                    let value = if chunk < chunks {
+                        let slot = slots.add(chunk as usize);
+                        let mut word = words[j];
+                        while word & FULL == 0 {
+                            word = order::load_relaxed_gpu_u64(slot);
+                        }
+                        order::store_relaxed_gpu_u64(slot, 0);
+                        // Single-copy atomicity: the low half is the sum that
+                        // was stored with the flag, never an older value.
+                        f32::from_bits(word as u32)
+                    } else {
+                        0.0
+                    };
+                    gathered.add(chunk as usize).write(value);
+                }
+            }
+            first += GATHER as u32 * stride;
+        }
+        // SAFETY: the whole block took this branch (the verdict is per
+        // block).
+        unsafe { thread::sync_threads() };
+        // One segment (at most `HANDOFF_CHUNKS = SEGMENT` chunks): as in
+        // `combine`, its sum plus `+0.0` is the result bit for bit.
+        if tid < warp::WARP_SIZE {
+            // SAFETY: all of warp 0 is here; the segment is whole in shared
+            // memory.
+            let sum = unsafe { lane_sum(&SharedSegment { sums: gathered }, lane) };
+            if tid == 0 {
+                // SAFETY: this block drew the last start ticket.
+                unsafe { finish(total, sum + 0.0, ticket) };
+            }
+        }
         return;
     }
     let gathered = if route == Route::OneBlock {
@@ -206,55 +309,6 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         // SAFETY: reached by every thread of the block.
         unsafe { thread::sync_threads() };
         partials.cast_const()
-    } else if route == Route::Handoff {
-        // SAFETY: reached by every thread of the block.
-        if !unsafe { thread::sync_threads_or(tid == 0 && started == grid - 1) } {
-            return;
-        }
-        // The last block to start: every other block is running, and
-        // none waits for anything, so every slot will fill.
-        let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
-        let stride = thread::block_dim_x() as usize;
-        let mut first = tid as usize;
-        while first < chunks {
-            // Thread `t` takes slots `t, t + block, ...`, up to `GATHER` of
-            // them per pass, and loads them all before it waits on any: the
-            // blocks that started earlier have usually finished, so one
-            // round trip to L2 brings most slots in full.
-            // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
-            // `Handoff`.
-            let words: [u64; GATHER] = core::array::from_fn(|j| {
-                let chunk = first + j * stride;
-                if chunk < chunks { unsafe { order::load_relaxed_gpu_u64(slots.add(chunk)) } } else { FULL }
-            });
-            // An index loop: the array's by-value iterator would live in
-            // local memory.
-            #[allow(clippy::needless_range_loop)]
-            for j in 0..GATHER {
-                let chunk = first + j * stride;
-                if chunk >= chunks {
-                    break;
-                }
-                // SAFETY: as above; each slot is read and reset by one
-                // thread.
-                unsafe {
-                    let slot = slots.add(chunk);
-                    let mut word = words[j];
-                    while word & FULL == 0 {
-                        word = order::load_relaxed_gpu_u64(slot);
-                    }
-                    // Single-copy atomicity: the low half is the sum that
-                    // was stored with the flag, never an older value.
-                    gathered.add(chunk).write(f32::from_bits(word as u32));
-                    order::store_relaxed_gpu_u64(slot, 0);
-                }
-            }
-            first += GATHER * stride;
-        }
-        // SAFETY: the whole block took this branch (the verdict is per
-        // block).
-        unsafe { thread::sync_threads() };
-        gathered.cast_const()
     } else {
         // Release side: order this thread's partial stores before
         // anything it or its block does next, at device scope.
@@ -283,7 +337,7 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     };
     // SAFETY: the whole block is here, and every chunk sum is visible to it
     // in `gathered`.
-    unsafe { combine(gathered, chunks, total, ticket) };
+    unsafe { combine(gathered, chunks as usize, total, ticket) };
 }
 
 /// How a launch's chunk sums reach the block that combines them: a function
@@ -305,12 +359,12 @@ impl Route {
     /// The route of a launch of `grid` blocks over `chunks` chunks (at
     /// least one).
     #[inline(always)]
-    fn of(chunks: usize, grid: u32) -> Route {
+    fn of(chunks: u32, grid: u32) -> Route {
         if chunks == 1 {
             Route::Total
         } else if grid == 1 {
             Route::OneBlock
-        } else if chunks <= HANDOFF_CHUNKS {
+        } else if chunks as usize <= HANDOFF_CHUNKS {
             Route::Handoff
         } else {
             Route::Ticket
@@ -337,7 +391,8 @@ impl Sink {
     /// `chunk < ceil(n / CHUNK)`; one thread per chunk; the pointers as in
     /// [`sum_deterministic`]'s contract.
     #[inline(always)]
-    unsafe fn deliver(&self, chunk: usize, sum: f32) {
+    unsafe fn deliver(&self, chunk: u32, sum: f32) {
+        let chunk = chunk as usize;
         // SAFETY: forwarded; `partials` holds every chunk and `slots` the
         // first `HANDOFF_CHUNKS`, which is all a handoff launch has.
         unsafe {
@@ -645,8 +700,8 @@ impl Quads<{ CHUNK / 4 }> for PartChunk {
 ///
 /// The whole warp calls it; `chunk < ceil(n / CHUNK)`, `batch < BATCHES`.
 #[inline(always)]
-unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: usize, lane: u32, batch: usize) -> f32 {
-    let start = chunk * CHUNK;
+unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: u32, lane: u32, batch: u32) -> f32 {
+    let (start, batch) = (chunk as usize * CHUNK, batch as usize);
     // SAFETY: `start < n`.
     let base = unsafe { input.add(start) };
     let len = (n - start).min(CHUNK);
@@ -693,6 +748,22 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
                 if first + j < self.chunks { unsafe { *self.sums.add(first + j) } } else { 0.0 }
             })
         }
+    }
+}
+
+/// A whole segment of chunk sums in shared memory, zeros past the last chunk
+/// (the handoff route's gather writes it so): every quad is one aligned
+/// `ld.shared.v4.f32`, with no bound to test.
+struct SharedSegment {
+    /// 16-byte aligned, in shared memory, [`SEGMENT`] floats.
+    sums: *const f32,
+}
+
+impl Quads<{ SEGMENT / 4 }> for SharedSegment {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        // SAFETY: `q < SEGMENT / 4`, and `sums` is 16-byte aligned.
+        unsafe { (self.sums.add(4 * q) as *const Quad).read().0 }
     }
 }
 
