@@ -46,8 +46,9 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///      warp per chunk throughout; it keeps the warp loop to whole, aligned
 ///      chunks, and a large grid's last round spread over every block.)
 ///
-///    With a single chunk (`n <= CHUNK`) the kernel ends here: its lane 0
-///    stores `sum + 0.0` into `total`, the bits the combine below would give.
+///    With at most one chunk (`n <= CHUNK`, the kernel's first test), block
+///    0 alone sums it in one such round and ends here: its lane 0 stores
+///    `sum + 0.0` into `total`, the bits the combine below would give.
 /// 2. **The chunk sums meet in one block**, by one of three routes (a
 ///    function of `n` and the grid, the same for every block):
 ///    - **One block:** lane 0s store `partials`, the block's barrier makes
@@ -108,20 +109,21 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // latency a small launch pays before any byte moves, and in 64-bit
     // arithmetic (a 64-bit division among it) it was 170 instructions at
     // 4,096 floats, where CUB's whole kernel executes 77 per warp.
-    let chunks = n.div_ceil(CHUNK) as u32;
-    if chunks == 0 {
-        // No chunk at all (n = 0) sums to +0.0.
-        if tid == 0 && block == 0 {
-            // SAFETY: `total` is a global f32 by the contract.
-            unsafe { total.write(0.0) };
+    if n <= CHUNK {
+        // At most one chunk: the first thing tested, so a small launch
+        // reaches its loads through as few instructions as possible.
+        if block == 0 {
+            // SAFETY: the whole of block 0 is here; the rest forwarded.
+            unsafe { one_chunk(input, n, total, lane, warp_id, warps_per_block) };
         }
         return;
     }
+    let chunks = n.div_ceil(CHUNK) as u32;
     let route = Route::of(chunks, grid);
     // SAFETY: `handoff` points to a `Handoff` by the contract; these are
     // field addresses, not reads.
     let (ticket, slots) = unsafe { (&raw mut (*handoff).ticket, &raw mut (*handoff).slots as *mut u64) };
-    let sink = Sink { route, total, partials, slots };
+    let sink = Sink { route, partials, slots };
 
     // The start ticket is taken before any load, so the atomic's round trip
     // (to DRAM, with a cold L2) overlaps the block's own reads. An `inc`
@@ -229,10 +231,6 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // Step 2: the chunk sums meet in one block.
     // (An `if` chain, not a `match`: LLVM lowers the `match` to a jump
     // table, an indirect branch the route does not need.)
-    if route == Route::Total {
-        // The one chunk's lane 0 stored the result.
-        return;
-    }
     if route == Route::Handoff {
         // SAFETY: reached by every thread of the block.
         if !unsafe { thread::sync_threads_or(tid == 0 && started == grid - 1) } {
@@ -340,12 +338,52 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     unsafe { combine(gathered, chunks as usize, total, ticket) };
 }
 
+/// The sum of at most one chunk (`n <= CHUNK`), by block 0 alone: the block
+/// mode's first round for chunk 0, with nothing to hand on. Its warps take
+/// the chunk's batches (a block of fewer than eight warps takes several per
+/// warp), store the lane sums in shared memory and meet at a barrier; warp 0
+/// joins them and stores `sum + 0.0`, the bits the combine would give: it
+/// would add only zeros to the one chunk's sum, and every such addition
+/// returns its other operand, except that the first turns -0.0 into +0.0
+/// (and any NaN into the canonical one). With `n = 0` every batch is empty
+/// and the result is +0.0.
+///
+/// # Safety
+///
+/// The whole block calls it once; `input`, `n` and `total` as in
+/// [`sum_deterministic`]'s contract, `n <= CHUNK`.
+#[inline(always)]
+unsafe fn one_chunk(input: *const f32, n: usize, total: *mut f32, lane: u32, warp_id: u32, warps: u32) {
+    let batch_sums = shared::dynamic_shared::<f32>();
+    let mut batch = warp_id;
+    while batch < BATCHES as u32 {
+        // SAFETY: the whole warp is here; chunk 0 exists when `n > 0`, and
+        // with `n = 0` every batch is past the chunk's end, so nothing is
+        // read. `batch * 32 + lane < 256` floats of shared memory.
+        unsafe {
+            let sum = chunk_batch_sum(input, n, 0, lane, batch);
+            batch_sums.add((batch * warp::WARP_SIZE + lane) as usize).write(sum);
+        }
+        batch += warps;
+    }
+    // SAFETY: reached by every thread of the block.
+    unsafe { thread::sync_threads() };
+    if warp_id == 0 {
+        // SAFETY: written before the barrier.
+        let p = core::array::from_fn(|b| unsafe { batch_sums.add(b * warp::WARP_SIZE as usize + lane as usize).read() });
+        // SAFETY: the whole warp is here.
+        let sum = unsafe { warp::sum_f32(join(p)) };
+        if lane == 0 {
+            // SAFETY: `total` is a global f32 by the contract.
+            unsafe { total.write(sum + 0.0) };
+        }
+    }
+}
+
 /// How a launch's chunk sums reach the block that combines them: a function
 /// of the number of chunks and the grid, the same in every block.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Route {
-    /// One chunk: its sum, plus `+0.0`, is the result.
-    Total,
     /// One block: `partials` and the block's barrier.
     OneBlock,
     /// Up to [`HANDOFF_CHUNKS`] chunks: the handoff slots, gathered by the
@@ -357,12 +395,10 @@ enum Route {
 
 impl Route {
     /// The route of a launch of `grid` blocks over `chunks` chunks (at
-    /// least one).
+    /// least two).
     #[inline(always)]
     fn of(chunks: u32, grid: u32) -> Route {
-        if chunks == 1 {
-            Route::Total
-        } else if grid == 1 {
+        if grid == 1 {
             Route::OneBlock
         } else if chunks as usize <= HANDOFF_CHUNKS {
             Route::Handoff
@@ -378,7 +414,6 @@ const GATHER: usize = 8;
 /// Where a chunk's sum goes on its route.
 struct Sink {
     route: Route,
-    total: *mut f32,
     partials: *mut f32,
     slots: *mut u64,
 }
@@ -398,12 +433,6 @@ impl Sink {
         unsafe {
             if self.route == Route::Handoff {
                 order::store_relaxed_gpu_u64(self.slots.add(chunk), FULL | u64::from(sum.to_bits()));
-            } else if self.route == Route::Total {
-                // One chunk: the combine would add only zeros to this sum.
-                // Every such addition returns its other operand, except that
-                // the first turns -0.0 into +0.0 (and any NaN into the
-                // canonical one), so `sum + 0.0` is its result bit for bit.
-                self.total.write(sum + 0.0);
             } else {
                 self.partials.add(chunk).write(sum);
             }
