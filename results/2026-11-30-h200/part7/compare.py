@@ -5,7 +5,7 @@ wrote them:
 
     python3 ../part7/compare.py p0 pD pE > compare.md
 
-Each cell is `round 1 / round 2` (or round 1 alone, for a one-round run); only the deterministic kernel differs
+Each cell is `round 1 / round 2` (one value per round the run made); only the deterministic kernel differs
 between builds, so the bandwidth rows show the noise of the method."""
 import os
 import sys
@@ -14,8 +14,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_json import medians as load  # noqa: E402
 
 BUILDS = sys.argv[1:]
-# Two rounds where the run made two (most did), else one.
-ROUNDS = (1, 2) if os.path.exists(f"bench-{BUILDS[0]}-warm-2.json") else (1,)
+# As many rounds as the run made (most made two; part7z three).
+ROUNDS = tuple(r for r in (1, 2, 3) if os.path.exists(f"bench-{BUILDS[0]}-warm-{r}.json"))
 
 print(f"# {', '.join(BUILDS)}: medians of 10 timed launches, "
       + " / ".join(f"round {r}" for r in ROUNDS) + ", µs")
