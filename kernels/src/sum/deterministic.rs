@@ -155,14 +155,14 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // This warp's number in the grid, in 64 bits (a grid may hold more than
     // 2^32 warps); below `warp_chunks` it fits in 32.
     let grid_warp = thread::index_1d() / warp::WARP_SIZE as usize;
-    // The branch weights here, on the route and on a batch's reader move
-    // the code of large launches aside, so the few hundred instructions a
-    // small or mid-size launch runs lie closer together: every launch
-    // starts with no instructions cached, and ncu finds 14 to 33% of a
-    // small launch's warp samples waiting for instruction fetch. Measured
-    // on the H200 (part7z, three rounds): 4,096 floats cold 4.43 against
-    // 4.73 us, 2^23 cold 12.74 against 13.33, warm within the rounds'
-    // spread.
+    // The branch weights here and on the route move the warp loop, which
+    // only large launches run, aside, so the few hundred instructions a
+    // small launch runs lie closer together: every launch starts with no
+    // instructions cached, and ncu finds 14 to 33% of a small launch's warp
+    // samples waiting for instruction fetch. Measured on the H200 (part7z
+    // and part7zb, three rounds each): 4,096 floats cold 4.61 against 4.81
+    // us; every other size within the rounds' spread. (A `likely` on a
+    // whole chunk's reader as well made ptxas keep 208 bytes of stack.)
     if core::intrinsics::unlikely(grid_warp < warp_chunks as usize) {
         let mut chunk = grid_warp as u32;
         while chunk < warp_chunks {
@@ -745,7 +745,7 @@ unsafe fn chunk_batch_sum(input: *const f32, n: usize, chunk: u32, lane: u32, ba
     let aligned = (input as usize).is_multiple_of(16);
     // SAFETY: forwarded; each reader stays inside `[start, start + len)`.
     unsafe {
-        if core::intrinsics::likely(len == CHUNK && aligned) {
+        if len == CHUNK && aligned {
             batch_sum(&FullChunk { base }, lane, batch)
         } else {
             let part = PartChunk { base, len, aligned };
