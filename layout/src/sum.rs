@@ -306,8 +306,8 @@ pub const DETERMINISTIC: Sum = Sum {
     global_atomics: GlobalAtomics::None,
     // Every block of a multi-block launch meets once, at the barrier that
     // tells it whether it combines; the combining block two or three times
-    // more; a block-per-chunk round twice. A one-chunk launch meets none
-    // past its rounds.
+    // more; a block-per-chunk round once. A one-chunk launch meets once,
+    // in its one round.
     barriers: Barriers::Fixed(1),
     scratch: Scratch::ChunkPartials,
     max_n: deterministic::MAX_N,
