@@ -42,9 +42,10 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///      store the 32 lane sums in shared memory, meet at a barrier, and warp
 ///      `i` joins chunk `i`'s batches. A chunk's eight batches load in
 ///      parallel. Rounds alternate between two buffers, so each takes one
-///      barrier, not two. (On the H200 this split measured the same at 2^28 as a
-///      warp per chunk throughout; it keeps the warp loop to whole, aligned
-///      chunks, and a large grid's last round spread over every block.)
+///      barrier, not two. (On the H200 this split measured the same at 2^28
+///      as a warp per chunk throughout; it keeps the warp loop to whole,
+///      aligned chunks, and a large grid's last round spread over every
+///      block.)
 ///
 ///    With at most one chunk (`n <= CHUNK`, the kernel's first test), block
 ///    0 alone sums it in one such round and ends here: its lane 0 stores
@@ -56,16 +57,15 @@ use crate::{atomic, global, order, shared, thread, warp};
 ///    - **Handoff** (up to [`HANDOFF_CHUNKS`] chunks): thread 0 of each
 ///      block takes a *start* ticket with `atom.global.inc.u32` (wrapping
 ///      to 0 at the last one) before any load, so its latency hides behind
-///      them. Lane 0s store `FULL | bits`
-///      into the chunk's 64-bit slot with `st.relaxed.gpu.b64`, and the
-///      block leaves. The block that drew the last start ticket knows every
+///      them. Lane 0s store `FULL | bits` into the chunk's 64-bit slot with
+///      `st.relaxed.gpu.b64`, and the block leaves. The block that drew the last start ticket knows every
 ///      other block is running, so it may wait for them: each of its threads
 ///      loads up to eight of its slots with `ld.relaxed.gpu.b64` at once (one
 ///      round trip to L2 for all of them), spins on any that does not yet
 ///      show [`FULL`], copies the sums to shared memory, zeros after them to
-///      the segment's end, and zeroes the slots. The sum and its flag
-///      are one word, read whole (single-copy atomicity), so no fence is
-///      needed: there is no *other* data to publish.
+///      the segment's end, and zeroes the slots. The sum and its flag are
+///      one word, read whole (single-copy atomicity), so no fence is needed:
+///      there is no *other* data to publish.
 ///    - **Ticket** (more chunks): lane 0s store `partials`, every one that
 ///      stored executes `fence.acq_rel.gpu`, and thread 0 takes a *finish*
 ///      ticket. The fence is what makes the partials visible to whichever
@@ -104,11 +104,6 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
     let block = thread::block_idx_x();
     let grid = thread::grid_dim_x();
-    // Chunk, batch and warp numbers are 32-bit: `n <= 2^33` makes at most
-    // 2^20 chunks. The path from the kernel's entry to its first load is the
-    // latency a small launch pays before any byte moves, and in 64-bit
-    // arithmetic (a 64-bit division among it) it was 170 instructions at
-    // 4,096 floats, where CUB's whole kernel executes 77 per warp.
     if n <= CHUNK {
         // At most one chunk: the first thing tested, so a small launch
         // reaches its loads through as few instructions as possible.
@@ -118,6 +113,11 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         }
         return;
     }
+    // Chunk, batch and warp numbers are 32-bit: `n <= 2^33` makes at most
+    // 2^20 chunks. The path from the kernel's entry to its first load is the
+    // latency a small launch pays before any byte moves, and in 64-bit
+    // arithmetic (a 64-bit division among it) it was 170 instructions at
+    // 4,096 floats, where CUB's whole kernel executes 77 per warp.
     let chunks = n.div_ceil(CHUNK) as u32;
     let route = Route::of(chunks, grid);
     // SAFETY: `handoff` points to a `Handoff` by the contract; these are
