@@ -197,31 +197,11 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         let mut first = start as u32;
         let step = grid.saturating_mul(group);
         let mut buffer = batch_sums;
+        let round = Round { input, n, chunks, group, lane, warp_id, warps: warps_per_block };
         loop {
-            let mut unit = warp_id;
-            while unit < units {
-                let chunk = first + unit / BATCHES as u32;
-                let sum = if chunk < chunks {
-                    // SAFETY: the whole warp is here; `chunk < chunks`.
-                    unsafe { chunk_batch_sum(input, n, chunk, lane, unit % BATCHES as u32) }
-                } else {
-                    0.0
-                };
-                // SAFETY: `unit * 32 + lane < units * 32 <= 1024` floats, in
-                // one of the two buffers, inside the launch's 8192 bytes.
-                unsafe { buffer.add((unit * warp::WARP_SIZE + lane) as usize).write(sum) };
-                unit += warps_per_block;
-            }
-            // SAFETY: reached by every thread of the block.
-            unsafe { thread::sync_threads() };
-            let chunk = first + warp_id;
-            if warp_id < group && chunk < chunks {
-                // SAFETY: written before the barrier, in this round's buffer.
-                let p = core::array::from_fn(|b| unsafe {
-                    buffer.add(((warp_id * BATCHES as u32 + b as u32) * warp::WARP_SIZE + lane) as usize).read()
-                });
-                // SAFETY: the whole warp is here (the condition is per warp).
-                let sum = unsafe { warp::sum_f32(join(p)) };
+            // SAFETY: the whole block is here; `buffer` is one of the two
+            // buffers of `units * 32 <= 1024` floats in the 8192 bytes.
+            if let Some((chunk, sum)) = unsafe { round.run(first, buffer) } {
                 if lane == 0 {
                     // SAFETY: `chunk < chunks`; one lane per chunk.
                     unsafe { sink.deliver(chunk, sum) };
@@ -362,28 +342,71 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
 /// [`sum_deterministic`]'s contract, `n <= CHUNK`.
 #[inline(always)]
 unsafe fn one_chunk(input: *const f32, n: usize, total: *mut f32, lane: u32, warp_id: u32, warps: u32) {
-    let batch_sums = shared::dynamic_shared::<f32>();
-    let mut batch = warp_id;
-    while batch < BATCHES as u32 {
-        // SAFETY: the whole warp is here; chunk 0 exists when `n > 0`, and
-        // with `n = 0` every batch is past the chunk's end, so nothing is
-        // read. `batch * 32 + lane < 256` floats of shared memory.
-        unsafe {
-            let sum = chunk_batch_sum(input, n, 0, lane, batch);
-            batch_sums.add((batch * warp::WARP_SIZE + lane) as usize).write(sum);
-        }
-        batch += warps;
+    let round = Round { input, n, chunks: 1, group: 1, lane, warp_id, warps };
+    // SAFETY: the whole block is here; with `n = 0` every batch of chunk 0
+    // is past its end, so nothing is read.
+    if let Some((_, sum)) = unsafe { round.run(0, shared::dynamic_shared::<f32>()) }
+        && lane == 0
+    {
+        // SAFETY: `total` is a global f32 by the contract.
+        unsafe { total.write(sum + 0.0) };
     }
-    // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
-    if warp_id == 0 {
-        // SAFETY: written before the barrier.
-        let p = core::array::from_fn(|b| unsafe { batch_sums.add(b * warp::WARP_SIZE as usize + lane as usize).read() });
-        // SAFETY: the whole warp is here.
-        let sum = unsafe { warp::sum_f32(join(p)) };
-        if lane == 0 {
-            // SAFETY: `total` is a global f32 by the contract.
-            unsafe { total.write(sum + 0.0) };
+}
+
+/// One round of the block mode: the block sums chunks `first ..
+/// first + group` (those below `chunks`), its warps a batch each, as many
+/// batches per warp as `units = group * 8` needs.
+struct Round {
+    input: *const f32,
+    n: usize,
+    chunks: u32,
+    group: u32,
+    lane: u32,
+    warp_id: u32,
+    /// Warps in the block.
+    warps: u32,
+}
+
+impl Round {
+    /// Stores each batch's 32 lane sums in `buffer`, meets at the block's
+    /// barrier, and returns, in warp `i < group` whose chunk `first + i`
+    /// exists, that chunk and its sum (the eight batch sums joined, then the
+    /// butterfly), in every lane.
+    ///
+    /// # Safety
+    ///
+    /// The whole block calls it with the same `first`; `buffer` holds
+    /// `group * 8 * 32` floats of shared memory that no thread still reads
+    /// from an earlier round; the fields as in [`sum_deterministic`]'s
+    /// contract.
+    #[inline(always)]
+    unsafe fn run(&self, first: u32, buffer: *mut f32) -> Option<(u32, f32)> {
+        let units = self.group * BATCHES as u32;
+        let mut unit = self.warp_id;
+        while unit < units {
+            let chunk = first + unit / BATCHES as u32;
+            let sum = if chunk < self.chunks {
+                // SAFETY: the whole warp is here; `chunk < chunks`.
+                unsafe { chunk_batch_sum(self.input, self.n, chunk, self.lane, unit % BATCHES as u32) }
+            } else {
+                0.0
+            };
+            // SAFETY: `unit * 32 + lane < units * 32`, inside `buffer`.
+            unsafe { buffer.add((unit * warp::WARP_SIZE + self.lane) as usize).write(sum) };
+            unit += self.warps;
+        }
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+        let chunk = first + self.warp_id;
+        if self.warp_id < self.group && chunk < self.chunks {
+            // SAFETY: written before the barrier, in this round's buffer.
+            let p = core::array::from_fn(|b| unsafe {
+                buffer.add(((self.warp_id * BATCHES as u32 + b as u32) * warp::WARP_SIZE + self.lane) as usize).read()
+            });
+            // SAFETY: the whole warp is here (the condition is per warp).
+            Some((chunk, unsafe { warp::sum_f32(join(p)) }))
+        } else {
+            None
         }
     }
 }
