@@ -7,10 +7,11 @@ use std::path::Path;
 use crate::accuracy::{AccuracyOptions, Data};
 use crate::bench::BenchOptions;
 use crate::cli::{
-    AccuracyArgs, BenchArgs, Cli, Command, ExerciseArgs, HistogramArgs, LitmusArgs, OutputArgs, PlotArgs, PublishArgs,
-    SweepArgs,
+    AccuracyArgs, BenchArgs, Cli, Command, EvidenceArgs, ExerciseArgs, HistogramArgs, LitmusArgs, OutputArgs, PlotArgs,
+    PublishArgs, RenderArgs, SweepArgs,
 };
 use crate::error::LabError;
+use crate::evidence::{self, EvidenceOptions};
 use crate::gpu::baseline::Baselines;
 use crate::gpu::histogram::HistogramKernels;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
@@ -26,6 +27,7 @@ use crate::record::{KERNEL_COMPILER, Record, Results};
 use crate::report::{self, Format, plot, table};
 use crate::sweep::{Mismatch, SweepOptions};
 use crate::{accuracy, bench, data_file, determinism, exercise, histogram, litmus, publish, sweep};
+use lab_records::StepOutcome;
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,14 @@ pub enum Outcome {
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, LabError> {
+    // A saved record is rendered with no GPU at all.
+    if let Command::Render(args) = &cli.command {
+        return run_render(args);
+    }
+    // The evidence directory is checked before the GPU is opened.
+    if let Command::Evidence(args) = &cli.command {
+        return run_evidence(args, cli.ptx.clone());
+    }
     let ptx = cli.ptx.map_or(PtxSource::Embedded, PtxSource::File);
     // A user's data file is read and checked before the GPU is opened, so a
     // wrong file is reported the same way on every machine, at once.
@@ -61,7 +71,33 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Command::Bench(args) => run_bench(&gpu, args),
         Command::Accuracy(args) => run_accuracy(&gpu, args, file_values.as_deref()),
         Command::Litmus(args) => run_litmus(&gpu, args, litmus_kernels.unwrap_or_default()),
+        Command::Evidence(_) | Command::Render(_) => unreachable!("handled before the GPU is opened"),
     }
+}
+
+fn run_render(args: &RenderArgs) -> Result<Outcome, LabError> {
+    let path = &args.input;
+    let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
+    let text = std::fs::read_to_string(path).map_err(|e| data_error(e.to_string()))?;
+    let record = report::json::import(&text)
+        .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
+    emit(&record, &args.output, Some(&args.plot))?;
+    Ok(Outcome::Passed)
+}
+
+fn run_evidence(args: &EvidenceArgs, ptx: Option<std::path::PathBuf>) -> Result<Outcome, LabError> {
+    let options = EvidenceOptions { dir: args.dir.clone(), force: args.force, ptx, only: args.only.clone() };
+    evidence::prepare(&options)?;
+    let info = evidence::device(&options.ptx.clone().map_or(PtxSource::Embedded, PtxSource::File))?;
+    let bar = Progress::new(true);
+    let manifest = evidence::run(&options, &info, &bar)?;
+    print!("{}", table::evidence(&manifest, &options.dir, table::Look::Plain));
+    let failed: Vec<&lab_records::Step> =
+        manifest.steps.iter().filter(|s| matches!(s.outcome, StepOutcome::ChecksFailed | StepOutcome::Error)).collect();
+    for step in &failed {
+        eprintln!("{} {}: {}", step.name, step.outcome.word(), step.note.as_deref().unwrap_or("see its output"));
+    }
+    Ok(if failed.is_empty() { Outcome::Passed } else { Outcome::ChecksFailed })
 }
 
 /// A progress bar only where someone watches a table being made: text

@@ -108,6 +108,48 @@ pub enum Command {
     /// testing environment, count each outcome on the GPU, and hold each
     /// count to the PTX memory model's verdict.
     Litmus(LitmusArgs),
+    /// Run everything the book shows, with the settings of record, on the GPU
+    /// found, and write each run's JSON and plot and a manifest.json (commit,
+    /// GPU, driver, each command line, date, wall time) into DIR. Where
+    /// compute-sanitizer is on PATH, every kernel runs under its four tools
+    /// too. Render the book from DIR with `cargo xtask book --results DIR`.
+    Evidence(EvidenceArgs),
+    /// Print a result saved with `--format json` again, in another format or
+    /// as a plot. Needs no GPU.
+    Render(RenderArgs),
+}
+
+/// `evidence`'s flags.
+#[derive(Debug, Args)]
+pub struct EvidenceArgs {
+    /// The directory to write into; it must be new or empty unless --force.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// Write into DIR even if it holds files (files of the same name are replaced).
+    #[arg(long)]
+    pub force: bool,
+
+    /// Run only the steps whose names start with one of these, comma-separated
+    /// (e.g. `sweep,sanitize-racecheck`); every step by default.
+    #[arg(long, value_delimiter = ',', value_name = "STEP")]
+    pub only: Vec<String>,
+}
+
+/// `render`'s flags.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// A file written by a command's `--format json`.
+    #[arg(value_name = "FILE.json")]
+    pub input: PathBuf,
+
+    /// Where and how to write it.
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Also draw the record's plot, for the commands that have one.
+    #[command(flatten)]
+    pub plot: PlotArgs,
 }
 
 /// `litmus`'s flags. Every environment flag overrides the preset's value.

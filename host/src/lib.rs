@@ -4,7 +4,7 @@
 //! The pipeline, after hyperfine's: [`cli`] parses and validates flags;
 //! [`app`] turns them into options and calls a runner ([`sweep`],
 //! [`determinism`], [`exercise`], [`bench`](mod@bench), [`publish`], [`histogram`],
-//! [`accuracy`], [`litmus`]);
+//! [`accuracy`], [`litmus`], and [`evidence`], which runs all of them);
 //! the runners' results go into one [`record::Record`]; [`report`] turns a
 //! record into text or a plot. Only [`gpu`] talks to the driver, and the
 //! statistics ([`stats`], [`reference`](mod@reference), [`input`]) are pure
@@ -19,6 +19,7 @@ pub mod cli;
 pub mod data_file;
 pub mod determinism;
 pub mod error;
+pub mod evidence;
 pub mod exact;
 pub mod exercise;
 pub mod float_json;

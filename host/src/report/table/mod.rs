@@ -4,6 +4,7 @@
 
 mod accuracy;
 mod bench;
+mod evidence;
 mod exercise;
 mod histogram;
 mod litmus;
@@ -11,6 +12,7 @@ mod publish;
 mod sweep;
 
 pub use accuracy::broken_promises;
+pub use evidence::evidence;
 pub use histogram::histogram_mismatches;
 pub use litmus::litmus_failures;
 pub use sweep::mismatches;
