@@ -391,8 +391,6 @@ pub fn sanitizer_summary(log: &str) -> String {
 /// The command line as a user would type it: this binary shown as `host`,
 /// the evidence directory as given.
 fn command_line(program: &Path, args: &[OsString]) -> String {
-    std::fs::create_dir_all(&options.dir)
-        .map_err(|e| LabError::Output { path: options.dir.clone(), reason: e.to_string() })?;
     let exe = std::env::current_exe().ok();
     let word = |s: &std::ffi::OsStr| -> String {
         if exe.as_deref().is_some_and(|e| e.as_os_str() == s) {
