@@ -27,7 +27,7 @@ pub type Times = BTreeMap<u64, (Option<f64>, Option<f64>)>;
 
 /// What CUB measured: per mode (`default`, `gpu_to_gpu`) its times and sums,
 /// and the program's line on whether `gpu_to_gpu` was available.
-#[derive(Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Cub {
     /// `mode -> n -> (warm, cold)` medians in ms.
     pub times: BTreeMap<String, Times>,
@@ -162,8 +162,8 @@ pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
 }
 
 /// Builds `cub_sum.cu`, runs the host's bench warm and cold and the CUB
-/// program at `sizes`, and returns the table.
-pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, sizes: &[String]) -> Result<String, Error> {
+/// program at `sizes`, and returns what they measured.
+pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, sizes: &[String]) -> Result<Measured, Error> {
     std::fs::create_dir_all(out).map_err(|e| Error(format!("cannot create {}: {e}", out.display())))?;
     let program = out.join("cub_sum");
     let build = Command::new(nvcc)
@@ -200,7 +200,25 @@ pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, sizes: &[String]
         return Err(Error(format!("cub_sum failed: {}", String::from_utf8_lossy(&output.stderr))));
     }
     let cub = parse_cub(&String::from_utf8_lossy(&output.stdout))?;
-    Ok(table(&warm, &cold, &cub))
+    Ok(Measured { warm, cold, cub })
+}
+
+/// The lab's bench, warm and cold, and CUB's times, from one run.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Measured {
+    /// The host's bench, warm.
+    pub warm: Bench,
+    /// The host's bench with `--cold`.
+    pub cold: Bench,
+    /// `cub_sum`'s output.
+    pub cub: Cub,
+}
+
+impl Measured {
+    /// The side-by-side table ([`table`]).
+    pub fn table(&self) -> String {
+        table(&self.warm, &self.cold, &self.cub)
+    }
 }
 
 #[cfg(test)]

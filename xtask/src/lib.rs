@@ -3,8 +3,10 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod cub;
 mod error;
+pub mod mdbook;
 pub mod nvcc;
 pub mod paths;
 pub mod ptx;

@@ -8,10 +8,15 @@ use std::process::ExitCode;
 
 use xtask::{Error, paths, ptxas};
 
-const USAGE: &str = "usage: cargo xtask <task>
+/// The tasks and their flags, printed by `--help` and shown in the book.
+pub const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
   build-ptx   compile kernels/ to PTX and print the PTX path
+  book [--results DIR]
+              generate the book's tables and plots from a results directory
+              (default results/h200, the reference run; make your own with
+              `host evidence DIR`), check it and build it into target/book/
   ptxas       print the ptxas the tests use, installing it if missing
   test        install ptxas if missing, then run every test (the README's test command)
   sass [--arch sm_90] [--kernel NAME] [--ptx FILE]
@@ -31,6 +36,7 @@ fn main() -> ExitCode {
     let (task, rest) = args.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
     let result = match task {
         "build-ptx" => tasks::build_ptx::run(),
+        "book" => tasks::book::run(rest),
         "ptxas" => ptxas::find_or_install(&paths::workspace_root()).map(|p| println!("{}", p.display())),
         "test" => tasks::test::run(),
         "sass" => tasks::sass::run(rest),

@@ -21,8 +21,8 @@ pub const BLOCK: &str = "256";
 type Row = [f32; 3];
 
 /// Compiles `cu` with `nvcc`, then alternates `rounds` times between the Rust
-/// and the nvcc PTX, and returns a report with each round and the ratios.
-pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, rounds: usize) -> Result<String, Error> {
+/// and the nvcc PTX, and returns each round's medians.
+pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, rounds: usize) -> Result<Rounds, Error> {
     std::fs::create_dir_all(out).map_err(|e| Error(format!("cannot create {}: {e}", out.display())))?;
     let ptx = out.join("nvcc_page_kernels.ptx");
     let status = Command::new(nvcc)
@@ -36,25 +36,68 @@ pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, rounds: usize) -
         return Err(Error(format!("nvcc failed on {} ({status})", cu.display())));
     }
 
-    let mut report = format!("n = {N}, block {BLOCK}, median of 20 timed runs after 5 warm-ups, per round\n");
-    report.push_str("round  compiler   global ms   shared ms     tree ms\n");
     let (mut rust, mut cuda) = (Vec::new(), Vec::new());
-    for round in 1..=rounds {
-        for (label, file) in [("rustc", None), ("nvcc", Some(&ptx))] {
+    for _ in 0..rounds {
+        for file in [None, Some(&ptx)] {
             let row = sweep_row(host, file)?;
-            report.push_str(&format!("{round:>5}  {label:<8} {:>10.4}  {:>10.4}  {:>10.4}\n", row[0], row[1], row[2]));
             if file.is_some() { cuda.push(row) } else { rust.push(row) }
         }
     }
-    report.push_str("\nmedian over rounds: rustc / nvcc time (below 1.00: the Rust kernel is faster)\n");
-    for (k, name) in ["global atomic", "shared atomic", "tree + atomic"].iter().enumerate() {
-        let median = |rows: &[Row]| lab_stats::median(&rows.iter().map(|row| row[k]).collect::<Vec<_>>());
-        let (Some(r), Some(c)) = (median(&rust), median(&cuda)) else {
-            return Err(Error("no rounds were run".to_owned()));
-        };
-        report.push_str(&format!("  {name:<14} rustc {r:.4} ms  nvcc {c:.4} ms  ratio {:.3}\n", r / c));
+    Ok(Rounds { rust, cuda })
+}
+
+/// The medians of every round, each compiler's PTX alternately: round `k`
+/// ran `rust[k]`, then `cuda[k]`.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Rounds {
+    /// The Rust kernels' medians, one row per round.
+    pub rust: Vec<Row>,
+    /// The nvcc kernels' medians, one row per round.
+    pub cuda: Vec<Row>,
+}
+
+impl Rounds {
+    /// Each round, then the median over rounds of each kernel and the ratio.
+    pub fn report(&self) -> String {
+        let mut report = format!("n = {N}, block {BLOCK}, median of 20 timed runs after 5 warm-ups, per round\n");
+        report.push_str("round  compiler   global ms   shared ms     tree ms\n");
+        for (round, (r, c)) in self.rust.iter().zip(&self.cuda).enumerate() {
+            for (label, row) in [("rustc", r), ("nvcc", c)] {
+                report.push_str(&format!(
+                    "{:>5}  {label:<8} {:>10.4}  {:>10.4}  {:>10.4}\n",
+                    round + 1,
+                    row[0],
+                    row[1],
+                    row[2]
+                ));
+            }
+        }
+        report.push_str("\nmedian over rounds: rustc / nvcc time (below 1.00: the Rust kernel is faster)\n");
+        for (k, name) in ["global atomic", "shared atomic", "tree + atomic"].iter().enumerate() {
+            let median = |rows: &[Row]| lab_stats::median(&rows.iter().map(|row| row[k]).collect::<Vec<_>>());
+            if let (Some(r), Some(c)) = (median(&self.rust), median(&self.cuda)) {
+                report.push_str(&format!("  {name:<14} rustc {r:.4} ms  nvcc {c:.4} ms  ratio {:.3}\n", r / c));
+            }
+        }
+        report
     }
-    Ok(report)
+}
+
+/// What `cargo xtask nvcc-compare` measured, as it writes it to
+/// `nvcc-compare.json` for the book.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Comparison {
+    /// The page's kernels, rustc's PTX against nvcc's.
+    pub page: Rounds,
+    /// Every lab sum beside CUB.
+    pub cub: crate::cub::Measured,
+}
+
+impl Comparison {
+    /// Both reports, as the task prints them.
+    pub fn report(&self) -> String {
+        format!("{}\n{}", self.page.report(), self.cub.table())
+    }
 }
 
 /// Runs one sweep at [`N`] with `--format json` and returns the median time

@@ -2,6 +2,7 @@
 //! call the library, print. One module per task; this file holds what they
 //! share.
 
+pub mod book;
 pub mod build_ptx;
 pub mod nvcc_compare;
 pub mod sanitize;

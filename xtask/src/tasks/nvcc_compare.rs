@@ -23,8 +23,15 @@ pub fn run(args: &[String]) -> super::Result {
     };
     let nvcc = cuda_tool("nvcc")?;
     let host = host_binary(flags.get("--host"))?;
-    print!("{}", nvcc::compare(&nvcc, &host, &cu, &out, ROUNDS)?);
+    let page = nvcc::compare(&nvcc, &host, &cu, &out, ROUNDS)?;
+    print!("{}", page.report());
     println!();
-    print!("{}", cub::compare(&nvcc, &host, &cub_cu, &out, &sizes)?);
+    let cub = cub::compare(&nvcc, &host, &cub_cu, &out, &sizes)?;
+    print!("{}", cub.table());
+    // The book renders these tables from this file (`cargo xtask book`).
+    let json = out.join("nvcc-compare.json");
+    let text = serde_json::to_string_pretty(&nvcc::Comparison { page, cub }).expect("the comparison serializes");
+    std::fs::write(&json, text + "\n").map_err(|e| xtask::Error(format!("cannot write {}: {e}", json.display())))?;
+    println!("\nwritten: {}", json.display());
     Ok(())
 }

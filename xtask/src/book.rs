@@ -1,0 +1,502 @@
+//! `cargo xtask book`: the book's generated files, its source checks, and
+//! the mdBook build.
+//!
+//! No figure is typed into the book. A chapter pulls in a table, plot or
+//! listing from `book/src/generated/` (`{{#include generated/sweep-64.md}}`,
+//! `![…](generated/bench.svg)`), and this module makes exactly the files the
+//! chapters name, from one results directory:
+//!
+//! - `NAME.md` for a run `NAME.json`: the host's own Markdown exporter
+//!   (`host render NAME.json --format markdown`), then one line naming the
+//!   run it came from (GPU, commit, date, from the directory's manifest);
+//! - `NAME.svg` and `NAME.txt`: the results directory's file, copied;
+//! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
+//! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
+//! - `sass-page.txt`: the synchronizing SASS of the page's kernels, made here
+//!   from the PTX (it needs no GPU);
+//! - `cli/COMMAND.txt`: `host COMMAND --help`, and `cli/xtask.txt`.
+//!
+//! A chapter that names a file the results directory cannot provide fails
+//! the build for the reference run. For a learner's own `--results DIR`, the
+//! file says which run is missing instead, so a partial run still renders.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use lab_records::{MANIFEST, Manifest, StepOutcome};
+
+use crate::Error;
+
+/// Where the chapters find what this module generates, inside `book/src/`.
+pub const GENERATED: &str = "generated";
+
+/// The page's three kernels, whose machine code Lesson 1 reads.
+pub const PAGE_KERNELS: [&str; 3] = ["sum_global_atomic", "sum_shared_atomic", "sum_tree_atomic"];
+
+/// What a generation run reads.
+pub struct Sources<'a> {
+    /// The workspace root.
+    pub root: &'a Path,
+    /// The results directory (an evidence run).
+    pub results: &'a Path,
+    /// The host binary, for `render` and `--help`.
+    pub host: &'a Path,
+    /// Fail on a file the results cannot provide (the reference run), rather
+    /// than write a note in its place (a learner's run).
+    pub strict: bool,
+    /// `cargo xtask`'s usage text, for `cli/xtask.txt`.
+    pub xtask_usage: &'a str,
+    /// The SASS summary of the page's kernels, made by the caller (it needs
+    /// the PTX and the NVIDIA tools).
+    pub sass_page: &'a dyn Fn() -> Result<String, Error>,
+}
+
+/// Every `generated/…` file that a chapter under `src` names, as paths
+/// relative to the generated directory, sorted.
+pub fn wanted(src: &Path) -> Result<BTreeSet<String>, Error> {
+    let mut out = BTreeSet::new();
+    for chapter in markdown_files(src)? {
+        if chapter.starts_with(src.join(GENERATED)) {
+            continue;
+        }
+        let text = read(&chapter)?;
+        for target in references(&text) {
+            let resolved = normalize(&chapter.parent().unwrap_or(src).join(target));
+            if let Ok(rel) = resolved.strip_prefix(src.join(GENERATED)) {
+                out.insert(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Writes every file the chapters name into `src/generated/`, which it
+/// empties first. Returns one warning per file written as a note instead.
+pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error> {
+    let out = src.join(GENERATED);
+    if out.exists() {
+        fs::remove_dir_all(&out).map_err(|e| Error(format!("cannot empty {}: {e}", out.display())))?;
+    }
+    let manifest_path = sources.results.join(MANIFEST);
+    let manifest: Manifest = serde_json::from_str(&read(&manifest_path)?).map_err(|e| {
+        Error(format!("{}: not a manifest written by `host evidence` ({e})", manifest_path.display()))
+    })?;
+    let from = from_line(&manifest, sources.results);
+    let wanted = wanted(src)?;
+    // The command-line reference shows every command the host has.
+    for command in host_commands(sources.host)? {
+        if !wanted.contains(&format!("cli/{command}.txt")) {
+            return Err(Error(format!("the book has no {GENERATED}/cli/{command}.txt for `host {command}`: add it to appendix/cli.md")));
+        }
+    }
+    let mut warnings = Vec::new();
+    for name in wanted {
+        let target = out.join(&name);
+        if let Some(parent) = target.parent() {
+            fs::create_dir_all(parent).map_err(|e| Error(format!("cannot create {}: {e}", parent.display())))?;
+        }
+        let text = match make(&name, sources, &manifest, &from)? {
+            Made::Text(text) => text,
+            Made::Missing(why) if sources.strict => {
+                return Err(Error(format!("the book includes {GENERATED}/{name}, but {why}")));
+            }
+            Made::Missing(why) => {
+                warnings.push(format!("{GENERATED}/{name}: {why}"));
+                missing_note(&name, &why)
+            }
+        };
+        fs::write(&target, text).map_err(|e| Error(format!("cannot write {}: {e}", target.display())))?;
+    }
+    Ok(warnings)
+}
+
+/// One generated file, or why it cannot be made.
+enum Made {
+    Text(String),
+    Missing(String),
+}
+
+fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<Made, Error> {
+    let results = s.results.display();
+    if let Some(command) = name.strip_prefix("cli/").and_then(|n| n.strip_suffix(".txt")) {
+        return Ok(Made::Text(if command == "xtask" { format!("{}\n", s.xtask_usage) } else { help(s.host, command)? }));
+    }
+    Ok(match name {
+        "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
+        "reference-run.md" => Made::Text(steps_table(manifest) + from),
+        "sass-page.txt" => Made::Text((s.sass_page)()?),
+        "nvcc-compare.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
+            Ok(text) => {
+                let comparison: crate::nvcc::Comparison = serde_json::from_str(&text)
+                    .map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
+                Made::Text(format!("```text\n{}```\n\n{from}", comparison.report()))
+            }
+            Err(_) => Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)")),
+        },
+        _ => {
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                return Err(Error(format!("the book includes {GENERATED}/{name}, which names no kind of file")));
+            };
+            match ext {
+                "md" => {
+                    let json = s.results.join(format!("{stem}.json"));
+                    if !json.is_file() {
+                        return Ok(Made::Missing(format!("{results} has no {stem}.json")));
+                    }
+                    Made::Text(render(s.host, &json)? + "\n" + from)
+                }
+                "svg" | "txt" => match fs::read_to_string(s.results.join(name)) {
+                    Ok(text) => Made::Text(text),
+                    Err(_) => Made::Missing(format!("{results} has no {name}")),
+                },
+                _ => return Err(Error(format!("the book includes {GENERATED}/{name}: no rule makes .{ext} files"))),
+            }
+        }
+    })
+}
+
+/// What stands in for a file a learner's run lacks.
+fn missing_note(name: &str, why: &str) -> String {
+    match name.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("svg") => format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"640\" height=\"40\"><text x=\"8\" y=\"24\">{}</text></svg>\n",
+            why.replace('&', "&amp;").replace('<', "&lt;")
+        ),
+        Some("txt") => format!("(not in this run: {why})\n"),
+        _ => format!("*Not in this run: {why}.*\n"),
+    }
+}
+
+/// The italic line under every generated table.
+pub fn from_line(m: &Manifest, results: &Path) -> String {
+    let date = m.started.get(..10).unwrap_or(&m.started);
+    format!(
+        "*From the run in `{}`: {}, driver {}, CUDA {}, commit `{}`, {date}.*\n",
+        results.file_name().map_or_else(|| results.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        m.gpu.name,
+        m.gpu.driver.as_deref().unwrap_or("unknown"),
+        m.gpu.cuda,
+        m.commit.describe(),
+    )
+}
+
+/// The sanitizer's runs: tool, host command, exit code and summary line.
+pub fn sanitizer_table(m: &Manifest) -> String {
+    let mut out = String::from("\n| tool | run | exit | summary |\n|---|---|---|---|\n");
+    let mut any = false;
+    for step in &m.steps {
+        if step.outcome == StepOutcome::Skipped && step.name == "sanitize" {
+            return format!("*The sanitizer did not run: {}.*\n\n", step.note.as_deref().unwrap_or("skipped"));
+        }
+        let Some(rest) = step.name.strip_prefix("sanitize-") else { continue };
+        let (tool, run) = rest.split_once('-').unwrap_or((rest, ""));
+        let exit = step.exit_code.map_or("-".to_owned(), |c| c.to_string());
+        let note = step.note.as_deref().unwrap_or("");
+        out.push_str(&format!("| {tool} | `{run}` | {exit} | {note} |\n"));
+        any = true;
+    }
+    if !any {
+        return "*This run has no sanitizer steps.*\n\n".to_owned();
+    }
+    out + "\n"
+}
+
+/// Every step of the run: its command line, outcome and time.
+pub fn steps_table(m: &Manifest) -> String {
+    let mut out = format!(
+        "\n{} steps, {:.0} s in all, started {}.\n\n| step | command | outcome | seconds |\n|---|---|---|---|\n",
+        m.steps.len(),
+        m.wall_s,
+        m.started
+    );
+    for step in &m.steps {
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {:.1} |\n",
+            step.name,
+            step.command.replace('|', "\\|"),
+            step.outcome.word(),
+            step.wall_s
+        ));
+    }
+    out + "\n"
+}
+
+fn render(host: &Path, json: &Path) -> Result<String, Error> {
+    let out = Command::new(host)
+        .arg("render")
+        .arg(json)
+        .args(["--format", "markdown"])
+        .output()
+        .map_err(|e| Error(format!("cannot run {}: {e}", host.display())))?;
+    if !out.status.success() {
+        return Err(Error(format!(
+            "host render {} failed: {}",
+            json.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The subcommands `host --help` lists, without `help`.
+fn host_commands(host: &Path) -> Result<Vec<String>, Error> {
+    let text = help(host, "host")?;
+    let commands = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|c| *c != "help")
+        .map(str::to_owned)
+        .collect::<Vec<_>>();
+    if commands.is_empty() {
+        return Err(Error("`host --help` lists no commands".to_owned()));
+    }
+    Ok(commands)
+}
+
+fn help(host: &Path, command: &str) -> Result<String, Error> {
+    let mut cmd = Command::new(host);
+    if command != "host" {
+        cmd.arg(command);
+    }
+    let out = cmd.arg("--help").output().map_err(|e| Error(format!("cannot run {}: {e}", host.display())))?;
+    if !out.status.success() {
+        return Err(Error(format!("the book includes the help of `host {command}`, which is not a host command")));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// Checks the book's sources: every include, image and link to another
+/// chapter names a file that exists, and every `#anchor` a heading there.
+/// Run after [`generate`], so generated files count.
+pub fn check(src: &Path) -> Result<(), Error> {
+    let mut problems = Vec::new();
+    for chapter in markdown_files(src)? {
+        if chapter.starts_with(src.join(GENERATED)) {
+            continue;
+        }
+        let text = read(&chapter)?;
+        let here = chapter.parent().unwrap_or(src);
+        let shown = chapter.strip_prefix(src).unwrap_or(&chapter).display().to_string();
+        for target in references(&text) {
+            let file = normalize(&here.join(target));
+            if !file.exists() {
+                problems.push(format!("{shown}: {target} does not exist"));
+            }
+        }
+        for (target, anchor) in links(&text) {
+            let file = if target.is_empty() { chapter.clone() } else { normalize(&here.join(target)) };
+            if !file.exists() {
+                problems.push(format!("{shown}: link to {target}, which does not exist"));
+            } else if let Some(anchor) = anchor
+                && file.extension().is_some_and(|e| e == "md")
+                && !heading_ids(&read(&file)?).contains(anchor)
+            {
+                problems.push(format!("{shown}: link to {target}#{anchor}, which has no such heading"));
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error(format!("the book's sources have {} problem(s):\n  {}", problems.len(), problems.join("\n  "))))
+    }
+}
+
+/// The files a chapter pulls in: `{{#include PATH}}` (with any `:lines` or
+/// `:anchor` suffix removed), `{{#rustdoc_include PATH}}`, and images.
+pub fn references(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    for directive in ["{{#include ", "{{#rustdoc_include "] {
+        let mut rest = text;
+        while let Some(start) = rest.find(directive) {
+            rest = &rest[start + directive.len()..];
+            let Some(end) = rest.find("}}") else { break };
+            let arg = rest[..end].trim();
+            out.push(arg.split(':').next().unwrap_or(arg));
+            rest = &rest[end..];
+        }
+    }
+    let mut rest = text;
+    while let Some(start) = rest.find("![") {
+        rest = &rest[start + 2..];
+        if let Some(close) = rest.find("](") {
+            let after = &rest[close + 2..];
+            if let Some(end) = after.find(')') {
+                let target = after[..end].split_whitespace().next().unwrap_or("");
+                if !target.is_empty() && !target.contains("://") {
+                    out.push(target);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Links to other files of the book (`[text](file.md#anchor)`), and to
+/// anchors of the same page (`[text](#anchor)`): web links are not checked,
+/// and neither are images (see [`references`]) or code spans.
+pub fn links(text: &str) -> Vec<(&str, Option<&str>)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(start) = rest.find("](") {
+            let image = rest[..start].rfind("![").is_some_and(|i| !rest[i..start].contains(']'));
+            rest = &rest[start + 2..];
+            let Some(end) = rest.find(')') else { break };
+            let target = rest[..end].split_whitespace().next().unwrap_or("");
+            rest = &rest[end..];
+            if image || target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (file, anchor) = match target.split_once('#') {
+                Some((file, anchor)) => (file, Some(anchor)),
+                None => (target, None),
+            };
+            out.push((file, anchor));
+        }
+    }
+    out
+}
+
+/// The ids mdBook gives a page's headings: lower case, spaces as hyphens,
+/// punctuation other than `-` and `_` dropped, and `-1`, `-2` … on repeats.
+/// Explicit `{#id}` attributes count as well.
+pub fn heading_ids(text: &str) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        if let Some(open) = title.rfind("{#")
+            && let Some(id) = title[open + 2..].strip_suffix('}')
+        {
+            ids.insert(id.to_owned());
+            continue;
+        }
+        let base: String = title
+            .chars()
+            .filter_map(|c| {
+                if c.is_alphanumeric() || c == '_' || c == '-' {
+                    Some(c.to_lowercase().collect::<String>())
+                } else if c.is_whitespace() {
+                    Some("-".to_owned())
+                } else {
+                    None
+                }
+            })
+            .collect();
+        let mut id = base.clone();
+        let mut k = 1;
+        while ids.contains(&id) {
+            id = format!("{base}-{k}");
+            k += 1;
+        }
+        ids.insert(id);
+    }
+    ids
+}
+
+/// Builds the book with `mdbook` into the directory `book.toml` names, and
+/// returns the path of its front page.
+pub fn build(mdbook: &Path, book: &Path, root: &Path) -> Result<PathBuf, Error> {
+    let out = Command::new(mdbook)
+        .arg("build")
+        .arg(book)
+        .output()
+        .map_err(|e| Error(format!("cannot run {}: {e}", mdbook.display())))?;
+    let log = String::from_utf8_lossy(&out.stderr);
+    // mdBook reports an include it cannot read as an error and builds on; so
+    // does a chapter missing from SUMMARY.md. Either is a broken book.
+    let errors: Vec<&str> = log.lines().filter(|l| l.contains("[ERROR]") || l.contains("[WARN]")).collect();
+    if !out.status.success() || !errors.is_empty() {
+        let shown = if errors.is_empty() { log.trim().to_owned() } else { errors.join("\n") };
+        return Err(Error(format!("mdbook build failed:\n{shown}")));
+    }
+    let index = root.join("target/book/index.html");
+    if !index.is_file() {
+        return Err(Error(format!("mdbook built no {}", index.display())));
+    }
+    Ok(index)
+}
+
+fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut out = Vec::new();
+    let entries = fs::read_dir(dir).map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?;
+    for entry in entries {
+        let path = entry.map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?.path();
+        if path.is_dir() {
+            out.extend(markdown_files(&path)?);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn read(path: &Path) -> Result<String, Error> {
+    fs::read_to_string(path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))
+}
+
+/// `a/b/../c` as `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_are_includes_and_images() {
+        let text = "a {{#include generated/sweep-64.md}} b {{#include ../kernels/src/x.rs:10:20}}\n![plot](generated/bench.svg)\n![web](https://x/y.png)";
+        assert_eq!(references(text), ["generated/sweep-64.md", "../kernels/src/x.rs", "generated/bench.svg"]);
+    }
+
+    #[test]
+    fn links_skip_the_web_images_and_code() {
+        let text = "[a](setup.md) [b](appendix/glossary.md#ulp) [c](#here) [d](https://x) ![e](f.svg)\n```\n[g](nope.md)\n```\n";
+        assert_eq!(links(text), [("setup.md", None), ("appendix/glossary.md", Some("ulp")), ("", Some("here"))]);
+    }
+
+    #[test]
+    fn heading_ids_follow_mdbook() {
+        let ids = heading_ids("# Lesson 1: Three ways to sum\n## `red` and `atom`\n## Pitfalls\n## Pitfalls\n### Cold L2 {#cold}\n```\n# not a heading\n```\n");
+        let expected = ["lesson-1-three-ways-to-sum", "red-and-atom", "pitfalls", "pitfalls-1", "cold"];
+        assert_eq!(ids, expected.iter().map(|s| (*s).to_owned()).collect());
+    }
+
+    #[test]
+    fn normalize_resolves_parent_parts() {
+        assert_eq!(normalize(Path::new("book/src/appendix/../generated/x.md")), Path::new("book/src/generated/x.md"));
+    }
+}
