@@ -95,10 +95,10 @@ pub(super) fn join(p: [f32; BATCHES]) -> f32 {
 }
 
 /// [`join`]'s tree fed one batch sum at a time, in order: the same additions,
-/// carried in three floats. A loop over the batches that filled an array of
-/// eight instead left the array in local memory (ptxas did not unroll the
-/// loop), a store and a reload per chunk that cost the kernel 8% at 2^28
-/// floats on the H200.
+/// carried in three floats. A loop over the batches that fills an array of
+/// eight instead leaves the array in local memory (ptxas does not unroll the
+/// loop): a store and a reload per chunk, local-memory traffic beside the
+/// input's in a kernel that is bound by memory bandwidth.
 #[derive(Default)]
 struct Join {
     /// `p(b - 1)` while `b` is odd.

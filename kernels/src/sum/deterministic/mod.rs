@@ -67,10 +67,8 @@ use crate::{shared, thread, warp};
 ///      store the 32 lane sums in shared memory, meet at a barrier, and warp
 ///      `i` joins chunk `i`'s batches. A chunk's eight batches load in
 ///      parallel. Rounds alternate between two buffers, so each takes one
-///      barrier, not two. (On the H200 this split measured the same at 2^28
-///      as a warp per chunk throughout; it keeps the warp loop to whole,
-///      aligned chunks, and a large grid's last round spread over every
-///      block.)
+///      barrier, not two. (The split keeps the warp loop to whole, aligned
+///      chunks, and spreads a large grid's last round over every block.)
 ///
 ///    With at most one chunk (`n <= CHUNK`, the kernel's first test), block
 ///    0 alone sums it in one such round and ends here: its lane 0 stores
@@ -140,9 +138,9 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     }
     // Chunk, batch and warp numbers are 32-bit: `n <= 2^33` makes at most
     // 2^20 chunks. The path from the kernel's entry to its first load is the
-    // latency a small launch pays before any byte moves, and in 64-bit
-    // arithmetic (a 64-bit division among it) it was 170 instructions at
-    // 4,096 floats, where CUB's whole kernel executes 77 per warp.
+    // latency a small launch pays before any byte moves, and 64-bit
+    // arithmetic lengthens it: the GPU has no integer divider, and a 64-bit
+    // division is a far longer instruction sequence than a 32-bit one.
     let chunks = n.div_ceil(CHUNK) as u32;
     let route = Route::of(chunks, grid);
     // SAFETY: `handoff` points to a `Handoff` by the contract; these are
@@ -179,11 +177,10 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
     // The branch weights here and on the route move the warp loop, which
     // only large launches run, aside, so the few hundred instructions a
     // small launch runs lie closer together: every launch starts with no
-    // instructions cached, and ncu finds 14 to 33% of a small launch's warp
-    // samples waiting for instruction fetch. Measured on the H200 (part7z
-    // and part7zb, three rounds each): 4,096 floats cold 4.61 against 4.81
-    // us; every other size within the rounds' spread. (A `likely` on a
-    // whole chunk's reader as well made ptxas keep 208 bytes of stack.)
+    // instructions cached, so a small launch's warps spend much of their
+    // time waiting for instruction fetch, and fewer cache lines of code
+    // mean fewer such waits. (A `likely` on a whole chunk's reader as well
+    // makes ptxas keep a stack frame, which the kernel must not have.)
     if core::intrinsics::unlikely(grid_warp < warp_chunks as usize) {
         let mut chunk = grid_warp as u32;
         while chunk < warp_chunks {
