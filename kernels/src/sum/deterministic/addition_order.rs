@@ -151,8 +151,7 @@ pub(super) unsafe fn lane_sum<const QUADS: usize>(list: &(impl Quads<QUADS> + Si
     for b in 0..BATCHES {
         // SAFETY: batch `b` is below `QUADS / per_batch`, so its quads are in
         // the list.
-        let value =
-            if b < QUADS / per_batch && b * per_batch < live { unsafe { list.batch(lane, b) } } else { 0.0 };
+        let value = if b < QUADS / per_batch && b * per_batch < live { unsafe { list.batch(lane, b) } } else { 0.0 };
         tree.push(b, value);
     }
     // SAFETY: the whole warp is here.

@@ -4,9 +4,9 @@
 //! them there. No fence is needed: the sum and its flag are one word, read
 //! whole (single-copy atomicity), so there is no *other* data to publish.
 
+use layout::sum::deterministic::{FULL, MAX_SEGMENTS, SEGMENT};
 #[cfg(doc)]
 use layout::sum::deterministic::{HANDOFF_CHUNKS, Handoff};
-use layout::sum::deterministic::{FULL, MAX_SEGMENTS, SEGMENT};
 
 use super::addition_order::{Quads, lane_sum};
 use super::combine::Quad;

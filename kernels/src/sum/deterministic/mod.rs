@@ -230,7 +230,11 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
                 break;
             }
             first += step;
-            buffer = if buffer == batch_sums { batch_sums.wrapping_add((units * warp::WARP_SIZE) as usize) } else { batch_sums };
+            buffer = if buffer == batch_sums {
+                batch_sums.wrapping_add((units * warp::WARP_SIZE) as usize)
+            } else {
+                batch_sums
+            };
         }
     }
 
