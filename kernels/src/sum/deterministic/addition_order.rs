@@ -113,7 +113,7 @@ impl Join {
     /// Takes batch sum `b`; `b` runs from 0 to 7, in order.
     #[inline(always)]
     fn push(&mut self, b: usize, value: f32) {
-        if b % 2 == 0 {
+        if b.is_multiple_of(2) {
             self.pending = value;
             return;
         }

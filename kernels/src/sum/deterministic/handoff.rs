@@ -73,10 +73,10 @@ pub(super) unsafe fn combine(
         // them per pass, and loads them all before it waits on any: the
         // blocks that started earlier have usually finished, so one
         // round trip to L2 brings most slots in full.
-        // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
-        // `Handoff`.
         let words: [u64; GATHER] = core::array::from_fn(|j| {
             let chunk = first + j as u32 * stride;
+            // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
+            // `Handoff`.
             if chunk < chunks { unsafe { order::load_relaxed_gpu_u64(slots.add(chunk as usize)) } } else { FULL }
         });
         // An index loop: the array's by-value iterator would live in

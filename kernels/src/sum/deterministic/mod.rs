@@ -219,12 +219,12 @@ pub unsafe extern "ptx-kernel" fn sum_deterministic(
         loop {
             // SAFETY: the whole block is here; `buffer` is one of the two
             // buffers of `units * 32 <= 1024` floats in the 8192 bytes.
-            if let Some((chunk, sum)) = unsafe { round.run(first, buffer) } {
-                if lane == 0 {
-                    // SAFETY: `chunk < chunks`; one lane per chunk.
-                    unsafe { sink.deliver(chunk, sum) };
-                    stored = true;
-                }
+            if let Some((chunk, sum)) = unsafe { round.run(first, buffer) }
+                && lane == 0
+            {
+                // SAFETY: `chunk < chunks`; one lane per chunk.
+                unsafe { sink.deliver(chunk, sum) };
+                stored = true;
             }
             if step >= chunks - first {
                 break;
