@@ -5,6 +5,7 @@
 
 pub mod cub;
 mod error;
+pub mod lint;
 pub mod nvcc;
 pub mod paths;
 pub mod ptx;
