@@ -244,7 +244,12 @@ fn roofline_sums_are_bit_exact(gpu: &Gpu) -> Result<(), String> {
 /// deterministic kernel returns one bit pattern over repeated launches, every
 /// block size, grids sized for 1 to 264 SMs, and misaligned starts.
 fn deterministic_sum_has_one_value(gpu: &Gpu) -> Result<(), String> {
-    let n = 4_194_304 + 3;
+    use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+    // Half the handoff route's chunks and a last chunk of 3 floats (513
+    // chunks): a grid of many blocks takes the handoff route, a grid of one
+    // block (where one SM holds only one) the one-block route, and the short last
+    // chunk goes to the block mode in both.
+    let n = HANDOFF_CHUNKS / 2 * CHUNK + 3;
     let values = input::inexact(n);
     let mut seen = std::collections::BTreeMap::new();
     for sm_count in [1, 7, gpu.info.sm_count, 2 * gpu.info.sm_count] {
@@ -312,15 +317,37 @@ fn deterministic_order(values: &[f32]) -> f32 {
 fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
     let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
     let mut wrong = Vec::new();
-    // Around one chunk; around 64 chunks (on a one-SM grid, where the kernel
-    // starts to sum whole rounds of chunks a warp each and the rest a block
-    // each); around `HANDOFF_CHUNKS` (where the chunk sums stop travelling
-    // through the handoff slots and take the finish ticket); and between.
-    let handoff = layout::sum::deterministic::HANDOFF_CHUNKS * layout::sum::deterministic::CHUNK;
-    let mut sizes =
-        vec![1, 2, 31, 4096, 8191, 8192, 8193, 16_385, 64 * 8192 - 1, 64 * 8192 + 1, 1_000_003, handoff, handoff + 1];
+    use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+    // Half a chunk (`CHUNK / 2`): the one-chunk route, whose four whole
+    // batches the short chunk's reader hands to the 128-bit loads. Around
+    // one chunk (`CHUNK - 1` to `CHUNK + 1`): up to `CHUNK` block 0 alone sums
+    // the input and stops; past it the chunk sums take a route to the
+    // combining block. `2 * CHUNK + 1`: three chunks, the last of one float.
+    // Around 64 chunks (`64 * CHUNK`, 64 being the most warps one SM holds,
+    // 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
+    // rounds of chunks a warp each and the rest a block each. Around
+    // `HANDOFF_CHUNKS` chunks (where the chunk sums stop travelling through
+    // the handoff slots and take the finish ticket); and between.
+    let handoff = HANDOFF_CHUNKS * CHUNK;
+    let mut sizes = vec![
+        1,
+        2,
+        31,
+        CHUNK / 2,
+        CHUNK - 1,
+        CHUNK,
+        CHUNK + 1,
+        2 * CHUNK + 1,
+        64 * CHUNK - 1,
+        64 * CHUNK + 1,
+        1_000_003,
+        handoff,
+        handoff + 1,
+    ];
     for threads in BLOCKS {
-        let one_block = 256 * threads as usize;
+        // As many chunks as the block has warps: on a grid of one block, the
+        // size from which its warps sum whole chunks a warp each.
+        let one_block = (threads / layout::WARP_SIZE) as usize * CHUNK;
         sizes.extend([one_block - 1, one_block, one_block + 1]);
     }
     for n in sizes {

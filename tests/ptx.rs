@@ -81,9 +81,9 @@ fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
 }
 
 /// The two sums that run at the memory's limit keep nothing in local memory:
-/// an array of the deterministic sum's batch sums that ptxas left on the
-/// stack cost it 8% at 2^28 floats on the H200 (README, section 5), and
-/// nothing else in its SASS showed it.
+/// an array of the deterministic sum's batch sums that ptxas leaves on the
+/// stack adds a local-memory store and reload to every chunk (README,
+/// section 5), and nothing else in its SASS shows it.
 #[test]
 fn the_sums_at_the_memory_limit_keep_no_stack_frame() {
     let log = ptxas_report("stack");

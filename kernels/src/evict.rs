@@ -9,10 +9,10 @@ use crate::{global, thread};
 /// A cold measurement wants an L2 that holds none of the kernel's input. A
 /// *write* of twice the L2's size (nvbench's `cudaMemsetAsync`) gives that,
 /// but leaves the L2 full of dirty lines, and the timed kernel then pays for
-/// writing them back as its own reads evict them: on the H200, 18.8 to 22.1
-/// MB of DRAM writes during a 67.1 MB read at 2^24 floats
-/// (`results/2026-11-30-h200/part7d`). A *read* leaves only clean lines,
-/// which a miss drops for free, so the timed kernel's DRAM traffic is its own.
+/// writing them back as its own reads evict them: DRAM writes that are not
+/// the kernel's, in a measurement of a kernel that only reads. A *read*
+/// leaves only clean lines, which a miss drops for free, so the timed
+/// kernel's DRAM traffic is its own.
 ///
 /// # Launch
 ///

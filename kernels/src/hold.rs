@@ -17,9 +17,7 @@ use crate::thread;
 /// same with a flag the host sets; a time-bound hold needs no host-mapped
 /// memory and cannot deadlock, but it is a bound, not a handshake: a host
 /// that takes longer than `ns` to queue the three is timed again for the
-/// excess. On the H200 machine of `results/2026-11-30-h200/part7p` the warm
-/// empty launch measured 2.7 to 3.2 µs with a 50 µs hold and 3.4 to 5.7
-/// without.)
+/// excess, so `ns` must be longer than the host ever takes to queue them.)
 ///
 /// # Launch
 ///

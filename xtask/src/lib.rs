@@ -6,6 +6,7 @@
 pub mod book;
 pub mod cub;
 mod error;
+pub mod lint;
 pub mod mdbook;
 pub mod nvcc;
 pub mod paths;

@@ -16,7 +16,7 @@
 //!    nightlies, so it is taken from the pinned stable [`LINKER_TOOLCHAIN`]
 //!    and installed there on first use.
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs, io};
@@ -39,6 +39,32 @@ pub const LINKER_TOOLCHAIN: &str = "1.95.0";
 /// `cargo` is the cargo to run (`$CARGO` from the caller). Progress goes to
 /// stderr of the nested cargo, which the caller may show or hide.
 pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
+    let mut cmd = kernels_cargo(root, cargo, "build", &root.join("target/ptx-build"))?;
+    let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
+    if !status.success() {
+        return Err(Error(format!("building kernels/ for {TARGET} failed ({status})")));
+    }
+
+    let built = root.join("target/ptx-build").join(TARGET).join("release/kernels.ptx");
+    let ptx = fs::read_to_string(&built)
+        .map_err(|e| Error(format!("the kernel build wrote no PTX at {}: {e}", built.display())))?;
+    let out = paths::ptx_file(root);
+    write_if_changed(&out, &ptx).map_err(|e| Error(format!("cannot write {}: {e}", out.display())))?;
+    Ok(out)
+}
+
+/// `cargo <subcommand> --release` of `kernels/` for [`TARGET`], in
+/// `target_dir`, with everything the PTX build needs: `-Zbuild-std`, the
+/// target CPU, `llvm-bitcode-linker` (installed on first use) and the
+/// nightly's `llvm-tools` on `PATH`. [`build`] runs it as `build`; the lint
+/// runs it as `clippy`, so the kernels are checked for the target and with
+/// the flags they are compiled with. The caller adds any further arguments.
+pub fn kernels_cargo(
+    root: &Path,
+    cargo: impl AsRef<OsStr>,
+    subcommand: &str,
+    target_dir: &Path,
+) -> Result<Command, Error> {
     let sysroot = rustc_sysroot(root)?;
     let host = host_triple(root)?;
     let llvm_tools = sysroot.join("lib/rustlib").join(&host).join("bin");
@@ -61,11 +87,11 @@ pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
-        .args(["build", "--release", "--target", TARGET, "-Zbuild-std=core,panic_abort"])
+        .args([subcommand, "--release", "--target", TARGET, "-Zbuild-std=core,panic_abort"])
         .arg("--manifest-path")
         .arg(root.join("kernels/Cargo.toml"))
         .arg("--target-dir")
-        .arg(root.join("target/ptx-build"));
+        .arg(target_dir);
     // A build script inherits the outer build's flags, wrappers and target
     // settings; none of them are meant for the GPU build.
     for var in [
@@ -82,18 +108,7 @@ pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
         cmd.env_remove(var);
     }
     cmd.env("CARGO_ENCODED_RUSTFLAGS", flags.join("\x1f")).env("PATH", path);
-
-    let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
-    if !status.success() {
-        return Err(Error(format!("building kernels/ for {TARGET} failed ({status})")));
-    }
-
-    let built = root.join("target/ptx-build").join(TARGET).join("release/kernels.ptx");
-    let ptx = fs::read_to_string(&built)
-        .map_err(|e| Error(format!("the kernel build wrote no PTX at {}: {e}", built.display())))?;
-    let out = paths::ptx_file(root);
-    write_if_changed(&out, &ptx).map_err(|e| Error(format!("cannot write {}: {e}", out.display())))?;
-    Ok(out)
+    Ok(cmd)
 }
 
 /// `rustc -V` of the toolchain that compiles the kernels, with the target:

@@ -26,6 +26,11 @@ pub type Run = (String, Vec<String>);
 /// and the run's name. The publication family has one run per variant
 /// instead ([`runs`]).
 fn family_run(family: Family) -> Option<Run> {
+    use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+    // `HANDOFF_CHUNKS + 1` chunks, the last of 4,097 floats: one chunk past
+    // the handoff route's limit, so the deterministic sum takes its ticket
+    // route, which the sweep's sizes do not reach.
+    let ticket_route = format!("4097,{}", HANDOFF_CHUNKS * CHUNK + 4097);
     let args: &[&str] = match family {
         // The determinism table launches every sum kernel, not only the page's.
         Family::Sum => {
@@ -33,10 +38,9 @@ fn family_run(family: Family) -> Option<Run> {
         }
         Family::Histogram => &["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"],
         // The bench launches the baselines beside every sum kernel, and a
-        // cold bench the flush and the hold before each timed launch. At
-        // 8,392,705 floats (1,025 chunks) the deterministic sum takes its
-        // ticket route, which the sweep's sizes do not reach.
-        Family::Baseline => &["bench", "--sizes", "4097,8392705", "--runs", "1", "--warmup", "0", "--cold"],
+        // cold bench the flush and the hold before each timed launch, at the
+        // sweep's small size and at `ticket_route`.
+        Family::Baseline => &["bench", "--sizes", &ticket_route, "--runs", "1", "--warmup", "0", "--cold"],
         // Every test, variant and placement, a few launches each.
         Family::Litmus => &["litmus", "--instances", "1", "--launches-per-check", "1"],
         Family::Publish => return None,
@@ -121,5 +125,16 @@ mod tests {
             assert!(run.1.iter().any(|a| a == v.name));
         }
         assert_eq!(runs.len(), 4 + layout::publish::VARIANTS.len());
+    }
+
+    /// The bench run's largest size has more chunks than the handoff route
+    /// takes, so the sanitizer sees the deterministic sum's ticket route.
+    #[test]
+    fn the_bench_run_reaches_the_deterministic_sums_ticket_route() {
+        use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+        let (_, args) = runs().into_iter().find(|(name, _)| name == "bench").expect("a bench run");
+        let sizes = args.iter().skip_while(|a| *a != "--sizes").nth(1).expect("--sizes and its value");
+        let largest = sizes.split(',').map(|n| n.parse::<usize>().expect("a size")).max().expect("a size");
+        assert!(largest.div_ceil(CHUNK) > HANDOFF_CHUNKS, "{largest} floats stay on the handoff route");
     }
 }

@@ -48,8 +48,13 @@ pub struct Args {
 #[inline(always)]
 fn to_global(address: *mut u32) -> *mut u32 {
     let global;
+    // `nomem` is right although a pointer goes in: `cvta` computes an
+    // address and dereferences nothing, so no memory access may be assumed.
+    #[allow(clippy::pointers_in_nomem_asm_block)]
     // SAFETY: the conversion is arithmetic on the address; it reads nothing.
-    unsafe { asm!("cvta.to.global.u64 {g}, {a};", g = out(reg64) global, a = in(reg64) address, options(pure, nomem, nostack)) }
+    unsafe {
+        asm!("cvta.to.global.u64 {g}, {a};", g = out(reg64) global, a = in(reg64) address, options(pure, nomem, nostack))
+    }
     global
 }
 
@@ -65,7 +70,8 @@ unsafe fn stress(stress: *mut u32, params: &Params, iterations: u32, line: u32) 
         return;
     }
     let line = rem(u64::from(line), u64::from(params.stress_lines)) as u32;
-    let word = line * STRESS_LINE_STRIDE + rem(u64::from(thread::thread_idx_x()), u64::from(params.stress_line_words)) as u32;
+    let word =
+        line * STRESS_LINE_STRIDE + rem(u64::from(thread::thread_idx_x()), u64::from(params.stress_line_words)) as u32;
     // SAFETY: `word` is below `stress_lines * STRESS_LINE_STRIDE`, since
     // `stress_line_words` is at most 32.
     let address = to_global(unsafe { stress.add(word as usize) });
@@ -161,7 +167,8 @@ impl Env {
         if preload == Preload::None as u32 {
             return;
         }
-        let thread = if preload == Preload::Neighbour as u32 { self.thread ^ (self.params.threads / 2) } else { self.thread };
+        let thread =
+            if preload == Preload::Neighbour as u32 { self.thread ^ (self.params.threads / 2) } else { self.thread };
         for (role, r) in test.roles().iter().enumerate() {
             if let Some(location) = r.stale {
                 let i = self.params.instance(role as u32, self.block, thread);
