@@ -80,15 +80,16 @@ pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error>
         fs::remove_dir_all(&out).map_err(|e| Error(format!("cannot empty {}: {e}", out.display())))?;
     }
     let manifest_path = sources.results.join(MANIFEST);
-    let manifest: Manifest = serde_json::from_str(&read(&manifest_path)?).map_err(|e| {
-        Error(format!("{}: not a manifest written by `host evidence` ({e})", manifest_path.display()))
-    })?;
+    let manifest: Manifest = serde_json::from_str(&read(&manifest_path)?)
+        .map_err(|e| Error(format!("{}: not a manifest written by `host evidence` ({e})", manifest_path.display())))?;
     let from = from_line(&manifest, sources.results);
     let wanted = wanted(src)?;
     // The command-line reference shows every command the host has.
     for command in host_commands(sources.host)? {
         if !wanted.contains(&format!("cli/{command}.txt")) {
-            return Err(Error(format!("the book has no {GENERATED}/cli/{command}.txt for `host {command}`: add it to appendix/cli.md")));
+            return Err(Error(format!(
+                "the book has no {GENERATED}/cli/{command}.txt for `host {command}`: add it to appendix/cli.md"
+            )));
         }
     }
     let mut warnings = Vec::new();
@@ -121,7 +122,11 @@ enum Made {
 fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<Made, Error> {
     let results = s.results.display();
     if let Some(command) = name.strip_prefix("cli/").and_then(|n| n.strip_suffix(".txt")) {
-        return Ok(Made::Text(if command == "xtask" { format!("{}\n", s.xtask_usage) } else { help(s.host, command)? }));
+        return Ok(Made::Text(if command == "xtask" {
+            format!("{}\n", s.xtask_usage)
+        } else {
+            help(s.host, command)?
+        }));
     }
     Ok(match name {
         "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
@@ -129,11 +134,13 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
         "sass-page.txt" => Made::Text((s.sass_page)()?),
         "nvcc-compare.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
             Ok(text) => {
-                let comparison: crate::nvcc::Comparison = serde_json::from_str(&text)
-                    .map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
+                let comparison: crate::nvcc::Comparison =
+                    serde_json::from_str(&text).map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
                 Made::Text(format!("```text\n{}```\n\n{from}", comparison.report()))
             }
-            Err(_) => Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)")),
+            Err(_) => {
+                Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)"))
+            }
         },
         _ => {
             let Some((stem, ext)) = name.rsplit_once('.') else {
@@ -490,7 +497,9 @@ mod tests {
 
     #[test]
     fn heading_ids_follow_mdbook() {
-        let ids = heading_ids("# Lesson 1: Three ways to sum\n## `red` and `atom`\n## Pitfalls\n## Pitfalls\n### Cold L2 {#cold}\n```\n# not a heading\n```\n");
+        let ids = heading_ids(
+            "# Lesson 1: Three ways to sum\n## `red` and `atom`\n## Pitfalls\n## Pitfalls\n### Cold L2 {#cold}\n```\n# not a heading\n```\n",
+        );
         let expected = ["lesson-1-three-ways-to-sum", "red-and-atom", "pitfalls", "pitfalls-1", "cold"];
         assert_eq!(ids, expected.iter().map(|s| (*s).to_owned()).collect());
     }

@@ -12,7 +12,6 @@ pub mod nvcc;
 pub mod paths;
 pub mod ptx;
 pub mod ptxas;
-pub mod sanitize;
 pub mod sass;
 
 pub use error::Error;

@@ -20,7 +20,10 @@ pub fn run(args: &[String]) -> super::Result {
         None => (root.join(REFERENCE), true),
     };
     if !results.is_dir() {
-        return Err(Error(format!("{} is not a directory of results (make one with `host evidence DIR`)", results.display())));
+        return Err(Error(format!(
+            "{} is not a directory of results (make one with `host evidence DIR`)",
+            results.display()
+        )));
     }
     let cargo = super::cargo();
     let mdbook = mdbook::find_or_install(&root, cargo.as_os_str())?;
@@ -49,8 +52,8 @@ pub fn run(args: &[String]) -> super::Result {
 fn page_sass(root: &std::path::Path) -> Result<String, Error> {
     let ptx_file: PathBuf = ptx::build(root, &super::cargo())?;
     let ptxas = ptxas::find_or_install(root)?;
-    let cuobjdump =
-        ptxas::find_tool(root, "cuobjdump").ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
+    let cuobjdump = ptxas::find_tool(root, "cuobjdump")
+        .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
     let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, "sm_90", &root.join("target/sass"))?;
     let mut out = String::from("$ cargo xtask sass --arch sm_90 (summary of the page's kernels)\n");
     for s in sass::summarize(&text).iter().filter(|s| book::PAGE_KERNELS.contains(&s.kernel.as_str())) {

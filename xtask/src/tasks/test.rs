@@ -1,20 +1,30 @@
-//! `cargo xtask test`, the README's test command: make sure `ptxas`,
-//! `cuobjdump` and `nvdisasm` are there for the PTX tests, then run the whole
-//! workspace's tests in release mode (the mode the GPU tests run in).
+//! `cargo xtask test`, the README's test command: formatting and clippy on
+//! both workspaces, then every test of the workspace in release mode (the
+//! mode the GPU tests run in), then the book from the reference run. It
+//! installs what it needs first: NVIDIA's `ptxas`, `cuobjdump` and `nvdisasm`
+//! for the PTX tests, and the pinned mdBook.
 
 use std::process::Command;
 
-use xtask::{Error, paths, ptxas};
+use xtask::{Error, lint, paths, ptxas};
 
 /// Runs the task.
 pub fn run() -> super::Result {
     let root = paths::workspace_root();
+    let cargo = super::cargo();
+    lint::check(&root, cargo.as_os_str())?;
     let ptxas = ptxas::find_or_install(&root)?;
-    let status = Command::new(super::cargo())
+    let status = Command::new(&cargo)
         .current_dir(&root)
         .args(["test", "--workspace", "--release"])
         .env("PTXAS", &ptxas)
         .status()
         .map_err(|e| Error(format!("cannot run cargo: {e}")))?;
-    if status.success() { Ok(()) } else { Err(Error(format!("tests failed ({status})"))) }
+    if !status.success() {
+        return Err(Error(format!("tests failed ({status})")));
+    }
+    // The book is part of what is tested: a missing include, a broken link or
+    // a figure the reference run cannot provide fails here, not in a reader's
+    // browser.
+    super::book::run(&[])
 }
