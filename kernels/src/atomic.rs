@@ -18,6 +18,7 @@
 
 use core::arch::asm;
 
+// ANCHOR: global_add_f32
 /// Adds `value` to the `f32` at `address` in global memory (`atomicAdd` on a
 /// global pointer, result unused).
 ///
@@ -42,6 +43,7 @@ pub unsafe fn global_add_f32(address: *mut f32, value: f32) {
         );
     }
 }
+// ANCHOR_END: global_add_f32
 
 /// Adds `value` to the `f32` at `address` in this block's shared memory
 /// (`atomicAdd` on a `__shared__` float, result unused).

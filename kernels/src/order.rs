@@ -14,6 +14,7 @@
 
 use core::arch::asm;
 
+// ANCHOR: block_release_acquire
 /// Stores `value` at `address` with release semantics at block scope.
 ///
 /// Emits `st.release.cta.b32`. Every memory write this thread made before the
@@ -46,6 +47,7 @@ pub unsafe fn load_acquire_cta(address: *const u32) -> u32 {
     unsafe { asm!("ld.acquire.cta.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
     value
 }
+// ANCHOR_END: block_release_acquire
 
 /// Stores `value` at `address` with release semantics at device scope.
 ///

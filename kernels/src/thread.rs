@@ -52,6 +52,7 @@ pub fn index_1d() -> usize {
     block_idx_x() as usize * block_dim_x() as usize + thread_idx_x() as usize
 }
 
+// ANCHOR: sync_threads
 /// The block barrier, `__syncthreads()`.
 ///
 /// Emits `barrier.sync 0` (`bar.sync 0`). Every thread of the block waits
@@ -68,6 +69,7 @@ pub unsafe fn sync_threads() {
     // SAFETY: the caller guarantees the barrier is reached by the whole block.
     unsafe { nvptx::_syncthreads() }
 }
+// ANCHOR_END: sync_threads
 
 /// The block barrier that also ORs a predicate over the block,
 /// `__syncthreads_or(predicate)`.

@@ -192,6 +192,7 @@ pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
     guaranteed: true,
 };
 
+// ANCHOR: block_relaxed
 /// Both flag operations relaxed, in one block: stale payloads are permitted.
 pub const BLOCK_RELAXED: Variant = Variant {
     entry: Entry::new(
@@ -209,6 +210,7 @@ pub const BLOCK_RELAXED: Variant = Variant {
     ordering: Ordering::Relaxed,
     guaranteed: false,
 };
+// ANCHOR_END: block_relaxed
 
 /// `st.release.gpu` / `ld.acquire.gpu` across two blocks.
 pub const GRID_RELEASE_ACQUIRE: Variant = Variant {

@@ -1,6 +1,7 @@
 use super::protocol::{self, Counts, FlagLayout, Payload, Slot};
 use crate::order;
 
+// ANCHOR: kernel
 /// Publishing across blocks with a relaxed flag at device scope: the flag
 /// operations are atomic and their scope covers both threads, but they order
 /// nothing. Invalid: the record is not published.
@@ -20,6 +21,7 @@ use crate::order;
 /// before the flag's: a stale record is permitted. This is MP across blocks
 /// with a relaxed flag, the litmus suite's `mp relaxed-gpu inter-block`.
 /// `flag_apart` and `preload` as there.
+// ANCHOR_END: kernel
 ///
 /// Progress: a consumer can only finish if its producer runs. Both are
 /// resident when the grid fits the device, which the host arranges; if they

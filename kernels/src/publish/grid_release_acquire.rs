@@ -1,6 +1,7 @@
 use super::protocol::{self, Counts, FlagLayout, Payload, Slot};
 use crate::order;
 
+// ANCHOR: kernel
 /// Publishing across blocks, correctly: the producer is thread 0 of block
 /// `2p`, the consumer thread 0 of block `2p + 1`, and the flag operations use
 /// device scope.
@@ -25,6 +26,7 @@ use crate::order;
 /// resident when the grid fits the device, which the host arranges; if they
 /// are not, the consumer's deadline (`budget_ns`) turns the wait into counted
 /// timeouts, so the kernel always ends.
+// ANCHOR_END: kernel
 ///
 /// # Safety
 ///

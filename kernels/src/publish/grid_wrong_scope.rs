@@ -1,6 +1,7 @@
 use super::protocol::{self, Counts, FlagLayout, Payload, Slot};
 use crate::order;
 
+// ANCHOR: kernel
 /// The page's second broken variant: the cross-block protocol with
 /// *block*-scoped release and acquire. Invalid.
 ///
@@ -15,6 +16,7 @@ use crate::order;
 /// includes the other thread: they form no synchronization, and the memory
 /// model promises nothing about the record, or about when (if ever) the
 /// consumer sees the flag. Timeouts are one way that shows.
+// ANCHOR_END: kernel
 ///
 /// # Safety
 ///

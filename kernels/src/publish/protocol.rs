@@ -29,6 +29,7 @@ unsafe fn wait(load: LoadFlag, flag: *const u32, deadline: u64) -> bool {
     }
 }
 
+// ANCHOR: produce
 /// The producer's half: ordinary stores of the payload in `slot`, then the
 /// flag at `flag` (the slot's own `ready`, or another slot's).
 ///
@@ -69,6 +70,7 @@ unsafe fn consume(load: LoadFlag, slot: *const Slot, flag: *const u32, deadline:
         }
     }
 }
+// ANCHOR_END: produce
 
 /// Tallies one round into `counts`.
 fn tally(counts: &mut Counts, seen: Option<Payload>) {
@@ -95,6 +97,7 @@ unsafe fn report(totals: *mut Counts, counts: &Counts) {
     }
 }
 
+// ANCHOR: same_block
 /// The same-block protocol, `rounds` times: thread [`PRODUCER`] publishes to
 /// thread [`CONSUMER`] through a [`Slot`] in shared memory.
 ///
@@ -159,6 +162,7 @@ pub unsafe fn same_block(
         }
     }
 }
+// ANCHOR_END: same_block
 
 /// Where a cross-block round keeps its flag.
 #[derive(Clone, Copy)]

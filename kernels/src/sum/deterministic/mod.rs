@@ -27,6 +27,7 @@ use self::combine::combine;
 use self::route::{Route, Sink};
 use crate::{shared, thread, warp};
 
+// ANCHOR: order
 /// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
 /// alone: the same bits on every run, for every block size and grid size.
 ///
@@ -37,6 +38,7 @@ use crate::{shared, thread, warp};
 /// chunk sums are combined in the same pattern, in segments of [`SEGMENT`].
 /// *Which* warp or block does a chunk, or a batch of it, and *how* the chunk
 /// sums reach the block that combines them, never enter the arithmetic.
+// ANCHOR_END: order
 ///
 /// # Launch
 ///
