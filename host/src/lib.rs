@@ -31,6 +31,7 @@ pub mod publish;
 pub mod record;
 pub mod reference;
 pub mod report;
+pub mod rng;
 pub use lab_stats as stats;
 pub mod strategies;
 pub mod sweep;

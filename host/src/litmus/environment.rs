@@ -4,7 +4,7 @@
 
 use layout::litmus::{Params, Placement, Preload, StressPattern, Test};
 
-use crate::input::splitmix64;
+use crate::rng::splitmix64;
 
 /// Where an instance's two locations sit relative to each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]

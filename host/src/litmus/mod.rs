@@ -14,7 +14,7 @@ pub use model::{Verdict, verdict};
 
 use crate::error::LabError;
 use crate::gpu::litmus::{Budget, LitmusCounts, LitmusKernel, LitmusKernels};
-use crate::input::splitmix64;
+use crate::rng::splitmix64;
 use crate::progress::Progress;
 
 /// What one `litmus` run does.
