@@ -13,9 +13,9 @@ use crate::sweep::{Mismatch, SweepRow};
 use crate::{input, reference};
 
 /// A kernel with one global atomic per element (the page's naive kernel) is
-/// left out above this size: `n` atomics on one address take about 7 ms per
-/// 2^22 on an H200, so 2^28 would take half a second per launch and tell
-/// nothing new.
+/// left out above this size: its `n` atomics on one address run one after
+/// another, so past 2^24 its launches would take most of the bench's time
+/// and show nothing the smaller sizes do not.
 pub const PER_ELEMENT_ATOMICS_MAX_N: usize = 1 << 24;
 
 /// The default sizes: two where launch overhead dominates, then 2^20, 2^24

@@ -71,13 +71,13 @@ pub enum Preset {
     /// stores and loads while the rest test.
     Stress,
     /// The environment that showed MP's and SB's weak outcomes most often per
-    /// second in the H200 tuning search of 2026-11-30 (configuration #21 of
-    /// `results/2026-11-30-h200/litmus/litmus-tune.json`): small blocks, half
-    /// of them testing, scattered locations, a synchronised start.
+    /// second in a tuning search on an H200 (`host litmus --tune` runs such a
+    /// search): small blocks, half of them testing, scattered locations, a
+    /// synchronised start.
     TunedMp,
     /// The environment that showed WRC's and IRIW's weak outcomes most often
-    /// per second in the same search (configuration #10): small blocks, half
-    /// of them stressing 60 lines with stores and loads.
+    /// per second in the same search: small blocks, half of them stressing 60
+    /// lines with stores and loads.
     TunedWrc,
 }
 
