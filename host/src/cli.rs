@@ -150,8 +150,9 @@ pub struct LitmusArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub testing_percent: Option<u32>,
 
-    /// Odd multiplier of the lane permutation that picks partners.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1023))]
+    /// Odd multiplier of the lane permutation that picks partners, from 1 to
+    /// 1023.
+    #[arg(long, value_parser = parse_lane_multiplier)]
     pub lane_multiplier: Option<u32>,
 
     /// Shuffle which hardware block plays which logical block.
@@ -253,6 +254,22 @@ pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(t) if t.is_power_of_two() && (128..=1024).contains(&t) => Ok(t),
         _ => Err(format!("`{text}` is not a power of two from 128 to 1024")),
+    }
+}
+
+/// Parses `litmus --lane-multiplier`: an odd number from 1 to 1023. A role's
+/// partner lane is `lane * multiplier^role` modulo the warp (intra-block) or
+/// the block (inter-block), both powers of two, and multiplying modulo a power
+/// of two permutes the lanes only when the multiplier is odd: an even one
+/// would give some instances two threads of one role and others none.
+pub fn parse_lane_multiplier(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(m) if m % 2 == 1 && m <= 1023 => Ok(m),
+        Ok(m) if m % 2 == 0 && (1..=1023).contains(&m) => Err(format!(
+            "{m} is even: partners sit at lane * multiplier^role modulo the warp or block size, a power of two, \
+             which only an odd multiplier permutes"
+        )),
+        _ => Err(format!("`{text}` is not an odd number from 1 to 1023")),
     }
 }
 
@@ -563,6 +580,9 @@ mod tests {
             (&["litmus", "--test", "dekker"], "--test", "dekker"),
             (&["litmus", "--threads", "64"], "--threads", "not a power of two from 128"),
             (&["litmus", "--seconds", "0"], "--seconds", "above 0"),
+            (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier", "2 is even"),
+            (&["litmus", "--lane-multiplier", "0"], "--lane-multiplier", "not an odd number from 1 to 1023"),
+            (&["litmus", "--lane-multiplier", "1025"], "--lane-multiplier", "not an odd number from 1 to 1023"),
             (&["litmus", "--instances", "5", "--seconds", "1"], "--instances", "cannot be used with"),
         ] {
             let message = parse(args).unwrap_err().to_string();
@@ -586,6 +606,16 @@ mod tests {
                 PublishVariant::of(&layout::publish::BLOCK_RELAXED)
             ]
         );
+    }
+
+    #[test]
+    fn an_odd_lane_multiplier_reaches_the_kernel_as_given() {
+        let Command::Litmus(a) = parse(&["litmus", "--lane-multiplier", "5"]).unwrap().command else {
+            panic!("not litmus");
+        };
+        let params =
+            a.environment().params(layout::litmus::Test::Mp, layout::litmus::Placement::IntraBlock, 8, false, 1);
+        assert_eq!(params.lane_multiplier, 5);
     }
 
     #[test]

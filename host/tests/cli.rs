@@ -64,6 +64,7 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["litmus", "--threads", "96"], "--threads"),
         (&["litmus", "--preload", "all"], "--preload"),
         (&["litmus", "--tune", "0"], "--tune"),
+        (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         let line = one_line(&out.stderr);

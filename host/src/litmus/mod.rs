@@ -14,8 +14,8 @@ pub use model::{Verdict, verdict};
 
 use crate::error::LabError;
 use crate::gpu::litmus::{Budget, LitmusCounts, LitmusKernel, LitmusKernels};
-use crate::rng::splitmix64;
 use crate::progress::Progress;
+use crate::rng::splitmix64;
 
 /// What one `litmus` run does.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
