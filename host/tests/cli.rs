@@ -106,13 +106,16 @@ fn a_missing_ptx_file_is_named() {
 fn a_bad_data_file_is_one_line_naming_it_before_any_gpu_is_looked_for() {
     let dir = std::env::temp_dir().join(format!("lab-cli-data-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let cases: [(&str, Vec<u8>, &str); 6] = [
+    let mut trailing = npy("<f4", "(2,)", &[0; 8]);
+    trailing.extend(b"junk");
+    let cases: [(&str, Vec<u8>, &str); 7] = [
         ("double.npy", npy("<f8", "(3,)", &[0; 24]), "dtype is <f8"),
         ("half.npy", npy("<f2", "(3,)", &[0; 6]), "dtype is <f2"),
         ("ints.npy", npy("<i8", "(3,)", &[0; 24]), "dtype is <i8"),
         ("matrix.npy", npy("<f4", "(2, 3)", &[0; 24]), "2 dimensions"),
         ("empty.npy", npy("<f4", "(0,)", &[]), "empty"),
         ("notes.npy", b"not numpy".to_vec(), "not a .npy file"),
+        ("trailing.npy", trailing, "4 bytes follow the array's 2 floats"),
     ];
     for (name, bytes, reason) in cases {
         let path = dir.join(name);
