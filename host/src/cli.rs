@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use layout::histogram::MAX_BINS;
@@ -43,9 +43,26 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a wrong result (a sum not bit-exact, a \
-histogram count off, a stale record from a correct publish variant) or a PTX, driver or output-file error; 2 bad \
-flags or no CUDA device.";
+/// What each exit code means, printed under `--help` of the binary and of
+/// every command.
+pub const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a check failed (a sum not bit-exact, a \
+histogram count off, a stale record from a correct publish variant, a forbidden litmus outcome); 2 bad flags, an \
+unusable data file or no CUDA device; 3 the environment failed (PTX that cannot be read or does not load, a driver \
+error, an output file that cannot be written).";
+
+impl Cli {
+    /// The command line's definition, with [`EXIT_CODES`] under every
+    /// command's `--help` as well as the binary's.
+    pub fn definition() -> clap::Command {
+        Cli::command().mut_subcommands(|command| command.after_help(EXIT_CODES))
+    }
+
+    /// Parses the process's arguments against [`Cli::definition`].
+    pub fn try_parse_args() -> Result<Cli, clap::Error> {
+        let mut matches = Cli::definition().try_get_matches()?;
+        Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::definition()))
+    }
+}
 
 /// How often each kernel is launched: the page's warm-ups and timed runs.
 #[derive(Debug, Args)]
@@ -545,6 +562,7 @@ mod tests {
     #[test]
     fn the_cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        Cli::definition().debug_assert();
     }
 
     #[test]
