@@ -25,7 +25,7 @@ use crate::publish::{PublishOptions, Verdict};
 use crate::record::{KERNEL_COMPILER, Record, Results};
 use crate::report::{self, Format, plot, table};
 use crate::sweep::{Mismatch, SweepOptions};
-use crate::{accuracy, bench, data_file, determinism, exercise, histogram, litmus, publish, sweep};
+use crate::{accuracy, bench, data_file, determinism, exercise, histogram, interrupt, litmus, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,6 +34,9 @@ pub enum Outcome {
     Passed,
     /// At least one check failed; the details were printed.
     ChecksFailed,
+    /// Ctrl-C stopped the run; what it measured was printed, marked partial,
+    /// and any failed check too.
+    Interrupted,
 }
 
 /// Runs the parsed command line.
@@ -78,6 +81,7 @@ fn record(gpu: &Gpu, results: Results) -> Record {
         ptx: gpu.ptx_name().to_owned(),
         device: gpu.info.clone(),
         results,
+        partial: false,
     }
 }
 
@@ -97,6 +101,18 @@ fn emit(record: &Record, output: &OutputArgs, plot_args: Option<&PlotArgs>) -> R
         write(path, &svg)?;
     }
     Ok(())
+}
+
+/// A run that Ctrl-C stopped (`partial`) says so on stderr, after its
+/// results and failures, and is [`Outcome::Interrupted`] whatever its checks
+/// found.
+fn unless_interrupted(partial: bool, outcome: Outcome) -> Outcome {
+    if partial {
+        eprintln!("{}", interrupt::NOTE);
+        Outcome::Interrupted
+    } else {
+        outcome
+    }
 }
 
 /// Mismatching sums go to stderr, one line each, and fail the run.
@@ -189,10 +205,12 @@ fn run_bench(gpu: &Gpu, args: BenchArgs) -> Result<Outcome, LabError> {
     };
     let kernels = SumKernels::load(gpu)?;
     let baselines = Baselines::load(gpu)?;
+    interrupt::catch();
     let report = bench::run(&kernels, &baselines, &options, &progress(&args.output))?;
+    let partial = interrupt::requested();
     let mismatches = report.mismatches();
-    emit(&record(gpu, Results::Bench(report)), &args.output, Some(&args.plot))?;
-    Ok(outcome(&mismatches))
+    emit(&Record { partial, ..record(gpu, Results::Bench(report)) }, &args.output, Some(&args.plot))?;
+    Ok(unless_interrupted(partial, outcome(&mismatches)))
 }
 
 fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> Result<Outcome, LabError> {
@@ -202,15 +220,18 @@ fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> R
     };
     let options = AccuracyOptions { data, block: args.block, runs: args.runs as usize };
     let kernels = SumKernels::load(gpu)?;
+    interrupt::catch();
     let report = accuracy::run(&kernels, &options, file_values, &progress(&args.output))?;
+    let partial = interrupt::requested();
     let broken = report.broken();
-    emit(&record(gpu, Results::Accuracy(report)), &args.output, Some(&args.plot))?;
-    if broken.is_empty() {
-        Ok(Outcome::Passed)
+    emit(&Record { partial, ..record(gpu, Results::Accuracy(report)) }, &args.output, Some(&args.plot))?;
+    let outcome = if broken.is_empty() {
+        Outcome::Passed
     } else {
         eprint!("{}", table::broken_promises(&broken));
-        Ok(Outcome::ChecksFailed)
-    }
+        Outcome::ChecksFailed
+    };
+    Ok(unless_interrupted(partial, outcome))
 }
 
 /// The litmus kernels `args` selects: each test's variants among `--variant`
@@ -255,6 +276,7 @@ fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result
     };
     let litmus_kernels = LitmusKernels::load(gpu)?;
     let bar = progress(&args.output);
+    interrupt::catch();
     let (results, failures) = match args.tune {
         Some(configurations) => {
             let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
@@ -275,11 +297,13 @@ fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result
             (Results::Litmus { options, rows }, failures)
         }
     };
-    emit(&record(gpu, results), &args.output, None)?;
-    if failures.is_empty() {
-        Ok(Outcome::Passed)
+    let partial = interrupt::requested();
+    emit(&Record { partial, ..record(gpu, results) }, &args.output, None)?;
+    let outcome = if failures.is_empty() {
+        Outcome::Passed
     } else {
         eprint!("{failures}");
-        Ok(Outcome::ChecksFailed)
-    }
+        Outcome::ChecksFailed
+    };
+    Ok(unless_interrupted(partial, outcome))
 }

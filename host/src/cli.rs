@@ -48,7 +48,8 @@ pub struct Cli {
 pub const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a check failed (a sum not bit-exact, a \
 histogram count off, a stale record from a correct publish variant, a forbidden litmus outcome); 2 bad flags, an \
 unusable data file or no CUDA device; 3 the environment failed (PTX that cannot be read or does not load, a driver \
-error, an output file that cannot be written).";
+error, an output file that cannot be written); 130 stopped by Ctrl-C (litmus, bench and accuracy first print what they \
+measured, marked partial).";
 
 impl Cli {
     /// The command line's definition, with [`EXIT_CODES`] under every

@@ -25,6 +25,7 @@ pub mod float_json;
 pub mod gpu;
 pub mod histogram;
 pub mod input;
+pub mod interrupt;
 pub mod litmus;
 pub mod progress;
 pub mod publish;

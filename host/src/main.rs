@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use host::app::{self, Outcome};
 use host::cli::Cli;
-use host::error::{EXIT_CHECK_FAILED, EXIT_PASSED, EXIT_USAGE};
+use host::error::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_args() {
@@ -26,6 +26,7 @@ fn main() -> ExitCode {
     match app::run(cli) {
         Ok(Outcome::Passed) => ExitCode::from(EXIT_PASSED),
         Ok(Outcome::ChecksFailed) => ExitCode::from(EXIT_CHECK_FAILED),
+        Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
