@@ -97,8 +97,14 @@ fn emit(record: &Record, output: &OutputArgs, plot_args: Option<&PlotArgs>) -> R
         None => print!("{text}"),
     }
     if let Some(path) = plot_args.and_then(|p| p.plot.as_ref()) {
-        let svg = plot::svg(record).map_err(|reason| LabError::Output { path: path.clone(), reason })?;
-        write(path, &svg)?;
+        match plot::svg(record) {
+            Ok(svg) => write(path, &svg)?,
+            // An interrupted run may have stopped before it measured anything
+            // to plot: that is the interruption, not a file that cannot be
+            // written.
+            Err(reason) if record.partial => eprintln!("no plot written to {}: {reason}", path.display()),
+            Err(reason) => return Err(LabError::Output { path: path.clone(), reason }),
+        }
     }
     Ok(())
 }
