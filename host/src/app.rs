@@ -19,13 +19,14 @@ use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::gpu::{Gpu, PtxSource};
 use crate::histogram::HistogramOptions;
+use crate::interrupt;
 use crate::litmus::{LitmusOptions, LitmusRow};
 use crate::progress::Progress;
 use crate::publish::{PublishOptions, Verdict};
 use crate::record::{KERNEL_COMPILER, Record, Results};
 use crate::report::{self, Format, plot, table};
 use crate::sweep::{Mismatch, SweepOptions};
-use crate::{accuracy, bench, data_file, determinism, exercise, histogram, interrupt, litmus, publish, sweep};
+use crate::{accuracy, bench, data_file, determinism, exercise, histogram, litmus, publish, sweep};
 
 /// How a command that ran to the end came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
