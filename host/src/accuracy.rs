@@ -16,7 +16,7 @@ use crate::gpu::timing::Plan;
 use crate::input::{self, Spread};
 use crate::progress::Progress;
 use crate::strategies::CpuSum;
-use crate::{bench, exact, stats};
+use crate::{bench, exact, interrupt, stats};
 
 /// The default sizes of generated arrays: 2^12 to 2^24 in steps of 16.
 pub const DEFAULT_SIZES: [usize; 4] = [4096, 65_536, 1 << 20, 1 << 24];
@@ -222,6 +222,9 @@ pub fn measure(
 
 /// Runs the whole report: the user's `values` if given (read from the file
 /// the options name), else every generated array.
+///
+/// After Ctrl-C ([`interrupt::requested`]) it stops before the next array
+/// and returns the arrays it finished.
 pub fn run(
     kernels: &SumKernels<'_>,
     options: &AccuracyOptions,
@@ -233,12 +236,17 @@ pub fn run(
         (Data::File(path), Some(values)) => {
             progress.start(1);
             let name = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into());
-            rows.push(measure(kernels, &name, values, options, progress)?);
+            if !interrupt::requested() {
+                rows.push(measure(kernels, &name, values, options, progress)?);
+            }
         }
         (Data::Generated { spreads, sizes, seed }, _) => {
             progress.start((spreads.len() * sizes.len()) as u64);
-            for &spread in spreads {
+            'arrays: for &spread in spreads {
                 for &n in sizes {
+                    if interrupt::requested() {
+                        break 'arrays;
+                    }
                     let values = input::spread(spread, n, *seed);
                     rows.push(measure(kernels, spread.name(), &values, options, progress)?);
                 }

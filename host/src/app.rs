@@ -20,6 +20,7 @@ use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::gpu::{Gpu, PtxSource};
 use crate::histogram::HistogramOptions;
+use crate::interrupt;
 use crate::litmus::{LitmusOptions, LitmusRow};
 use crate::progress::Progress;
 use crate::publish::{PublishOptions, Verdict};
@@ -36,6 +37,9 @@ pub enum Outcome {
     Passed,
     /// At least one check failed; the details were printed.
     ChecksFailed,
+    /// Ctrl-C stopped the run; what it measured was printed, marked partial,
+    /// and any failed check too.
+    Interrupted,
 }
 
 /// Runs the parsed command line.
@@ -114,6 +118,7 @@ fn record(gpu: &Gpu, results: Results) -> Record {
         ptx: gpu.ptx_name().to_owned(),
         device: gpu.info.clone(),
         results,
+        partial: false,
     }
 }
 
@@ -129,10 +134,28 @@ fn emit(record: &Record, output: &OutputArgs, plot_args: Option<&PlotArgs>) -> R
         None => print!("{text}"),
     }
     if let Some(path) = plot_args.and_then(|p| p.plot.as_ref()) {
-        let svg = plot::svg(record).map_err(|reason| LabError::Output { path: path.clone(), reason })?;
-        write(path, &svg)?;
+        match plot::svg(record) {
+            Ok(svg) => write(path, &svg)?,
+            // An interrupted run may have stopped before it measured anything
+            // to plot: that is the interruption, not a file that cannot be
+            // written.
+            Err(reason) if record.partial => eprintln!("no plot written to {}: {reason}", path.display()),
+            Err(reason) => return Err(LabError::Output { path: path.clone(), reason }),
+        }
     }
     Ok(())
+}
+
+/// A run that Ctrl-C stopped (`partial`) says so on stderr, after its
+/// results and failures, and is [`Outcome::Interrupted`] whatever its checks
+/// found.
+fn unless_interrupted(partial: bool, outcome: Outcome) -> Outcome {
+    if partial {
+        eprintln!("{}", interrupt::NOTE);
+        Outcome::Interrupted
+    } else {
+        outcome
+    }
 }
 
 /// Mismatching sums go to stderr, one line each, and fail the run.
@@ -225,10 +248,12 @@ fn run_bench(gpu: &Gpu, args: BenchArgs) -> Result<Outcome, LabError> {
     };
     let kernels = SumKernels::load(gpu)?;
     let baselines = Baselines::load(gpu)?;
+    interrupt::catch();
     let report = bench::run(&kernels, &baselines, &options, &progress(&args.output))?;
+    let partial = interrupt::requested();
     let mismatches = report.mismatches();
-    emit(&record(gpu, Results::Bench(report)), &args.output, Some(&args.plot))?;
-    Ok(outcome(&mismatches))
+    emit(&Record { partial, ..record(gpu, Results::Bench(report)) }, &args.output, Some(&args.plot))?;
+    Ok(unless_interrupted(partial, outcome(&mismatches)))
 }
 
 fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> Result<Outcome, LabError> {
@@ -238,15 +263,18 @@ fn run_accuracy(gpu: &Gpu, args: AccuracyArgs, file_values: Option<&[f32]>) -> R
     };
     let options = AccuracyOptions { data, block: args.block, runs: args.runs as usize };
     let kernels = SumKernels::load(gpu)?;
+    interrupt::catch();
     let report = accuracy::run(&kernels, &options, file_values, &progress(&args.output))?;
+    let partial = interrupt::requested();
     let broken = report.broken();
-    emit(&record(gpu, Results::Accuracy(report)), &args.output, Some(&args.plot))?;
-    if broken.is_empty() {
-        Ok(Outcome::Passed)
+    emit(&Record { partial, ..record(gpu, Results::Accuracy(report)) }, &args.output, Some(&args.plot))?;
+    let outcome = if broken.is_empty() {
+        Outcome::Passed
     } else {
         eprint!("{}", table::broken_promises(&broken));
-        Ok(Outcome::ChecksFailed)
-    }
+        Outcome::ChecksFailed
+    };
+    Ok(unless_interrupted(partial, outcome))
 }
 
 /// The litmus kernels `args` selects: each test's variants among `--variant`
@@ -291,6 +319,7 @@ fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result
     };
     let litmus_kernels = LitmusKernels::load(gpu)?;
     let bar = progress(&args.output);
+    interrupt::catch();
     let (results, failures) = match args.tune {
         Some(configurations) => {
             let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
@@ -311,11 +340,13 @@ fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result
             (Results::Litmus { options, rows }, failures)
         }
     };
-    emit(&record(gpu, results), &args.output, None)?;
-    if failures.is_empty() {
-        Ok(Outcome::Passed)
+    let partial = interrupt::requested();
+    emit(&Record { partial, ..record(gpu, results) }, &args.output, None)?;
+    let outcome = if failures.is_empty() {
+        Outcome::Passed
     } else {
         eprint!("{failures}");
-        Ok(Outcome::ChecksFailed)
-    }
+        Outcome::ChecksFailed
+    };
+    Ok(unless_interrupted(partial, outcome))
 }

@@ -10,12 +10,12 @@ use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::progress::Progress;
 use crate::sweep::{Mismatch, SweepRow};
-use crate::{input, reference};
+use crate::{input, interrupt, reference};
 
 /// A kernel with one global atomic per element (the page's naive kernel) is
-/// left out above this size: `n` atomics on one address take about 7 ms per
-/// 2^22 on an H200, so 2^28 would take half a second per launch and tell
-/// nothing new.
+/// left out above this size: its `n` atomics on one address run one after
+/// another, so past 2^24 its launches would take most of the bench's time
+/// and show nothing the smaller sizes do not.
 pub const PER_ELEMENT_ATOMICS_MAX_N: usize = 1 << 24;
 
 /// The default sizes: two where launch overhead dominates, then 2^20, 2^24
@@ -68,6 +68,10 @@ pub fn kernels_at(n: usize) -> Vec<SumKernel> {
 }
 
 /// Runs the bench. Sizes must satisfy [`reference::fits_exactly_sparse`].
+///
+/// After Ctrl-C ([`interrupt::requested`]) it stops before the next
+/// measurement and returns the sizes it finished; a size it had started is
+/// left out.
 pub fn run(
     kernels: &SumKernels<'_>,
     baselines: &Baselines<'_>,
@@ -77,7 +81,10 @@ pub fn run(
     let steps: usize = options.sizes.iter().map(|&n| kernels_at(n).len() + 2).sum();
     progress.start(steps as u64);
     let mut rows = Vec::new();
-    for &n in &options.sizes {
+    'sizes: for &n in &options.sizes {
+        if interrupt::requested() {
+            break;
+        }
         assert!(reference::fits_exactly_sparse(n), "the CLI refuses n = {n}");
         progress.message(format!("n = {n}: copy"));
         let copy_ms = baselines.copy_ms(n, options.plan)?;
@@ -90,6 +97,9 @@ pub fn run(
         drop(values);
         let mut measurements = Vec::new();
         for kernel in kernels_at(n) {
+            if interrupt::requested() {
+                break 'sizes;
+            }
             progress.message(format!("n = {n}: {}", kernel.label));
             measurements.push(kernels.measure(kernel, &device_input, options.block, options.plan)?);
             progress.step();

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use layout::histogram::MAX_BINS;
@@ -43,9 +43,27 @@ pub struct Cli {
     pub command: Command,
 }
 
-const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a wrong result (a sum not bit-exact, a \
-histogram count off, a stale record from a correct publish variant) or a PTX, driver or output-file error; 2 bad \
-flags or no CUDA device.";
+/// What each exit code means, printed under `--help` of the binary and of
+/// every command.
+pub const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a check failed (a sum not bit-exact, a \
+histogram count off, a stale record from a correct publish variant, a forbidden litmus outcome); 2 bad flags, an \
+unusable data file or no CUDA device; 3 the environment failed (PTX that cannot be read or does not load, a driver \
+error, an output file that cannot be written); 130 stopped by Ctrl-C (litmus, bench and accuracy first print what they \
+measured, marked partial).";
+
+impl Cli {
+    /// The command line's definition, with [`EXIT_CODES`] under every
+    /// command's `--help` as well as the binary's.
+    pub fn definition() -> clap::Command {
+        Cli::command().mut_subcommands(|command| command.after_help(EXIT_CODES))
+    }
+
+    /// Parses the process's arguments against [`Cli::definition`].
+    pub fn try_parse_args() -> Result<Cli, clap::Error> {
+        let mut matches = Cli::definition().try_get_matches()?;
+        Cli::from_arg_matches_mut(&mut matches).map_err(|e| e.format(&mut Cli::definition()))
+    }
+}
 
 /// How often each kernel is launched: the page's warm-ups and timed runs.
 #[derive(Debug, Args)]
@@ -192,8 +210,9 @@ pub struct LitmusArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub testing_percent: Option<u32>,
 
-    /// Odd multiplier of the lane permutation that picks partners.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1023))]
+    /// Odd multiplier of the lane permutation that picks partners, from 1 to
+    /// 1023.
+    #[arg(long, value_parser = parse_lane_multiplier)]
     pub lane_multiplier: Option<u32>,
 
     /// Shuffle which hardware block plays which logical block.
@@ -295,6 +314,22 @@ pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(t) if t.is_power_of_two() && (128..=1024).contains(&t) => Ok(t),
         _ => Err(format!("`{text}` is not a power of two from 128 to 1024")),
+    }
+}
+
+/// Parses `litmus --lane-multiplier`: an odd number from 1 to 1023. A role's
+/// partner lane is `lane * multiplier^role` modulo the warp (intra-block) or
+/// the block (inter-block), both powers of two, and multiplying modulo a power
+/// of two permutes the lanes only when the multiplier is odd: an even one
+/// would give some instances two threads of one role and others none.
+pub fn parse_lane_multiplier(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(m) if m % 2 == 1 && m <= 1023 => Ok(m),
+        Ok(m) if m % 2 == 0 && (1..=1023).contains(&m) => Err(format!(
+            "{m} is even: partners sit at lane * multiplier^role modulo the warp or block size, a power of two, \
+             which only an odd multiplier permutes"
+        )),
+        _ => Err(format!("`{text}` is not an odd number from 1 to 1023")),
     }
 }
 
@@ -570,6 +605,7 @@ mod tests {
     #[test]
     fn the_cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        Cli::definition().debug_assert();
     }
 
     #[test]
@@ -605,6 +641,9 @@ mod tests {
             (&["litmus", "--test", "dekker"], "--test", "dekker"),
             (&["litmus", "--threads", "64"], "--threads", "not a power of two from 128"),
             (&["litmus", "--seconds", "0"], "--seconds", "above 0"),
+            (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier", "2 is even"),
+            (&["litmus", "--lane-multiplier", "0"], "--lane-multiplier", "not an odd number from 1 to 1023"),
+            (&["litmus", "--lane-multiplier", "1025"], "--lane-multiplier", "not an odd number from 1 to 1023"),
             (&["litmus", "--instances", "5", "--seconds", "1"], "--instances", "cannot be used with"),
         ] {
             let message = parse(args).unwrap_err().to_string();
@@ -628,6 +667,16 @@ mod tests {
                 PublishVariant::of(&layout::publish::BLOCK_RELAXED)
             ]
         );
+    }
+
+    #[test]
+    fn an_odd_lane_multiplier_reaches_the_kernel_as_given() {
+        let Command::Litmus(a) = parse(&["litmus", "--lane-multiplier", "5"]).unwrap().command else {
+            panic!("not litmus");
+        };
+        let params =
+            a.environment().params(layout::litmus::Test::Mp, layout::litmus::Placement::IntraBlock, 8, false, 1);
+        assert_eq!(params.lane_multiplier, 5);
     }
 
     #[test]

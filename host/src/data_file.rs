@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use npyz::{DType, NpyFile};
+use npyz::{DType, NpyFile, NpyHeader};
 
 /// The most floats a file may hold: the largest input every sum kernel of the
 /// lab takes (the CLI's limit for every size, 2^29 floats, 2 GiB).
@@ -32,7 +32,8 @@ pub fn load(path: &Path) -> Result<Vec<f32>, DataFileError> {
     let file = File::open(path).map_err(|e| problem(format!("cannot open: {e}")))?;
     let size = file.metadata().map_err(|e| problem(format!("cannot read its size: {e}")))?.len();
     let mut reader = BufReader::new(file);
-    let values = if path.extension().is_some_and(|e| e == "f32") { raw(&mut reader, size)? } else { npy(reader)? };
+    let values =
+        if path.extension().is_some_and(|e| e == "f32") { raw(&mut reader, size)? } else { npy(reader, size)? };
     if values.is_empty() {
         return Err(problem("the array is empty: there is nothing to sum".to_owned()));
     }
@@ -50,11 +51,31 @@ fn raw(reader: &mut impl Read, size: u64) -> Result<Vec<f32>, DataFileError> {
     Ok(bytes.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]])).collect())
 }
 
-/// A NumPy `.npy` array, which must be 1-D little-endian `float32`.
-fn npy(reader: impl Read) -> Result<Vec<f32>, DataFileError> {
-    let npy = NpyFile::new(reader).map_err(|e| {
+/// A reader that counts the bytes read through it.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+/// A NumPy `.npy` array of `size` bytes in all, which must be 1-D
+/// little-endian `float32` and end where its array ends.
+fn npy(reader: impl Read, size: u64) -> Result<Vec<f32>, DataFileError> {
+    let mut reader = Counted { inner: reader, bytes: 0 };
+    let header = NpyHeader::from_reader(&mut reader).map_err(|e| {
         DataFileError(format!("not a .npy file ({e}); give a .npy array or raw float32 words in a .f32 file"))
     })?;
+    // `npyz` reads the header with `read_exact`, so the bytes counted so far
+    // are the header's and the array starts right after them.
+    let header_bytes = reader.bytes;
+    let npy = NpyFile::with_header(header, reader);
     let dtype = match npy.dtype() {
         DType::Plain(type_str) => type_str.to_string(),
         other => format!("{} (a structured type)", other.descr()),
@@ -80,6 +101,15 @@ fn npy(reader: impl Read) -> Result<Vec<f32>, DataFileError> {
         )));
     }
     check_count(shape[0])?;
+    // A file longer than its header and array holds something the lab would
+    // silently leave out of the sum: refuse it. A shorter one fails to read.
+    let array_bytes = shape[0] * size_of::<f32>() as u64;
+    if let Some(extra) = size.checked_sub(header_bytes + array_bytes).filter(|&extra| extra > 0) {
+        return Err(DataFileError(format!(
+            "{extra} bytes follow the array's {} floats; a .npy file holds one array and nothing after it",
+            shape[0]
+        )));
+    }
     npy.into_vec::<f32>().map_err(|e| DataFileError(format!("cannot read the array: {e}")))
 }
 
@@ -137,7 +167,9 @@ mod tests {
 
     #[test]
     fn each_bad_file_gets_its_reason() {
-        let cases: [(&str, Vec<u8>, &str); 8] = [
+        let mut trailing = npy_bytes("<f4", "(2,)", &[0; 8]);
+        trailing.extend([0; 5]);
+        let cases: [(&str, Vec<u8>, &str); 10] = [
             ("f64.npy", npy_bytes("<f8", "(2,)", &[0; 16]), "dtype is <f8, float64"),
             ("f16.npy", npy_bytes("<f2", "(2,)", &[0; 4]), "dtype is <f2, float16"),
             ("i32.npy", npy_bytes("<i4", "(2,)", &[0; 8]), "dtype is <i4, not float32"),
@@ -146,6 +178,8 @@ mod tests {
             ("empty.npy", npy_bytes("<f4", "(0,)", &[]), "empty"),
             ("text.npy", b"hello, world".to_vec(), "not a .npy file"),
             ("odd.f32", vec![0; 7], "7 bytes is not a whole number"),
+            ("trailing.npy", trailing, "5 bytes follow the array's 2 floats"),
+            ("short.npy", npy_bytes("<f4", "(3,)", &[0; 8]), "cannot read the array"),
         ];
         for (name, bytes, reason) in cases {
             let error = load(&write(name, &bytes)).unwrap_err().0;

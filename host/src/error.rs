@@ -41,7 +41,8 @@ pub enum LabError {
     },
 
     /// The user's data file (`accuracy --input`) cannot be summed: missing,
-    /// not `.npy`, the wrong dtype or shape, empty, or too large.
+    /// not `.npy`, the wrong dtype or shape, empty, too large, or with bytes
+    /// after its array.
     #[error("{path}: {reason}")]
     DataFile {
         /// The file named on the command line.
@@ -67,15 +68,56 @@ pub enum LabError {
     },
 }
 
+/// The exit code of a run in which every check passed.
+pub const EXIT_PASSED: u8 = 0;
+/// The exit code of a run that finished and in which a check failed: a
+/// wrong result, never a broken setup.
+pub const EXIT_CHECK_FAILED: u8 = 1;
+/// The exit code of bad flags, an unusable data file and a missing GPU: the
+/// user must change something before anything can run. clap uses it too.
+pub const EXIT_USAGE: u8 = 2;
+/// The exit code of an environment that failed under a valid command line:
+/// PTX that cannot be read or does not load, a driver error, an output file
+/// that cannot be written.
+pub const EXIT_ENVIRONMENT: u8 = 3;
+/// The exit code of a run stopped by Ctrl-C (128 + SIGINT, as a shell
+/// reports it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
 impl LabError {
-    /// The process exit code for this error: 2 for "no GPU" and an unusable
-    /// data file (the code clap uses for bad flags: the user must change
-    /// something), 1 for everything else. Bad flags never get this far: `cli`
-    /// refuses them.
+    /// The process exit code for this error: [`EXIT_USAGE`] where the user
+    /// must change the command line or the machine (no GPU, an unusable data
+    /// file, a selection of nothing), [`EXIT_ENVIRONMENT`] where a valid
+    /// command met a failing environment (PTX, driver, output file). Bad flags
+    /// never get this far: `cli` refuses them with [`EXIT_USAGE`] too.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::NothingSelected(_) => 2,
-            _ => 1,
+            LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::NothingSelected(_) => EXIT_USAGE,
+            LabError::PtxRead { .. } | LabError::PtxLoad { .. } | LabError::Driver { .. } | LabError::Output { .. } => {
+                EXIT_ENVIRONMENT
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broken_setup_exits_3_and_a_user_s_mistake_2() {
+        let path = || PathBuf::from("f");
+        let reason = || "r".to_owned();
+        for (error, code) in [
+            (LabError::NoDevice(reason()), 2),
+            (LabError::DataFile { path: path(), reason: reason() }, 2),
+            (LabError::NothingSelected(reason()), 2),
+            (LabError::PtxRead { path: path(), reason: reason() }, 3),
+            (LabError::PtxLoad { source_name: "embedded PTX".to_owned(), reason: reason() }, 3),
+            (LabError::Driver { doing: "launching".to_owned(), error: reason() }, 3),
+            (LabError::Output { path: path(), reason: reason() }, 3),
+        ] {
+            assert_eq!(error.exit_code(), code, "{error}");
         }
     }
 }

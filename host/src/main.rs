@@ -3,13 +3,13 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use clap::error::ErrorKind;
 use host::app::{self, Outcome};
 use host::cli::Cli;
+use host::error::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_args() {
         Ok(cli) => cli,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -20,12 +20,13 @@ fn main() -> ExitCode {
             // usage reminder that would bury it.
             let text = e.to_string();
             eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
-            return ExitCode::from(2);
+            return ExitCode::from(EXIT_USAGE);
         }
     };
     match app::run(cli) {
-        Ok(Outcome::Passed) => ExitCode::SUCCESS,
-        Ok(Outcome::ChecksFailed) => ExitCode::from(1),
+        Ok(Outcome::Passed) => ExitCode::from(EXIT_PASSED),
+        Ok(Outcome::ChecksFailed) => ExitCode::from(EXIT_CHECK_FAILED),
+        Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())

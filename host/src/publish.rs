@@ -53,7 +53,7 @@ impl Verdict {
 
 /// The litmus kernel and placement that test the same pattern as `variant`:
 /// MP, with the flag's ordering and scope, in the variant's placement. Its
-/// rows in `host litmus` say what the model allows and what the H200 showed.
+/// rows in `host litmus` say what the model allows and what the GPU showed.
 pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::litmus::Placement) {
     use layout::litmus::{Placement as Where, Variant as V};
     use layout::publish::{Ordering, Placement, Scope};

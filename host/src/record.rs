@@ -25,6 +25,10 @@ pub struct Record {
     pub device: DeviceInfo,
     /// What was measured.
     pub results: Results,
+    /// The run was interrupted (Ctrl-C) and holds only what was measured
+    /// before it stopped. Written to the JSON only when true.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// What each command measured.

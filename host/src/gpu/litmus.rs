@@ -11,6 +11,7 @@ use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
 use crate::error::LabError;
+use crate::interrupt;
 
 /// One litmus kernel (a test in one variant): a handle on its
 /// `layout::litmus` registry entry.
@@ -68,8 +69,10 @@ impl<'gpu> LitmusKernels<'gpu> {
 
     /// Runs `kernel` in `params`' environment on a grid of `grid` blocks until
     /// `budget` is spent, checking the clock every `batch` launches; `shift`
-    /// gives each launch's block rotation. Every launch's outcomes are counted
-    /// on the device; the histogram is copied back once, at the end.
+    /// gives each launch's block rotation. At each of those checks, Ctrl-C
+    /// ([`interrupt::requested`]) ends the run early, with what it counted so
+    /// far. Every launch's outcomes are counted on the device; the histogram
+    /// is copied back once, at the end.
     pub fn run(
         &self,
         kernel: LitmusKernel,
@@ -128,7 +131,7 @@ impl<'gpu> LitmusKernels<'gpu> {
                 Budget::Instances(n) => launches * instances as u64 >= n,
                 Budget::Seconds(s) => started.elapsed().as_secs_f64() >= s,
             };
-            if done {
+            if done || interrupt::requested() {
                 break;
             }
         }

@@ -211,7 +211,7 @@ impl Gpu {
     ///
     /// nvbench flushes with a write of that size instead; the write evicts
     /// just as well, but the timed kernel then writes its dirty lines back
-    /// (measured on the H200: see `evict_l2`'s documentation).
+    /// (see `evict_l2`'s documentation).
     pub fn flush_l2(&self) -> Result<(), LabError> {
         let mut slot = self.flush.borrow_mut();
         if slot.is_none() {

@@ -4,7 +4,7 @@
 
 use layout::litmus::{Params, Placement, Preload, StressPattern, Test};
 
-use crate::input::splitmix64;
+use crate::rng::splitmix64;
 
 /// Where an instance's two locations sit relative to each other.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
@@ -31,7 +31,10 @@ pub struct Environment {
     pub blocks: Option<u32>,
     /// Percent of the grid's blocks that run the test; the rest stress.
     pub testing_percent: u32,
-    /// Odd: partners are at lane `lane * multiplier^role`.
+    /// Odd: partners are at lane `lane * multiplier^role`, modulo the warp or
+    /// the block, which only an odd multiplier permutes. Every source of an
+    /// environment keeps it odd: the presets, the random draw, and the CLI,
+    /// which refuses an even one.
     pub lane_multiplier: u32,
     /// Shuffle which hardware block plays which logical block, every launch.
     pub shuffle_blocks: bool,
@@ -71,13 +74,13 @@ pub enum Preset {
     /// stores and loads while the rest test.
     Stress,
     /// The environment that showed MP's and SB's weak outcomes most often per
-    /// second in the H200 tuning search of 2026-11-30 (configuration #21 of
-    /// `results/2026-11-30-h200/litmus/litmus-tune.json`): small blocks, half
-    /// of them testing, scattered locations, a synchronised start.
+    /// second in a tuning search on an H200 (`host litmus --tune` runs such a
+    /// search): small blocks, half of them testing, scattered locations, a
+    /// synchronised start.
     TunedMp,
     /// The environment that showed WRC's and IRIW's weak outcomes most often
-    /// per second in the same search (configuration #10): small blocks, half
-    /// of them stressing 60 lines with stores and loads.
+    /// per second in the same search: small blocks, half of them stressing 60
+    /// lines with stores and loads.
     TunedWrc,
 }
 
@@ -182,6 +185,7 @@ impl Environment {
     /// The kernel parameters for `test` in `placement` on a grid of `grid`
     /// blocks; `seed` picks the multipliers a random choice leaves open.
     pub fn params(&self, test: Test, placement: Placement, grid: u32, sequential: bool, seed: u64) -> Params {
+        debug_assert!(self.lane_multiplier % 2 == 1, "an even lane multiplier does not permute the lanes");
         let mut state = seed;
         let testing_blocks = self.testing_blocks(grid);
         let instances = u64::from(testing_blocks) * u64::from(self.threads);
@@ -203,7 +207,7 @@ impl Environment {
             placement: placement as u32,
             testing_blocks,
             threads: self.threads,
-            lane_multiplier: self.lane_multiplier | 1,
+            lane_multiplier: self.lane_multiplier,
             block_step: step,
             block_multiplier,
             location_stride: 64,

@@ -14,8 +14,9 @@ pub use model::{Verdict, verdict};
 
 use crate::error::LabError;
 use crate::gpu::litmus::{Budget, LitmusCounts, LitmusKernel, LitmusKernels};
-use crate::input::splitmix64;
+use crate::interrupt;
 use crate::progress::Progress;
+use crate::rng::splitmix64;
 
 /// What one `litmus` run does.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -180,6 +181,10 @@ pub fn run_one(
 }
 
 /// Runs every kernel of `options` in every placement.
+///
+/// After Ctrl-C ([`interrupt::requested`]) the row running stops at its next
+/// look at the clock, after a whole batch of launches, and keeps what it
+/// counted; the rows after it do not run.
 pub fn run(
     kernels: &LitmusKernels<'_>,
     options: &LitmusOptions,
@@ -188,8 +193,11 @@ pub fn run(
     let mut state = options.seed;
     progress.start((options.kernels.len() * options.placements.len()) as u64);
     let mut rows = Vec::new();
-    for &kernel in &options.kernels {
+    'rows: for &kernel in &options.kernels {
         for &placement in &options.placements {
+            if interrupt::requested() {
+                break 'rows;
+            }
             progress.message(format!("{} {}", kernel.key(), placement.key()));
             rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
             progress.step();

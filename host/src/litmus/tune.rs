@@ -8,6 +8,7 @@ use layout::litmus::Test;
 use super::{Environment, LitmusOptions, LitmusRow, run_one};
 use crate::error::LabError;
 use crate::gpu::litmus::LitmusKernels;
+use crate::interrupt;
 use crate::progress::Progress;
 
 /// One configuration of the search and what every kernel showed in it.
@@ -32,6 +33,9 @@ impl Trial {
 
 /// Draws `configurations` environments from `options.seed` and runs every
 /// kernel of `options` in each.
+///
+/// After Ctrl-C ([`interrupt::requested`]) it stops as [`super::run`] does;
+/// the configuration running keeps the rows it finished.
 pub fn run(
     kernels: &LitmusKernels<'_>,
     options: &LitmusOptions,
@@ -42,16 +46,24 @@ pub fn run(
     progress.start((configurations * options.kernels.len() * options.placements.len()) as u64);
     let mut trials = Vec::new();
     for index in 0..configurations {
+        if interrupt::requested() {
+            break;
+        }
         let environment = Environment::random(&mut state);
         progress.message(format!("configuration {}", index + 1));
         let mut rows = Vec::new();
-        for &kernel in &options.kernels {
+        'rows: for &kernel in &options.kernels {
             for &placement in &options.placements {
+                if interrupt::requested() {
+                    break 'rows;
+                }
                 rows.push(run_one(kernels, kernel, placement, &environment, options, &mut state)?);
                 progress.step();
             }
         }
-        trials.push(Trial { index, environment, rows });
+        if !rows.is_empty() {
+            trials.push(Trial { index, environment, rows });
+        }
     }
     progress.finish();
     Ok(trials)

@@ -41,6 +41,7 @@ fn record(results: Results) -> Record {
             memory_bus_bits: Some(6144),
         },
         results,
+        partial: false,
     }
 }
 
@@ -431,4 +432,24 @@ fn litmus_in_every_format() {
     every_format("litmus", &record);
     assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4);
     every_format("litmus-tune", &litmus_tune());
+}
+
+#[test]
+fn an_interrupted_run_is_marked_partial_in_the_tables_and_the_json() {
+    let whole = litmus();
+    let partial = Record { partial: true, ..whole.clone() };
+    for format in [Format::Table, Format::Markdown] {
+        let (before, after) = (export(&whole, format), export(&partial, format));
+        let note = after.strip_prefix(before.as_str()).unwrap_or_else(|| panic!("{format:?}: the tables changed"));
+        assert_eq!(
+            note,
+            "\nPartial: the run was interrupted (Ctrl-C), and the tables hold only the rows measured before it.\n"
+        );
+    }
+    assert!(!export(&whole, Format::Json).contains("partial"), "a whole run's JSON is as it was");
+    let text = export(&partial, Format::Json);
+    assert!(text.contains("\"partial\": true"), "{text}");
+    assert!(json::import(&text).unwrap().partial);
+    // CSV rows have no place for it: the line on standard error says it.
+    assert_eq!(export(&partial, Format::Csv), export(&whole, Format::Csv));
 }

@@ -35,8 +35,18 @@ pub enum Look {
     Markdown,
 }
 
-/// The whole record as text: the device header, then the command's tables.
+/// The whole record as text: the device header, then the command's tables,
+/// then, for an interrupted run, a line saying it is partial.
 pub fn record(record: &Record, look: Look) -> String {
+    let mut text = tables(record, look);
+    if record.partial {
+        text += "\nPartial: the run was interrupted (Ctrl-C), and the tables hold only the rows measured before it.\n";
+    }
+    text
+}
+
+/// The device header and the command's tables.
+fn tables(record: &Record, look: Look) -> String {
     let device = &record.device;
     match &record.results {
         Results::Sweep { sweep: report, determinism: det } => {
