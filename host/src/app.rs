@@ -10,7 +10,7 @@ use crate::cli::{
     AccuracyArgs, BenchArgs, Cli, Command, EvidenceArgs, ExerciseArgs, HistogramArgs, LitmusArgs, OutputArgs, PlotArgs,
     PublishArgs, RenderArgs, SweepArgs,
 };
-use crate::error::LabError;
+use crate::error::{EXIT_INTERRUPTED, LabError};
 use crate::evidence::{self, EvidenceOptions};
 use crate::gpu::baseline::Baselines;
 use crate::gpu::histogram::HistogramKernels;
@@ -93,6 +93,10 @@ fn run_evidence(args: &EvidenceArgs, ptx: Option<std::path::PathBuf>) -> Result<
     let options = EvidenceOptions { dir: args.dir.clone(), force: args.force, ptx, only: args.only.clone() };
     evidence::prepare(&options)?;
     let info = evidence::device(&options.ptx.clone().map_or(PtxSource::Embedded, PtxSource::File))?;
+    // Ctrl-C reaches the running step too, which stops at its next check and
+    // writes what it measured; the evidence run then stops after that step
+    // and still writes its manifest.
+    interrupt::catch();
     let bar = Progress::new(true);
     let manifest = evidence::run(&options, &info, &bar)?;
     print!("{}", table::evidence(&manifest, &options.dir, table::Look::Plain));
@@ -100,6 +104,12 @@ fn run_evidence(args: &EvidenceArgs, ptx: Option<std::path::PathBuf>) -> Result<
         manifest.steps.iter().filter(|s| matches!(s.outcome, StepOutcome::ChecksFailed | StepOutcome::Error)).collect();
     for step in &failed {
         eprintln!("{} {}: {}", step.name, step.outcome.word(), step.note.as_deref().unwrap_or("see its output"));
+    }
+    if interrupt::requested() || manifest.steps.iter().any(|s| s.exit_code == Some(i32::from(EXIT_INTERRUPTED))) {
+        return Ok(Outcome::Interrupted);
+    }
+    if let Some(step) = failed.iter().find(|s| s.outcome == StepOutcome::Error) {
+        return Err(LabError::Step { step: step.name.clone(), note: step.note.clone().unwrap_or_default() });
     }
     Ok(if failed.is_empty() { Outcome::Passed } else { Outcome::ChecksFailed })
 }

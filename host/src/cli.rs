@@ -17,6 +17,7 @@ use crate::litmus::keys;
 use crate::reference;
 use crate::report::Format;
 
+// ANCHOR: default_sizes
 /// The page's five sizes, from 4,096 to 4,194,304 elements.
 pub const DEFAULT_SIZES: [usize; 5] = [4096, 65_536, 262_144, 1_048_576, 4_194_304];
 
@@ -29,6 +30,7 @@ const _: () = {
         i += 1;
     }
 };
+// ANCHOR_END: default_sizes
 
 /// Launch, time and check GPU synchronization kernels written in Rust.
 #[derive(Debug, Parser)]

@@ -66,6 +66,16 @@ pub enum LabError {
         /// Why.
         reason: String,
     },
+
+    /// An `evidence` step could not run to the end (its own exit code was 2,
+    /// 3 or a signal); the steps after it still ran.
+    #[error("evidence step {step} did not finish: {note}")]
+    Step {
+        /// The first such step.
+        step: String,
+        /// Its last line on standard error.
+        note: String,
+    },
 }
 
 /// The exit code of a run in which every check passed.
@@ -93,9 +103,11 @@ impl LabError {
     pub fn exit_code(&self) -> u8 {
         match self {
             LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::NothingSelected(_) => EXIT_USAGE,
-            LabError::PtxRead { .. } | LabError::PtxLoad { .. } | LabError::Driver { .. } | LabError::Output { .. } => {
-                EXIT_ENVIRONMENT
-            }
+            LabError::PtxRead { .. }
+            | LabError::PtxLoad { .. }
+            | LabError::Driver { .. }
+            | LabError::Output { .. }
+            | LabError::Step { .. } => EXIT_ENVIRONMENT,
         }
     }
 }

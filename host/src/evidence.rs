@@ -172,7 +172,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
         let (mut args, files) = step_arguments(step, &options.dir);
         args.splice(0..0, ptx_arguments(options));
         let result = run_step(step.name, &exe, &args, files, None);
-        interrupted = result.exit_code == Some(INTERRUPTED);
+        interrupted = result.exit_code == Some(INTERRUPTED) || crate::interrupt::requested();
         steps.push(result);
         bar.step();
         if interrupted {
@@ -195,7 +195,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
                     args.extend(host_args.iter().map(OsString::from));
                     let result =
                         run_step(&step_name, sanitizer, &args, vec![log.clone()], Some(&options.dir.join(&log)));
-                    let stop = result.exit_code == Some(INTERRUPTED);
+                    let stop = result.exit_code == Some(INTERRUPTED) || crate::interrupt::requested();
                     steps.push(result);
                     bar.step();
                     if stop {
@@ -234,8 +234,8 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     Ok(manifest)
 }
 
-/// The exit code of a step stopped by Ctrl-C (128 + SIGINT).
-pub const INTERRUPTED: i32 = 130;
+/// The exit code of a step stopped by Ctrl-C.
+const INTERRUPTED: i32 = crate::error::EXIT_INTERRUPTED as i32;
 
 /// The lab command of `step`, writing into `dir`, and the files it writes.
 fn step_arguments(step: &Run, dir: &Path) -> (Vec<OsString>, Vec<String>) {

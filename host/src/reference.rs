@@ -1,6 +1,7 @@
 //! The CPU reference every GPU sum is checked against, and the rule that
 //! decides when that check can be `==`.
 
+// ANCHOR: kahan
 /// The Kahan-compensated sum of `values`, accumulated in `f64`.
 ///
 /// For the exact input the `f64` sum is exact on its own; the compensation
@@ -17,7 +18,9 @@ pub fn kahan_sum(values: &[f32]) -> f64 {
     }
     sum
 }
+// ANCHOR_END: kahan
 
+// ANCHOR: fits_exactly
 /// 2^24: above it, consecutive integers are not all representable in `f32`.
 pub const F32_EXACT_INTEGER_LIMIT: u64 = 1 << 24;
 
@@ -29,6 +32,7 @@ pub const F32_EXACT_INTEGER_LIMIT: u64 = 1 << 24;
 pub const fn fits_exactly(n: usize) -> bool {
     (n as u64).saturating_mul(crate::input::EXACT_MAX as u64) < F32_EXACT_INTEGER_LIMIT
 }
+// ANCHOR_END: fits_exactly
 
 /// The largest `n` that [`fits_exactly`] accepts.
 pub const MAX_EXACT_N: usize = ((F32_EXACT_INTEGER_LIMIT - 1) / crate::input::EXACT_MAX as u64) as usize;
@@ -43,12 +47,14 @@ pub const fn fits_exactly_sparse(n: usize) -> bool {
 /// The largest `n` whose sparse input keeps the first stride, 64.
 pub const MAX_SPARSE_N: usize = MAX_EXACT_N * crate::input::SPARSE_STRIDE;
 
+// ANCHOR: bit_exact
 /// Whether a GPU sum equals the reference bit for bit: the reference rounded to
 /// `f32` and compared as bits, so `-0.0` and `0.0`, or two NaNs, are not
 /// confused with each other.
 pub fn bit_exact(found: f32, reference: f64) -> bool {
     found.to_bits() == (reference as f32).to_bits()
 }
+// ANCHOR_END: bit_exact
 
 /// The CPU histogram every GPU histogram is checked against: exact counts of
 /// each value in `0..bins`.

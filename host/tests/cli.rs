@@ -246,3 +246,54 @@ fn a_good_data_file_gets_as_far_as_the_gpu() {
     let out = host().arg("accuracy").arg("--input").arg(&path).assert().code(2).get_output().clone();
     assert!(one_line(&out.stderr).starts_with("error: no CUDA device"));
 }
+
+/// The golden records, as the exporters' own tests keep them.
+fn golden(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name)
+}
+
+#[test]
+fn render_prints_a_saved_record_as_the_command_did_with_no_gpu() {
+    for command in ["sweep", "bench", "publish", "histogram", "accuracy", "litmus", "exercise"] {
+        let expected = std::fs::read_to_string(golden(&format!("{command}.md"))).unwrap();
+        let out = host()
+            .arg("render")
+            .arg(golden(&format!("{command}.json")))
+            .args(["--format", "markdown"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{command}: {}", one_line(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{command}");
+    }
+}
+
+#[test]
+fn render_refuses_a_file_that_is_not_a_record_with_exit_2() {
+    let path = golden("sweep.md");
+    let out = host().arg("render").arg(&path).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line = one_line(&out.stderr);
+    assert!(line.contains("sweep.md") && line.contains("not a record"), "{line}");
+}
+
+#[test]
+fn render_to_an_unwritable_file_exits_3() {
+    let out = host()
+        .arg("render")
+        .arg(golden("sweep.json"))
+        .args(["--output", "/nonexistent-directory/sweep.txt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(one_line(&out.stderr).contains("cannot write /nonexistent-directory/sweep.txt"));
+}
+
+#[test]
+fn evidence_refuses_a_directory_that_holds_files_with_exit_2_before_any_gpu_is_looked_for() {
+    let dir = scratch("evidence-not-empty");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("old.json"), "{}").unwrap();
+    let out = host().arg("evidence").arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(one_line(&out.stderr).contains("is not empty"), "{}", one_line(&out.stderr));
+}
