@@ -120,7 +120,7 @@ enum Made {
 }
 
 fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<Made, Error> {
-    let results = s.results.display();
+    let results = run_name(s.results);
     if let Some(command) = name.strip_prefix("cli/").and_then(|n| n.strip_suffix(".txt")) {
         return Ok(Made::Text(if command == "xtask" {
             format!("{}\n", s.xtask_usage)
@@ -176,12 +176,18 @@ fn missing_note(name: &str, why: &str) -> String {
     }
 }
 
+/// How the book names a results directory: its last component (`h200`,
+/// `my-run`), never a path of the machine that built the book.
+fn run_name(results: &Path) -> String {
+    results.file_name().map_or_else(|| results.display().to_string(), |n| n.to_string_lossy().into_owned())
+}
+
 /// The italic line under every generated table.
 pub fn from_line(m: &Manifest, results: &Path) -> String {
     let date = m.started.get(..10).unwrap_or(&m.started);
     format!(
-        "*From the run in `{}`: {}, driver {}, CUDA {}, commit `{}`, {date}.*\n",
-        results.file_name().map_or_else(|| results.display().to_string(), |n| n.to_string_lossy().into_owned()),
+        "*From the run `{}`: {}, driver {}, CUDA {}, commit `{}`, {date}.*\n",
+        run_name(results),
         m.gpu.name,
         m.gpu.driver.as_deref().unwrap_or("unknown"),
         m.gpu.cuda,

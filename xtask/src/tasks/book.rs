@@ -15,7 +15,7 @@ pub const REFERENCE: &str = "results/h200";
 pub fn run(args: &[String]) -> super::Result {
     let flags = Flags::parse(args, &["--results"])?;
     let root = paths::workspace_root();
-    let (results, strict) = match flags.get("--results") {
+    let (results, strict) = match flags.path("--results") {
         Some(dir) => (dir, false),
         None => (root.join(REFERENCE), true),
     };

@@ -14,15 +14,15 @@ const ROUNDS: usize = 5;
 pub fn run(args: &[String]) -> super::Result {
     let flags = Flags::parse(args, &["--host", "--out", "--cu", "--cub-cu", "--sizes"])?;
     let root = paths::workspace_root();
-    let out = flags.get("--out").unwrap_or_else(|| root.join("target/nvcc"));
-    let cu = flags.get("--cu").unwrap_or_else(|| root.join("xtask/nvcc/page_kernels.cu"));
-    let cub_cu = flags.get("--cub-cu").unwrap_or_else(|| root.join("xtask/nvcc/cub_sum.cu"));
-    let sizes: Vec<String> = match flags.get("--sizes") {
-        Some(list) => list.display().to_string().split(',').map(str::to_owned).collect(),
+    let out = flags.path("--out").unwrap_or_else(|| root.join("target/nvcc"));
+    let cu = flags.path("--cu").unwrap_or_else(|| root.join("xtask/nvcc/page_kernels.cu"));
+    let cub_cu = flags.path("--cub-cu").unwrap_or_else(|| root.join("xtask/nvcc/cub_sum.cu"));
+    let sizes: Vec<String> = match flags.list::<u64>("--sizes", "a number of floats")? {
+        Some(list) => list.iter().map(u64::to_string).collect(),
         None => cub::SIZES.map(str::to_owned).to_vec(),
     };
     let nvcc = cuda_tool("nvcc")?;
-    let host = host_binary(flags.get("--host"))?;
+    let host = host_binary(flags.path("--host"))?;
     let page = nvcc::compare(&nvcc, &host, &cu, &out, ROUNDS)?;
     print!("{}", page.report());
     println!();

@@ -13,9 +13,9 @@ use super::{Flags, cuda_tool, host_binary};
 /// Runs the task.
 pub fn run(args: &[String]) -> super::Result {
     let flags = Flags::parse(args, &["--host", "--out"])?;
-    let out = flags.get("--out").unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
+    let out = flags.path("--out").unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
     let sanitizer = cuda_tool("compute-sanitizer")?;
-    let host = host_binary(flags.get("--host"))?;
+    let host = host_binary(flags.path("--host"))?;
     // The host finds compute-sanitizer on PATH; put the one found here first.
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs: Vec<_> = sanitizer.parent().map(|d| d.to_path_buf()).into_iter().collect();

@@ -10,8 +10,11 @@ use super::Flags;
 pub fn run(args: &[String]) -> super::Result {
     let flags = Flags::parse(args, &["--arch", "--kernel", "--ptx"])?;
     let root = paths::workspace_root();
-    let arch = flags.get("--arch").map_or_else(|| "sm_90".to_owned(), |a| a.display().to_string());
-    let ptx_file = match flags.get("--ptx") {
+    let arch = flags.text("--arch").unwrap_or("sm_90").to_owned();
+    if !arch.strip_prefix("sm_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric())) {
+        return Err(Error(format!("--arch: `{arch}` is not a GPU architecture such as sm_90")));
+    }
+    let ptx_file = match flags.path("--ptx") {
         Some(file) => file,
         None => ptx::build(&root, &super::cargo())?,
     };
@@ -19,7 +22,7 @@ pub fn run(args: &[String]) -> super::Result {
     let cuobjdump = ptxas::find_tool(&root, "cuobjdump")
         .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
     let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, &arch, &root.join("target/sass"))?;
-    let only = flags.get("--kernel").map(|k| k.display().to_string());
+    let only = flags.text("--kernel").map(str::to_owned);
     let wanted = |name: &str| only.as_deref().is_none_or(|k| k == name);
 
     for (name, body) in sass::split_functions(&text).into_iter().filter(|(name, _)| wanted(name)) {
