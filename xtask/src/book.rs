@@ -82,6 +82,9 @@ pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error>
     let manifest_path = sources.results.join(MANIFEST);
     let manifest: Manifest = serde_json::from_str(&read(&manifest_path)?)
         .map_err(|e| Error(format!("{}: not a manifest written by `host evidence` ({e})", manifest_path.display())))?;
+    if sources.strict {
+        index_lists_every_file(sources.results, &manifest)?;
+    }
     let from = from_line(&manifest, sources.results);
     let wanted = wanted(src)?;
     // The command-line reference shows every command the host has.
@@ -111,6 +114,29 @@ pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error>
         fs::write(&target, text).map_err(|e| Error(format!("cannot write {}: {e}", target.display())))?;
     }
     Ok(warnings)
+}
+
+/// The reference run's `README.md` (in the directory above it, the index
+/// of `results/`) names every file the run wrote, so none is there unexplained.
+fn index_lists_every_file(results: &Path, manifest: &Manifest) -> Result<(), Error> {
+    let index_path = results.parent().unwrap_or(results).join("README.md");
+    let index = read(&index_path)?;
+    let mut files: BTreeSet<String> = BTreeSet::from([MANIFEST.to_owned()]);
+    for file in manifest.steps.iter().flat_map(|s| &s.files) {
+        // The sanitizer's logs are listed as their folder.
+        files.insert(if file.starts_with("sanitizer/") { "sanitizer/".to_owned() } else { file.clone() });
+    }
+    for entry in fs::read_dir(results).map_err(|e| Error(format!("cannot read {}: {e}", results.display())))? {
+        let entry = entry.map_err(|e| Error(format!("cannot read {}: {e}", results.display())))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        files.insert(if entry.path().is_dir() { format!("{name}/") } else { name });
+    }
+    let missing: Vec<String> = files.into_iter().filter(|f| !index.contains(&format!("`{f}`"))).collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(Error(format!("{} does not list {}", index_path.display(), missing.join(", "))))
+    }
 }
 
 /// One generated file, or why it cannot be made.
