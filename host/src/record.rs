@@ -1,15 +1,14 @@
 //! The one result type every command produces, and every exporter reads.
 
-use crate::accuracy::AccuracyReport;
-use crate::bench::BenchReport;
-use crate::determinism::DeterminismReport;
-use crate::exercise::ExerciseReport;
-use crate::gpu::DeviceInfo;
-use crate::histogram::HistogramReport;
-use crate::litmus::tune::Trial;
-use crate::litmus::{LitmusOptions, LitmusRow};
-use crate::publish::{PublishOptions, PublishRow};
-use crate::sweep::SweepReport;
+use crate::commands::Report;
+use crate::commands::accuracy::AccuracyReport;
+use crate::commands::bench::BenchReport;
+use crate::commands::exercise::ExerciseReport;
+use crate::commands::histogram::HistogramReport;
+use crate::commands::litmus::{LitmusResults, TuneResults};
+use crate::commands::publish::PublishResults;
+use crate::commands::sweep::SweepResults;
+use crate::gpu::{DeviceInfo, Gpu};
 
 /// A finished run: where and with what it ran, and what it measured. The
 /// JSON export is this, serialized, so a run can be compared with a later one.
@@ -31,17 +30,54 @@ pub struct Record {
     pub partial: bool,
 }
 
-/// What each command measured.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "command", rename_all = "kebab-case")]
-pub enum Results {
+impl Record {
+    /// A whole run's record of `results`, on `gpu`, by this host.
+    pub fn of(gpu: &Gpu, results: Results) -> Record {
+        Record {
+            tool: format!("host {}", env!("CARGO_PKG_VERSION")),
+            kernel_compiler: KERNEL_COMPILER.to_owned(),
+            ptx: gpu.ptx_name().to_owned(),
+            device: gpu.info.clone(),
+            results,
+            partial: false,
+        }
+    }
+}
+
+/// [`Results`], its [`Results::report`] and a `From` for each result type,
+/// from one list: a new command's result is one line of it.
+macro_rules! results {
+    ($($(#[$doc:meta])* $variant:ident($result:ty),)*) => {
+        /// What each command measured. In the JSON each is an object whose
+        /// `command` names the variant (kebab-case) beside the result's own
+        /// fields.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "command", rename_all = "kebab-case")]
+        pub enum Results {
+            $($(#[$doc])* $variant($result),)*
+        }
+
+        impl Results {
+            /// What the exporters read: the result's tables, CSV rows, plot
+            /// and checks.
+            pub fn report(&self) -> &dyn Report {
+                match self {
+                    $(Results::$variant(result) => result,)*
+                }
+            }
+        }
+
+        $(impl From<$result> for Results {
+            fn from(result: $result) -> Results {
+                Results::$variant(result)
+            }
+        })*
+    };
+}
+
+results! {
     /// `sweep`: the timed sums and the determinism table.
-    Sweep {
-        /// The sweep.
-        sweep: SweepReport,
-        /// The determinism table, unless `--determinism-runs 0`.
-        determinism: Option<DeterminismReport>,
-    },
+    Sweep(SweepResults),
     /// `exercise`: three sweeps.
     Exercise(ExerciseReport),
     /// `bench`.
@@ -51,26 +87,11 @@ pub enum Results {
     /// `accuracy`.
     Accuracy(AccuracyReport),
     /// `publish`.
-    Publish {
-        /// What ran.
-        options: PublishOptions,
-        /// One row per variant.
-        rows: Vec<PublishRow>,
-    },
+    Publish(PublishResults),
     /// `litmus`.
-    Litmus {
-        /// What ran.
-        options: LitmusOptions,
-        /// One row per test, variant and placement.
-        rows: Vec<LitmusRow>,
-    },
+    Litmus(LitmusResults),
     /// `litmus --tune`.
-    LitmusTune {
-        /// What each configuration ran.
-        options: LitmusOptions,
-        /// One per configuration drawn.
-        trials: Vec<Trial>,
-    },
+    LitmusTune(TuneResults),
 }
 
 /// The toolchain the host's build script compiled the kernels with.
