@@ -96,3 +96,78 @@ results! {
 
 /// The toolchain the host's build script compiled the kernels with.
 pub const KERNEL_COMPILER: &str = env!("LAB_KERNEL_COMPILER");
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use lab_records::host as view;
+
+    use super::*;
+    use crate::commands::sweep::SweepRow;
+
+    /// The view's row holds the host's: size, reference, and each kernel's
+    /// name and times, in order.
+    fn rows_agree(name: &str, host: &SweepRow, view: &view::SweepRow) {
+        assert_eq!(host.n as u64, view.n, "{name}: n");
+        assert_eq!(host.reference.to_bits(), view.reference.to_bits(), "{name}: reference");
+        assert_eq!(host.measurements.len(), view.measurements.len(), "{name}: measurements");
+        for (h, v) in host.measurements.iter().zip(&view.measurements) {
+            assert_eq!((h.kernel.key(), &h.times_ms), (v.kernel.as_str(), &v.times_ms), "{name}: a measurement");
+        }
+    }
+
+    /// Every golden record reads through the typed view `xtask` reads
+    /// (`lab_records::host`), and every field the view names holds the
+    /// host's value: a field the host renames breaks this test, not a
+    /// figure made by `xtask nvcc-compare`.
+    #[test]
+    fn every_golden_record_reads_as_the_view_xtask_reads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden");
+        let (mut sweeps, mut benches) = (0, 0);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let host = crate::report::json::import(&text).unwrap();
+            let view: view::Record =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} does not read as the view: {e}"));
+            assert_eq!(
+                (&host.tool, &host.kernel_compiler, &host.ptx, host.partial),
+                (&view.tool, &view.kernel_compiler, &view.ptx, view.partial),
+                "{name}"
+            );
+            let (d, v) = (&host.device, &view.device);
+            assert_eq!(
+                (&d.name, d.compute_capability, d.sm_count, d.driver_cuda_version, d.l2_bytes as u64),
+                (&v.name, v.compute_capability, v.sm_count, v.driver_cuda_version, v.l2_bytes),
+                "{name}: device"
+            );
+            assert_eq!((d.memory_clock_khz, d.memory_bus_bits), (v.memory_clock_khz, v.memory_bus_bits));
+            match (&host.results, &view.results) {
+                (Results::Sweep(h), view::Results::Sweep(v)) => {
+                    sweeps += 1;
+                    assert_eq!(h.sweep.rows.len(), v.sweep.rows.len(), "{name}: rows");
+                    for (h, v) in h.sweep.rows.iter().zip(&v.sweep.rows) {
+                        rows_agree(&name, h, v);
+                    }
+                }
+                (Results::Bench(h), view::Results::Bench(v)) => {
+                    benches += 1;
+                    assert_eq!(h.rows.len(), v.rows.len(), "{name}: rows");
+                    for (h, v) in h.rows.iter().zip(&v.rows) {
+                        rows_agree(&name, &h.sums, &v.sums);
+                        assert_eq!((&h.copy_ms, &h.empty_ms), (&v.copy_ms, &v.empty_ms), "{name}: baselines");
+                    }
+                }
+                (Results::Sweep(_) | Results::Bench(_), other) => panic!("{name} reads as {other:?}"),
+                (_, view::Results::Other) => {}
+                (_, other) => panic!("{name} is not a sweep or a bench, yet reads as {other:?}"),
+            }
+        }
+        assert_eq!((sweeps, benches), (1, 1), "the golden sweep and bench records were read");
+    }
+}
