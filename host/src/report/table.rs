@@ -124,7 +124,7 @@ pub(crate) struct Check<'a> {
 }
 
 /// The one sentence under every checked table: all equal, or how many did
-/// not (those are listed on stderr by `app`).
+/// not (those are listed on stderr by the generic runner, `app::execute`).
 pub(crate) fn check_sentence(c: &Check<'_>) -> String {
     if c.wrong == 0 {
         format!("All {} {} equal {}\n{}.\n", c.checked, c.things, c.reference, c.how)
