@@ -9,6 +9,7 @@
 use std::process::ExitCode;
 use std::sync::Mutex;
 
+use host::commands::publish;
 use host::error::LabError;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
@@ -20,7 +21,7 @@ use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
 use host::litmus::{self, LitmusOptions, Preset};
 use host::progress::Progress;
-use host::{exact, publish, reference};
+use host::{exact, reference};
 use layout::litmus::Placement;
 use libtest_mimic::{Arguments, Failed, Trial};
 

@@ -1,19 +1,22 @@
-//! The command line: flags, their defaults, and their validation. Every check
-//! that can be made without a GPU is made here, before anything runs.
+//! The command line: the subcommands, the flags they share, and the parsers
+//! of sizes and blocks. Each command's own flags live in its folder
+//! (`commands/<name>/args.rs`). Every check that can be made without a GPU
+//! is made by clap or by the command's check, before anything runs.
 
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use layout::histogram::MAX_BINS;
-
+use crate::commands::accuracy::AccuracyArgs;
+use crate::commands::bench::BenchArgs;
+use crate::commands::evidence::EvidenceArgs;
+use crate::commands::exercise::ExerciseArgs;
+use crate::commands::histogram::HistogramArgs;
+use crate::commands::litmus::LitmusArgs;
+use crate::commands::publish::PublishArgs;
+use crate::commands::render::RenderArgs;
+use crate::commands::sweep::SweepArgs;
 use crate::gpu::launch::Block;
-use crate::gpu::publish::{FlagPlacement, PublishVariant};
-use crate::input::{Distribution, Spread};
-use crate::litmus::Preset;
-use crate::litmus::environment::{Distance, Environment};
-use crate::litmus::keys;
 use crate::reference;
 use crate::report::Format;
 
@@ -139,320 +142,6 @@ pub enum Command {
     Render(RenderArgs),
 }
 
-/// `evidence`'s flags.
-#[derive(Debug, Args)]
-pub struct EvidenceArgs {
-    /// The directory to write into; it must be new or empty unless --force.
-    #[arg(value_name = "DIR")]
-    pub dir: PathBuf,
-
-    /// Write into DIR even if it holds files (files of the same name are replaced).
-    #[arg(long)]
-    pub force: bool,
-
-    /// Run only the steps whose names start with one of these, comma-separated
-    /// (e.g. `sweep,sanitize-racecheck`); every step by default.
-    #[arg(long, value_delimiter = ',', value_name = "STEP")]
-    pub only: Vec<String>,
-}
-
-/// `render`'s flags.
-#[derive(Debug, Args)]
-pub struct RenderArgs {
-    /// A file written by a command's `--format json`.
-    #[arg(value_name = "FILE.json")]
-    pub input: PathBuf,
-
-    /// Where and how to write it.
-    #[command(flatten)]
-    pub output: OutputArgs,
-
-    /// Also draw the record's plot, for the commands that have one.
-    #[command(flatten)]
-    pub plot: PlotArgs,
-}
-
-/// `litmus`'s flags. Every environment flag overrides the preset's value.
-#[derive(Debug, Args)]
-pub struct LitmusArgs {
-    /// Tests, comma-separated; all six by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Test>())]
-    pub test: Vec<layout::litmus::Test>,
-
-    /// Variants, comma-separated; every variant of each test by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Variant>())]
-    pub variant: Vec<layout::litmus::Variant>,
-
-    /// Placements, comma-separated; both by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Placement>())]
-    pub placement: Vec<layout::litmus::Placement>,
-
-    /// Run each (test, variant, placement) for at least this many instances.
-    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
-    pub instances: u64,
-
-    /// Run each (test, variant, placement) for this many seconds instead.
-    #[arg(long, value_parser = parse_seconds)]
-    pub seconds: Option<f64>,
-
-    /// The testing environment to start from.
-    #[arg(long, value_enum, default_value_t = Preset::Parallel)]
-    pub preset: Preset,
-
-    /// Threads per block: a power of two from 128 to 1024.
-    #[arg(long, value_parser = parse_litmus_threads)]
-    pub threads: Option<u32>,
-
-    /// Blocks per launch, if fewer than fit on the device at once (at least 4):
-    /// with --threads and --testing-percent, the instances per launch.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=1_000_000))]
-    pub blocks: Option<u32>,
-
-    /// Percent of the blocks that test; the others stress memory.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
-    pub testing_percent: Option<u32>,
-
-    /// Odd multiplier of the lane permutation that picks partners, from 1 to
-    /// 1023.
-    #[arg(long, value_parser = parse_lane_multiplier)]
-    pub lane_multiplier: Option<u32>,
-
-    /// Shuffle which hardware block plays which logical block.
-    #[arg(long)]
-    pub shuffle_blocks: Option<bool>,
-
-    /// Where an instance's y sits relative to its x.
-    #[arg(long, value_enum)]
-    pub distance: Option<Distance>,
-
-    /// What stressing threads do to their line.
-    #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>())]
-    pub stress_pattern: Option<layout::litmus::StressPattern>,
-
-    /// Iterations of the stress pattern per stressing thread.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
-    pub stress_iterations: Option<u32>,
-
-    /// Words of each stress line the threads touch.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
-    pub stress_line_words: Option<u32>,
-
-    /// Distinct stress lines.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
-    pub stress_lines: Option<u32>,
-
-    /// Iterations of the stress pattern by each testing thread first.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
-    pub pre_stress_iterations: Option<u32>,
-
-    /// Wait for every testing thread before the test.
-    #[arg(long)]
-    pub sync_start: Option<bool>,
-
-    /// Read a location before the test so a stale copy sits in L1.
-    #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>())]
-    pub preload: Option<layout::litmus::Preload>,
-
-    /// The sequential control: a barrier between roles, intra-block only;
-    /// every outcome but the one program order predicts fails the run.
-    #[arg(long)]
-    pub sequential: bool,
-
-    /// Search this many random environments instead, and rank them per test
-    /// by weak outcomes per second.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    pub tune: Option<u32>,
-
-    /// Launches between two looks at the clock or the instance count.
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub launches_per_check: u32,
-
-    /// The seed of every random choice.
-    #[arg(long, default_value_t = 26)]
-    pub seed: u64,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-}
-
-impl LitmusArgs {
-    /// The environment: the preset, with every flag given on top.
-    pub fn environment(&self) -> Environment {
-        let mut e = self.preset.environment();
-        let set = |field: &mut u32, value: Option<u32>| {
-            if let Some(v) = value {
-                *field = v;
-            }
-        };
-        set(&mut e.threads, self.threads);
-        set(&mut e.testing_percent, self.testing_percent);
-        set(&mut e.lane_multiplier, self.lane_multiplier);
-        set(&mut e.stress_iterations, self.stress_iterations);
-        set(&mut e.stress_line_words, self.stress_line_words);
-        set(&mut e.stress_lines, self.stress_lines);
-        set(&mut e.pre_stress_iterations, self.pre_stress_iterations);
-        e.blocks = self.blocks.or(e.blocks);
-        e.shuffle_blocks = self.shuffle_blocks.unwrap_or(e.shuffle_blocks);
-        e.distance = self.distance.unwrap_or(e.distance);
-        e.stress_pattern = self.stress_pattern.unwrap_or(e.stress_pattern);
-        e.sync_start = self.sync_start.unwrap_or(e.sync_start);
-        e.preload = self.preload.unwrap_or(e.preload);
-        e
-    }
-}
-
-/// Parses `--seconds`: a positive number of seconds, at most an hour.
-pub fn parse_seconds(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
-        _ => Err(format!("`{text}` is not a number of seconds above 0 and at most 3600")),
-    }
-}
-
-/// Parses `litmus --threads`: a power of two from 128 (four warps, one per
-/// role of IRIW) to 1024.
-pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(t) if t.is_power_of_two() && (128..=1024).contains(&t) => Ok(t),
-        _ => Err(format!("`{text}` is not a power of two from 128 to 1024")),
-    }
-}
-
-/// Parses `litmus --lane-multiplier`: an odd number from 1 to 1023. A role's
-/// partner lane is `lane * multiplier^role` modulo the warp (intra-block) or
-/// the block (inter-block), both powers of two, and multiplying modulo a power
-/// of two permutes the lanes only when the multiplier is odd: an even one
-/// would give some instances two threads of one role and others none.
-pub fn parse_lane_multiplier(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<u32>() {
-        Ok(m) if m % 2 == 1 && m <= 1023 => Ok(m),
-        Ok(m) if m % 2 == 0 && (1..=1023).contains(&m) => Err(format!(
-            "{m} is even: partners sit at lane * multiplier^role modulo the warp or block size, a power of two, \
-             which only an odd multiplier permutes"
-        )),
-        _ => Err(format!("`{text}` is not an odd number from 1 to 1023")),
-    }
-}
-
-/// `accuracy`'s flags.
-#[derive(Debug, Args)]
-pub struct AccuracyArgs {
-    /// Sum this file instead of generated arrays: a 1-D little-endian float32
-    /// .npy array, or raw float32 words in a .f32 file. It is read and checked
-    /// before the GPU is opened.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["spread", "sizes", "seed"])]
-    pub input: Option<PathBuf>,
-
-    /// Generated arrays, comma-separated (see the README for each).
-    #[arg(long, value_delimiter = ',', default_values_t = Spread::ALL, value_enum)]
-    pub spread: Vec<Spread>,
-
-    /// Sizes of the generated arrays, comma-separated, from 1 to 2^29.
-    #[arg(long, value_delimiter = ',', default_values_t = crate::accuracy::DEFAULT_SIZES, value_parser = parse_count)]
-    pub sizes: Vec<usize>,
-
-    /// The seed of every generated array.
-    #[arg(long, default_value_t = crate::input::INEXACT_SEED)]
-    pub seed: u64,
-
-    /// Launches of each GPU kernel per array.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub runs: u32,
-
-    /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
-    pub block: Block,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub plot: PlotArgs,
-}
-
-/// `publish`'s flags.
-#[derive(Debug, Args)]
-pub struct PublishArgs {
-    /// Launches per variant; each launch runs about 16384 producer/consumer
-    /// pairs per SM (over 2 million on a 132-SM H200). `--iterations` is the
-    /// flag's earlier name.
-    #[arg(long, alias = "iterations", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    pub launches: u32,
-
-    /// Run only these variants (comma-separated); all five by default.
-    #[arg(long, value_delimiter = ',', value_parser = variant_parser())]
-    pub variant: Vec<PublishVariant>,
-
-    /// Producer/consumer rounds per pair and launch, instead of the default
-    /// (1024 in one block, 2048 across blocks). Small values keep sanitizer
-    /// runs short.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-    pub rounds: Option<u32>,
-
-    /// Each consumer's time budget per launch, in milliseconds, before its
-    /// remaining waits are counted as timeouts.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
-    pub budget_ms: u64,
-
-    /// Across blocks, where each round's flag sits: beside its payload in one
-    /// 16-byte slot (the page's layout), or half the slots away, where the
-    /// litmus suite saw stale reads.
-    #[arg(long, value_enum, default_value_t = FlagPlacement::Apart)]
-    pub flag: FlagPlacement,
-
-    /// Across blocks, the consumer reads the payload once before it waits,
-    /// leaving a possibly stale copy in its SM's L1.
-    #[arg(long)]
-    pub preload: bool,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-}
-
-/// `--variant`'s values: the registry's variant names, each with its
-/// placement, scope and ordering as help.
-fn variant_parser() -> impl TypedValueParser<Value = PublishVariant> {
-    let names = PublishVariant::all().map(|v| {
-        let ordering = v.ordering.text();
-        PossibleValue::new(v.name).help(format!("{}, {ordering}, {}", v.placement.text(), v.scope.text()))
-    });
-    PossibleValuesParser::new(names)
-        .map(|name| PublishVariant::all().find(|v| v.name == name).expect("clap accepted only registry names"))
-}
-
-/// `bench`'s flags.
-#[derive(Debug, Args)]
-pub struct BenchArgs {
-    /// Array sizes, comma-separated, from 1 to 2^31 (8 GiB). The input is
-    /// sparse enough that every sum stays exact.
-    #[arg(long, value_delimiter = ',', default_values_t = crate::bench::DEFAULT_SIZES, value_parser = parse_bench_size)]
-    pub sizes: Vec<usize>,
-
-    /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
-    pub block: Block,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub timing: TimingArgs,
-
-    /// Flush the L2 cache before every timed launch.
-    #[arg(long)]
-    pub cold: bool,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub plot: PlotArgs,
-}
-
 /// The largest input the bench takes: 2^31 floats, 8 GiB.
 pub const MAX_BENCH_N: usize = 1 << 31;
 
@@ -465,83 +154,6 @@ pub fn parse_bench_size(text: &str) -> Result<usize, String> {
     } else {
         Err(format!("{n} is not between 1 and 2^31 (8 GiB of floats)"))
     }
-}
-
-/// `histogram`'s flags.
-#[derive(Debug, Args)]
-pub struct HistogramArgs {
-    /// Number of bins, from 1 to 12288 (48 KiB of shared memory).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_BINS)))]
-    pub bins: u32,
-
-    /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
-    pub block: Block,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub timing: TimingArgs,
-
-    /// Input sizes, comma-separated, from 1 to 2^29.
-    #[arg(long, value_delimiter = ',', default_values_t = [65_536usize, 1_048_576, 16_777_216], value_parser = parse_count)]
-    pub sizes: Vec<usize>,
-
-    /// Input distributions, comma-separated.
-    #[arg(long, value_delimiter = ',', default_values_t = [Distribution::Uniform, Distribution::OneBin], value_enum)]
-    pub distribution: Vec<Distribution>,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-}
-
-/// `sweep`'s flags.
-#[derive(Debug, Args)]
-pub struct SweepArgs {
-    /// Threads per block: a power of two from 32 to 1024.
-    #[arg(long, default_value_t = Block::DEFAULT, value_parser = parse_block)]
-    pub block: Block,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub timing: TimingArgs,
-
-    /// Array sizes, comma-separated; each at least 1 and small enough that the
-    /// exact sum stays below 2^24.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
-    pub sizes: Vec<usize>,
-
-    /// Runs per kernel in the determinism table (0 leaves the table out).
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(0..=10_000))]
-    pub determinism_runs: u32,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub plot: PlotArgs,
-}
-
-/// `exercise`'s flags.
-#[derive(Debug, Args)]
-pub struct ExerciseArgs {
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub timing: TimingArgs,
-
-    /// Array sizes, comma-separated; the ratios use the largest.
-    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_SIZES, value_parser = parse_size)]
-    pub sizes: Vec<usize>,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub output: OutputArgs,
-
-    #[command(flatten)]
-    #[allow(missing_docs)]
-    pub plot: PlotArgs,
 }
 
 /// Parses `--block`.
@@ -591,6 +203,7 @@ pub fn parse_count(text: &str) -> Result<usize, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::publish::PublishVariant;
     use clap::CommandFactory;
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {

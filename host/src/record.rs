@@ -1,15 +1,14 @@
 //! The one result type every command produces, and every exporter reads.
 
-use crate::accuracy::AccuracyReport;
-use crate::bench::BenchReport;
-use crate::determinism::DeterminismReport;
-use crate::exercise::ExerciseReport;
-use crate::gpu::DeviceInfo;
-use crate::histogram::HistogramReport;
-use crate::litmus::tune::Trial;
-use crate::litmus::{LitmusOptions, LitmusRow};
-use crate::publish::{PublishOptions, PublishRow};
-use crate::sweep::SweepReport;
+use crate::commands::Report;
+use crate::commands::accuracy::AccuracyReport;
+use crate::commands::bench::BenchReport;
+use crate::commands::exercise::ExerciseReport;
+use crate::commands::histogram::HistogramReport;
+use crate::commands::litmus::{LitmusResults, TuneResults};
+use crate::commands::publish::PublishResults;
+use crate::commands::sweep::SweepResults;
+use crate::gpu::{DeviceInfo, Gpu};
 
 /// A finished run: where and with what it ran, and what it measured. The
 /// JSON export is this, serialized, so a run can be compared with a later one.
@@ -31,17 +30,54 @@ pub struct Record {
     pub partial: bool,
 }
 
-/// What each command measured.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "command", rename_all = "kebab-case")]
-pub enum Results {
+impl Record {
+    /// A whole run's record of `results`, on `gpu`, by this host.
+    pub fn of(gpu: &Gpu, results: Results) -> Record {
+        Record {
+            tool: format!("host {}", env!("CARGO_PKG_VERSION")),
+            kernel_compiler: KERNEL_COMPILER.to_owned(),
+            ptx: gpu.ptx_name().to_owned(),
+            device: gpu.info.clone(),
+            results,
+            partial: false,
+        }
+    }
+}
+
+/// [`Results`], its [`Results::report`] and a `From` for each result type,
+/// from one list: a new command's result is one line of it.
+macro_rules! results {
+    ($($(#[$doc:meta])* $variant:ident($result:ty),)*) => {
+        /// What each command measured. In the JSON each is an object whose
+        /// `command` names the variant (kebab-case) beside the result's own
+        /// fields.
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[serde(tag = "command", rename_all = "kebab-case")]
+        pub enum Results {
+            $($(#[$doc])* $variant($result),)*
+        }
+
+        impl Results {
+            /// What the exporters read: the result's tables, CSV rows, plot
+            /// and checks.
+            pub fn report(&self) -> &dyn Report {
+                match self {
+                    $(Results::$variant(result) => result,)*
+                }
+            }
+        }
+
+        $(impl From<$result> for Results {
+            fn from(result: $result) -> Results {
+                Results::$variant(result)
+            }
+        })*
+    };
+}
+
+results! {
     /// `sweep`: the timed sums and the determinism table.
-    Sweep {
-        /// The sweep.
-        sweep: SweepReport,
-        /// The determinism table, unless `--determinism-runs 0`.
-        determinism: Option<DeterminismReport>,
-    },
+    Sweep(SweepResults),
     /// `exercise`: three sweeps.
     Exercise(ExerciseReport),
     /// `bench`.
@@ -51,27 +87,87 @@ pub enum Results {
     /// `accuracy`.
     Accuracy(AccuracyReport),
     /// `publish`.
-    Publish {
-        /// What ran.
-        options: PublishOptions,
-        /// One row per variant.
-        rows: Vec<PublishRow>,
-    },
+    Publish(PublishResults),
     /// `litmus`.
-    Litmus {
-        /// What ran.
-        options: LitmusOptions,
-        /// One row per test, variant and placement.
-        rows: Vec<LitmusRow>,
-    },
+    Litmus(LitmusResults),
     /// `litmus --tune`.
-    LitmusTune {
-        /// What each configuration ran.
-        options: LitmusOptions,
-        /// One per configuration drawn.
-        trials: Vec<Trial>,
-    },
+    LitmusTune(TuneResults),
 }
 
 /// The toolchain the host's build script compiled the kernels with.
 pub const KERNEL_COMPILER: &str = env!("LAB_KERNEL_COMPILER");
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use lab_records::host as view;
+
+    use super::*;
+    use crate::commands::sweep::SweepRow;
+
+    /// The view's row holds the host's: size, reference, and each kernel's
+    /// name and times, in order.
+    fn rows_agree(name: &str, host: &SweepRow, view: &view::SweepRow) {
+        assert_eq!(host.n as u64, view.n, "{name}: n");
+        assert_eq!(host.reference.to_bits(), view.reference.to_bits(), "{name}: reference");
+        assert_eq!(host.measurements.len(), view.measurements.len(), "{name}: measurements");
+        for (h, v) in host.measurements.iter().zip(&view.measurements) {
+            assert_eq!((h.kernel.key(), &h.times_ms), (v.kernel.as_str(), &v.times_ms), "{name}: a measurement");
+        }
+    }
+
+    /// Every golden record reads through the typed view `xtask` reads
+    /// (`lab_records::host`), and every field the view names holds the
+    /// host's value: a field the host renames breaks this test, not a
+    /// figure made by `xtask nvcc-compare`.
+    #[test]
+    fn every_golden_record_reads_as_the_view_xtask_reads() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden");
+        let (mut sweeps, mut benches) = (0, 0);
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let host = crate::report::json::import(&text).unwrap();
+            let view: view::Record =
+                serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} does not read as the view: {e}"));
+            assert_eq!(
+                (&host.tool, &host.kernel_compiler, &host.ptx, host.partial),
+                (&view.tool, &view.kernel_compiler, &view.ptx, view.partial),
+                "{name}"
+            );
+            let (d, v) = (&host.device, &view.device);
+            assert_eq!(
+                (&d.name, d.compute_capability, d.sm_count, d.driver_cuda_version, d.l2_bytes as u64),
+                (&v.name, v.compute_capability, v.sm_count, v.driver_cuda_version, v.l2_bytes),
+                "{name}: device"
+            );
+            assert_eq!((d.memory_clock_khz, d.memory_bus_bits), (v.memory_clock_khz, v.memory_bus_bits));
+            match (&host.results, &view.results) {
+                (Results::Sweep(h), view::Results::Sweep(v)) => {
+                    sweeps += 1;
+                    assert_eq!(h.sweep.rows.len(), v.sweep.rows.len(), "{name}: rows");
+                    for (h, v) in h.sweep.rows.iter().zip(&v.sweep.rows) {
+                        rows_agree(&name, h, v);
+                    }
+                }
+                (Results::Bench(h), view::Results::Bench(v)) => {
+                    benches += 1;
+                    assert_eq!(h.rows.len(), v.rows.len(), "{name}: rows");
+                    for (h, v) in h.rows.iter().zip(&v.rows) {
+                        rows_agree(&name, &h.sums, &v.sums);
+                        assert_eq!((&h.copy_ms, &h.empty_ms), (&v.copy_ms, &v.empty_ms), "{name}: baselines");
+                    }
+                }
+                (Results::Sweep(_) | Results::Bench(_), other) => panic!("{name} reads as {other:?}"),
+                (_, view::Results::Other) => {}
+                (_, other) => panic!("{name} is not a sweep or a bench, yet reads as {other:?}"),
+            }
+        }
+        assert_eq!((sweeps, benches), (1, 1), "the golden sweep and bench records were read");
+    }
+}

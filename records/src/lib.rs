@@ -5,8 +5,13 @@
 //! which run the table came from, and to render the reference-run appendix.
 //! Both sides compile against these types, so renaming a field breaks the
 //! build of the reader instead of a figure in the book.
+//!
+//! [`host`] is the typed view of the records every host command writes with
+//! `--format json`, which `xtask nvcc-compare` and its CUB comparison read.
 
 #![warn(missing_docs)]
+
+pub mod host;
 
 use serde::{Deserialize, Serialize};
 

@@ -12,6 +12,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
+use lab_records::host::{BenchReport, Record, Results};
+
 use crate::Error;
 
 /// The sizes compared unless told otherwise: the bench's defaults.
@@ -78,29 +80,31 @@ pub const EMPTY: &str = "empty launch";
 /// reference)`.
 pub type Bench = (BTreeMap<String, BTreeMap<u64, f64>>, BTreeMap<u64, f64>);
 
-/// Reads a host `bench --format json` record.
-pub fn parse_bench(record: &serde_json::Value) -> Result<Bench, Error> {
-    let rows = record["results"]["rows"].as_array().ok_or_else(|| Error("the bench record has no rows".into()))?;
+/// Reads a host `bench --format json` record: each kernel's median and the
+/// empty launch's at each n, and each n's reference sum.
+pub fn parse_bench(record: &Record) -> Result<Bench, Error> {
+    let Results::Bench(bench) = &record.results else {
+        return Err(Error("the record is not a bench's".into()));
+    };
+    Ok(bench_medians(bench))
+}
+
+/// Each kernel's median (and the empty launch's) at each n of `bench`, and
+/// each n's reference sum.
+pub fn bench_medians(bench: &BenchReport) -> Bench {
     let mut kernels: BTreeMap<String, BTreeMap<u64, f64>> = BTreeMap::new();
     let mut references = BTreeMap::new();
-    for row in rows {
-        let sums = &row["sums"];
-        let n = sums["n"].as_u64().ok_or_else(|| Error("a bench row has no n".into()))?;
-        references.insert(n, sums["reference"].as_f64().unwrap_or(f64::NAN));
-        let timed = sums["measurements"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|m| (m["kernel"].as_str().unwrap_or("?"), &m["times_ms"]));
-        for (kernel, times) in timed.chain([(EMPTY, &row["empty_ms"])]) {
-            let times: Vec<f32> =
-                times.as_array().into_iter().flatten().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
-            if let Some(median) = lab_stats::median(&times) {
+    for row in &bench.rows {
+        let n = row.sums.n;
+        references.insert(n, row.sums.reference);
+        let timed = row.sums.measurements.iter().map(|m| (m.kernel.as_str(), &m.times_ms));
+        for (kernel, times) in timed.chain([(EMPTY, &row.empty_ms)]) {
+            if let Some(median) = lab_stats::median(times) {
                 kernels.entry(kernel.to_owned()).or_default().insert(n, f64::from(median));
             }
         }
     }
-    Ok((kernels, references))
+    (kernels, references)
 }
 
 /// The side-by-side table: for every size, every lab kernel's warm and cold
@@ -187,7 +191,7 @@ pub fn compare(nvcc: &Path, host: &Path, cu: &Path, out: &Path, sizes: &[String]
         if !output.status.success() {
             return Err(Error(format!("the bench failed: {}", String::from_utf8_lossy(&output.stderr))));
         }
-        let record = serde_json::from_slice(&output.stdout).map_err(|e| Error(format!("bench JSON: {e}")))?;
+        let record: Record = serde_json::from_slice(&output.stdout).map_err(|e| Error(format!("bench JSON: {e}")))?;
         parse_bench(&record)
     };
     let (warm, cold) = (bench(false)?, bench(true)?);
@@ -223,6 +227,8 @@ impl Measured {
 
 #[cfg(test)]
 mod tests {
+    use lab_records::host::{BenchRow, SumMeasurement, SweepRow};
+
     use super::*;
 
     const CUB: &str = "# gpu_to_gpu: not available: CCCL 3.0.1 has no determinism requirement (it came in 3.1)\n\
@@ -232,11 +238,12 @@ mod tests {
                        empty launch,4096,warm,0.003000,0.0\n\
                        empty launch,4096,cold,0.002500,0.0\n";
 
-    fn bench(ms: f64) -> Bench {
-        let record = serde_json::json!({"results": {"rows": [{"sums": {"n": 4096, "reference": 96.0, "measurements": [
-            {"kernel": "deterministic", "times_ms": [ms, ms, 9.0]},
-        ]}, "empty_ms": [0.0031, 0.0031, 0.0040]}]}});
-        parse_bench(&record).unwrap()
+    fn bench(ms: f32) -> Bench {
+        let measurement = SumMeasurement { kernel: "deterministic".to_owned(), times_ms: vec![ms, ms, 9.0] };
+        let sums = SweepRow { n: 4096, reference: 96.0, measurements: vec![measurement] };
+        bench_medians(&BenchReport {
+            rows: vec![BenchRow { sums, copy_ms: Vec::new(), empty_ms: vec![0.0031, 0.0031, 0.0040] }],
+        })
     }
 
     #[test]

@@ -9,6 +9,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use lab_records::host::{Record, Results, Sweep};
+
 use crate::Error;
 
 /// The size and block the comparison uses: the page's largest size, its
@@ -118,25 +120,18 @@ fn sweep_row(host: &Path, ptx: Option<&PathBuf>) -> Result<Row, Error> {
             String::from_utf8_lossy(&output.stderr)
         )));
     }
-    let record: serde_json::Value =
+    let record: Record =
         serde_json::from_slice(&output.stdout).map_err(|e| Error(format!("the sweep's JSON did not parse: {e}")))?;
-    page_medians(&record)
+    match record.results {
+        Results::Sweep(sweep) => page_medians(&sweep),
+        _ => Err(Error("the record is not a sweep's".to_owned())),
+    }
 }
 
-/// The median time of each measurement in the first row of a sweep record:
-/// `results.sweep.rows[0].measurements[k].times_ms`.
-fn page_medians(record: &serde_json::Value) -> Result<Row, Error> {
-    let measurements = record["results"]["sweep"]["rows"][0]["measurements"]
-        .as_array()
-        .ok_or_else(|| Error("the sweep record has no measurements".to_owned()))?;
-    let medians: Vec<f32> = measurements
-        .iter()
-        .filter_map(|m| {
-            let times: Vec<f32> =
-                m["times_ms"].as_array()?.iter().filter_map(|t| t.as_f64()).map(|t| t as f32).collect();
-            lab_stats::median(&times)
-        })
-        .collect();
+/// The median time of each measurement in the first row of a sweep.
+fn page_medians(sweep: &Sweep) -> Result<Row, Error> {
+    let row = sweep.sweep.rows.first().ok_or_else(|| Error("the sweep record has no measurements".to_owned()))?;
+    let medians: Vec<f32> = row.measurements.iter().filter_map(|m| lab_stats::median(&m.times_ms)).collect();
     let medians: [f32; 3] =
         medians.try_into().map_err(|m: Vec<f32>| Error(format!("expected three kernels' times, found {}", m.len())))?;
     Ok(medians)
@@ -144,16 +139,25 @@ fn page_medians(record: &serde_json::Value) -> Result<Row, Error> {
 
 #[cfg(test)]
 mod tests {
+    use lab_records::host::{SumMeasurement, SweepReport, SweepRow};
+
     use super::*;
 
     #[test]
     fn reads_the_three_medians_from_a_sweep_record() {
-        let record = serde_json::json!({"results": {"command": "sweep", "sweep": {"rows": [{"n": 4194304, "measurements": [
-            {"kernel": "global_atomic", "times_ms": [7.0, 9.0, 8.0]},
-            {"kernel": "shared_atomic", "times_ms": [0.25, 0.5]},
-            {"kernel": "tree_atomic", "times_ms": [0.125]},
-        ]}]}}});
-        assert_eq!(page_medians(&record).unwrap(), [8.0, 0.375, 0.125]);
-        assert!(page_medians(&serde_json::json!({"results": {}})).is_err());
+        let measured =
+            |kernel: &str, times_ms: &[f32]| SumMeasurement { kernel: kernel.to_owned(), times_ms: times_ms.to_vec() };
+        let row = SweepRow {
+            n: 4_194_304,
+            reference: 0.0,
+            measurements: vec![
+                measured("global_atomic", &[7.0, 9.0, 8.0]),
+                measured("shared_atomic", &[0.25, 0.5]),
+                measured("tree_atomic", &[0.125]),
+            ],
+        };
+        let sweep = |rows| Sweep { sweep: SweepReport { rows } };
+        assert_eq!(page_medians(&sweep(vec![row])).unwrap(), [8.0, 0.375, 0.125]);
+        assert!(page_medians(&sweep(Vec::new())).is_err());
     }
 }

@@ -7,20 +7,20 @@
 use layout::{publish as variants, sum};
 
 use super::*;
-use crate::bench::{BenchOptions, BenchReport, BenchRow};
-use crate::determinism::DeterminismReport;
-use crate::exercise::ExerciseReport;
+use crate::commands::bench::{BenchOptions, BenchReport, BenchRow};
+use crate::commands::exercise::ExerciseReport;
+use crate::commands::histogram::{HistogramOptions, HistogramReport, HistogramRow};
+use crate::commands::publish::{PublishOptions, PublishResults, PublishRow};
+use crate::commands::sweep::determinism::DeterminismReport;
+use crate::commands::sweep::{SweepOptions, SweepReport, SweepResults, SweepRow};
 use crate::gpu::DeviceInfo;
 use crate::gpu::histogram::{HistogramKernel, HistogramMeasurement};
 use crate::gpu::launch::Block;
 use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishVariant};
 use crate::gpu::sum::{SumKernel, SumMeasurement};
 use crate::gpu::timing::Plan;
-use crate::histogram::{HistogramOptions, HistogramReport, HistogramRow};
 use crate::input::Distribution;
-use crate::publish::{PublishOptions, PublishRow};
 use crate::record::Results;
-use crate::sweep::{SweepOptions, SweepReport, SweepRow};
 
 fn block(threads: u32) -> Block {
     Block::new(threads).unwrap()
@@ -74,7 +74,7 @@ fn sweep_report(threads: u32, scale: f32) -> SweepReport {
 /// A sweep at two sizes and a determinism table: small, but every field is
 /// exercised.
 pub(crate) fn sweep() -> Record {
-    record(Results::Sweep {
+    record(Results::Sweep(SweepResults {
         sweep: sweep_report(256, 1.0),
         determinism: Some(DeterminismReport {
             n: 4096,
@@ -85,7 +85,7 @@ pub(crate) fn sweep() -> Record {
                 (SumKernel::of(&sum::DETERMINISTIC), vec![6144.25; 2]),
             ],
         }),
-    })
+    }))
 }
 
 /// The three sweeps of the exercise, the shared column slower at both ends.
@@ -176,7 +176,7 @@ fn publish() -> Record {
         flags: crate::gpu::publish::FlagPlacement::Apart,
         preload: false,
     };
-    record(Results::Publish {
+    record(Results::Publish(PublishResults {
         options,
         rows: vec![
             row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0),
@@ -185,14 +185,14 @@ fn publish() -> Record {
             row(&variants::GRID_RELAXED, 1234, 0),
             row(&variants::GRID_WRONG_SCOPE, 12, 10_123),
         ],
-    })
+    }))
 }
 
 /// Two spreads at two sizes: an atomic kernel that wanders, the
 /// deterministic kernel off by a constant, the correctly rounded kernel
 /// exact, the CPU strategies, and a NaN from one of them.
 fn accuracy() -> Record {
-    use crate::accuracy::{AccuracyOptions, AccuracyReport, AccuracyRow, Data, Method, MethodResult};
+    use crate::commands::accuracy::{AccuracyOptions, AccuracyReport, AccuracyRow, Data, Method, MethodResult};
     use crate::input::Spread;
     use crate::strategies::CpuSum;
     let row = |data: &str, n: usize, exact: f32| {
@@ -275,7 +275,7 @@ fn litmus_row(
 
 fn litmus() -> Record {
     use layout::litmus::Placement::{InterBlock, IntraBlock};
-    record(Results::Litmus {
+    record(Results::Litmus(crate::commands::litmus::LitmusResults {
         options: litmus_options(false),
         rows: vec![
             litmus_row(1, IntraBlock, false, &[(0, 250_000), (0b11, 831_488)]),
@@ -283,7 +283,7 @@ fn litmus() -> Record {
             litmus_row(3, IntraBlock, false, &[(0, 250_000), (0b11, 831_488)]),
             litmus_row(3, InterBlock, false, &[(0, 300_000), (0b11, 781_488)]),
         ],
-    })
+    }))
 }
 
 fn litmus_tune() -> Record {
@@ -303,7 +303,7 @@ fn litmus_tune() -> Record {
             ],
         })
         .collect();
-    record(Results::LitmusTune { options: litmus_options(false), trials })
+    record(Results::LitmusTune(crate::commands::litmus::TuneResults { options: litmus_options(false), trials }))
 }
 
 fn golden(name: &str, actual: &str) {
@@ -406,7 +406,7 @@ fn accuracy_in_every_format() {
     // 4 arrays x (3 kernels x 4 runs + 4 CPU strategies).
     assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4 * 16);
     let Results::Accuracy(report) = &record.results else { unreachable!() };
-    let panels = plot::accuracy_panels(report);
+    let panels = crate::commands::accuracy::report::panels(report);
     assert_eq!(panels.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>(), ["uniform", "cancel"]);
     // The NaN result has no error in ulps, so its line has one point, not two.
     let sequential = panels[1].1.iter().find(|s| s.label == "CPU sequential f32").unwrap();

@@ -1,6 +1,7 @@
 //! Exporters: pure functions from a finished [`Record`] to text. None of them
-//! measures, launches or prints; `app` decides where the text goes.
-//! One file per format.
+//! measures, launches or prints; the command's output decides where the text
+//! goes. One file per format; each reads the record's results through
+//! [`crate::commands::Report`], so none knows the commands.
 
 pub mod csv;
 pub mod json;

@@ -6,8 +6,8 @@
 use plotters::prelude::*;
 
 use super::INPUT_BYTES_PER_ELEMENT;
-use crate::accuracy::AccuracyReport;
-use crate::record::{Record, Results};
+use crate::commands::Plot;
+use crate::record::Record;
 use crate::stats;
 
 /// One line of the plot.
@@ -19,64 +19,39 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
-/// The lines a record plots, and the copy bandwidth if it was measured (the
-/// bench's copy at its largest size, bytes read plus written).
-pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
-    let gbs = |n: usize, times: &[f32]| {
-        stats::gb_per_s(INPUT_BYTES_PER_ELEMENT * n as u64, stats::median(times).unwrap_or(f32::NAN))
-    };
-    let mut lines: Vec<Series> = Vec::new();
-    let mut add = |label: String, n: usize, times: &[f32]| match lines.iter_mut().find(|s| s.label == label) {
-        Some(s) => s.points.push((n as f64, gbs(n, times))),
-        None => lines.push(Series { label, points: vec![(n as f64, gbs(n, times))] }),
-    };
-    let mut copy = None;
-    match &record.results {
-        Results::Sweep { sweep, .. } => {
-            for row in &sweep.rows {
-                for m in &row.measurements {
-                    add(m.kernel.label.to_owned(), row.n, &m.times_ms);
-                }
-            }
+/// The GB/s of input of a run of `n` elements with these times: the median's.
+pub fn input_gb_per_s(n: usize, times: &[f32]) -> f64 {
+    stats::gb_per_s(INPUT_BYTES_PER_ELEMENT * n as u64, stats::median(times).unwrap_or(f32::NAN))
+}
+
+/// Lines gathered point by point, each point going to the line of its label
+/// (a new line, at the end, for a new label).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lines(pub Vec<Series>);
+
+impl Lines {
+    /// Adds `point` to the line labelled `label`.
+    pub fn add(&mut self, label: &str, point: (f64, f64)) {
+        match self.0.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.points.push(point),
+            None => self.0.push(Series { label: label.to_owned(), points: vec![point] }),
         }
-        Results::Exercise(e) => {
-            for run in &e.runs {
-                for row in &run.rows {
-                    for m in &row.measurements {
-                        add(format!("{}, block {}", m.kernel.label, run.options.block), row.n, &m.times_ms);
-                    }
-                }
-            }
-        }
-        Results::Bench(b) => {
-            for row in &b.rows {
-                for m in &row.sums.measurements {
-                    add(m.kernel.label.to_owned(), row.sums.n, &m.times_ms);
-                }
-            }
-            // The limit as a line of its own: what a sum would reach if it
-            // cost one empty launch plus its bytes at the DRAM's peak.
-            if let Some(peak) = record.device.peak_dram_gb_per_s() {
-                let points = b.rows.iter().map(|row| {
-                    let n = row.sums.n;
-                    let empty_ms = f64::from(stats::median(&row.empty_ms).unwrap_or(f32::NAN));
-                    let bytes = (INPUT_BYTES_PER_ELEMENT * n as u64) as f64;
-                    (n as f64, bytes / (empty_ms * 1e-3 + bytes / (peak * 1e9)) / 1e9)
-                });
-                lines.push(Series {
-                    label: format!("limit: empty launch + bytes at {peak:.0} GB/s"),
-                    points: points.collect(),
-                });
-            }
-            copy = b.rows.last().map(|row| 2.0 * gbs(row.sums.n, &row.copy_ms));
-        }
-        Results::Histogram(_)
-        | Results::Publish { .. }
-        | Results::Accuracy(_)
-        | Results::Litmus { .. }
-        | Results::LitmusTune { .. } => {}
     }
-    (lines, copy)
+
+    /// Adds the GB/s of a run of `n` elements with these times to `label`'s line.
+    pub fn add_timed(&mut self, label: &str, n: usize, times: &[f32]) {
+        self.add(label, (n as f64, input_gb_per_s(n, times)));
+    }
+}
+
+/// The lines a record plots against bandwidth, and the copy bandwidth if it
+/// was measured (the bench's copy at its largest size, bytes read plus
+/// written); none for a record that plots something else, or nothing.
+pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
+    match record.results.report().plot(&record.device) {
+        Some(Plot::Bandwidth { lines, copy }) => (lines, copy),
+        Some(Plot::Error(_)) | None => (Vec::new(), None),
+    }
 }
 
 /// Ten colours that stay apart on white (Tableau 10).
@@ -175,41 +150,16 @@ fn chart<DB: DrawingBackend>(
         .map_err(|e| e.to_string())
 }
 
-/// The panels of an accuracy record: per array name, one line per method of
-/// 1 + its worst error in ulps against n (the 1 puts an exact method on the
-/// log axis, at 1).
-pub fn accuracy_panels(report: &AccuracyReport) -> Vec<(String, Vec<Series>)> {
-    let mut panels: Vec<(String, Vec<Series>)> = Vec::new();
-    for row in &report.rows {
-        let panel = match panels.iter().position(|(name, _)| *name == row.data) {
-            Some(i) => &mut panels[i].1,
-            None => {
-                panels.push((row.data.clone(), Vec::new()));
-                &mut panels.last_mut().expect("just pushed").1
-            }
-        };
-        for r in &row.results {
-            let Some(worst) = r.worst_ulps(row.exact) else { continue };
-            let point = (row.n as f64, 1.0 + worst as f64);
-            match panel.iter_mut().find(|s| s.label == r.method.label()) {
-                Some(s) => s.points.push(point),
-                None => panel.push(Series { label: r.method.label().to_owned(), points: vec![point] }),
-            }
-        }
-    }
-    panels
-}
-
 /// The plot of `record` as SVG: GB/s against n, or for an accuracy record
 /// one panel per array of the worst error against n.
 pub fn svg(record: &Record) -> Result<String, String> {
     let mut text = String::new();
-    if let Results::Accuracy(report) = &record.results {
-        let panels = accuracy_panels(report);
-        if panels.is_empty() {
-            return Err("nothing to plot".to_owned());
-        }
-        {
+    match record.results.report().plot(&record.device) {
+        None => return Err("nothing to plot".to_owned()),
+        Some(Plot::Error(panels)) => {
+            if panels.is_empty() {
+                return Err("nothing to plot".to_owned());
+            }
             let root = SVGBackend::with_string(&mut text, (960, 560 * panels.len() as u32)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             for ((name, lines), area) in panels.iter().zip(root.split_evenly((panels.len(), 1))) {
@@ -218,17 +168,15 @@ pub fn svg(record: &Record) -> Result<String, String> {
             }
             root.present().map_err(|e| e.to_string())?;
         }
-        return Ok(text);
-    }
-    let (lines, copy) = series(record);
-    {
-        let root = SVGBackend::with_string(&mut text, (960, 640)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let title = format!("{}: GB/s of input against n", record.device.name);
-        let level =
-            copy.map(|c| Level { y: c, label: format!("device copy at the largest n: {c:.0} GB/s (read+write)") });
-        chart(&root, &title, ("n (floats, log scale)", "GB/s of input (log scale)"), &lines, level)?;
-        root.present().map_err(|e| e.to_string())?;
+        Some(Plot::Bandwidth { lines, copy }) => {
+            let root = SVGBackend::with_string(&mut text, (960, 640)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            let title = format!("{}: GB/s of input against n", record.device.name);
+            let level =
+                copy.map(|c| Level { y: c, label: format!("device copy at the largest n: {c:.0} GB/s (read+write)") });
+            chart(&root, &title, ("n (floats, log scale)", "GB/s of input (log scale)"), &lines, level)?;
+            root.present().map_err(|e| e.to_string())?;
+        }
     }
     Ok(text)
 }

@@ -1,10 +1,44 @@
-//! `exercise`'s tables: three sweeps, the nine ratios beside the counting
-//! argument, the fastest columns and the check. No verdict.
+//! `exercise`'s report: three sweeps, the nine ratios beside the counting
+//! argument, the fastest columns and the check (no verdict); each sweep's
+//! launches in CSV; a line per kernel and block in the plot.
 
 use tabled::builder::Builder;
 
-use super::{Check, Look, check_sentence, render};
-use crate::exercise::{BASELINE, ExerciseReport};
+use super::{BASELINE, ExerciseReport};
+use crate::commands::sweep::Mismatch;
+use crate::commands::sweep::report::{mismatches, sweep, sweep_rows};
+use crate::commands::{Checks, Csv, Plot, Report};
+use crate::gpu::DeviceInfo;
+use crate::report::csv::HEADER;
+use crate::report::plot::Lines;
+use crate::report::table::{Check, Look, check_sentence, device_header, render};
+
+impl Report for ExerciseReport {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, None) + &exercise(self, look)
+    }
+
+    fn csv(&self) -> Csv {
+        Csv { header: &HEADER, rows: self.runs.iter().flat_map(|r| sweep_rows("exercise", r)).collect() }
+    }
+
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        let mut lines = Lines::default();
+        for run in &self.runs {
+            for row in &run.rows {
+                for m in &row.measurements {
+                    lines.add_timed(&format!("{}, block {}", m.kernel.label, run.options.block), row.n, &m.times_ms);
+                }
+            }
+        }
+        Some(Plot::Bandwidth { lines: lines.0, copy: None })
+    }
+
+    fn checks(&self) -> Checks {
+        let list: Vec<Mismatch> = self.runs.iter().flat_map(|r| r.mismatches()).collect();
+        Checks::from_lines(mismatches(&list))
+    }
+}
 
 /// The exercise: each run's sweep, then the nine ratios with the counting
 /// argument beside them, then each run's fastest column, then the check.
@@ -12,7 +46,7 @@ pub fn exercise(report: &ExerciseReport, look: Look) -> String {
     let mut out = String::new();
     for run in &report.runs {
         out += &format!("\nBlock {}:\n", run.options.block);
-        out += &super::sweep::sweep(run, look);
+        out += &sweep(run, look);
     }
     let n = report.runs.first().and_then(|r| r.rows.last()).map_or(0, |row| row.n);
     let mut builder = Builder::default();

@@ -6,7 +6,7 @@ use std::path::Path;
 use lab_records::Manifest;
 use tabled::builder::Builder;
 
-use super::{Look, render_some};
+use crate::report::table::{Look, render_some};
 
 /// The steps of an evidence run, and a line naming the run.
 pub fn evidence(manifest: &Manifest, dir: &Path, look: Look) -> String {

@@ -1,21 +1,8 @@
-//! The human-readable tables, drawn with `tabled` in the page's layout: one
-//! module per command, and here what they share (the device header, the
-//! drawing, the timing cells and the sentence on a check).
+//! The human-readable tables, drawn with `tabled` in the page's layout. Each
+//! command draws its own in its folder's `report.rs`; here is what they
+//! share (the device header, the drawing, the timing cells and the sentence
+//! on a check).
 
-mod accuracy;
-mod bench;
-mod evidence;
-mod exercise;
-mod histogram;
-mod litmus;
-mod publish;
-mod sweep;
-
-pub use accuracy::broken_promises;
-pub use evidence::evidence;
-pub use histogram::histogram_mismatches;
-pub use litmus::litmus_failures;
-pub use sweep::mismatches;
 use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
@@ -23,7 +10,7 @@ use tabled::settings::{Alignment, Style};
 use super::INPUT_BYTES_PER_ELEMENT;
 use crate::gpu::DeviceInfo;
 use crate::gpu::launch::Block;
-use crate::record::{Record, Results};
+use crate::record::Record;
 use crate::stats;
 
 /// How a table is drawn: plain text for a terminal, or Markdown.
@@ -38,42 +25,11 @@ pub enum Look {
 /// The whole record as text: the device header, then the command's tables,
 /// then, for an interrupted run, a line saying it is partial.
 pub fn record(record: &Record, look: Look) -> String {
-    let mut text = tables(record, look);
+    let mut text = record.results.report().tables(&record.device, look);
     if record.partial {
         text += "\nPartial: the run was interrupted (Ctrl-C), and the tables hold only the rows measured before it.\n";
     }
     text
-}
-
-/// The device header and the command's tables.
-fn tables(record: &Record, look: Look) -> String {
-    let device = &record.device;
-    match &record.results {
-        Results::Sweep { sweep: report, determinism: det } => {
-            let mut out = device_header(device, Some(report.options.block)) + "\n" + &sweep::sweep(report, look);
-            if let Some(det) = det {
-                out += "\n";
-                out += &sweep::determinism(det, look);
-            }
-            out
-        }
-        Results::Exercise(report) => device_header(device, None) + &exercise::exercise(report, look),
-        Results::Bench(report) => {
-            let peak = device.peak_dram_gb_per_s();
-            device_header(device, Some(report.options.block)) + "\n" + &bench::bench(report, peak, look)
-        }
-        Results::Histogram(report) => {
-            device_header(device, Some(report.options.block)) + "\n" + &histogram::histogram(report, look)
-        }
-        Results::Publish { rows, .. } => device_header(device, None) + "\n" + &publish::publish(rows, look),
-        Results::Accuracy(report) => {
-            device_header(device, Some(report.options.block)) + &accuracy::accuracy(report, look)
-        }
-        Results::Litmus { options, rows } => device_header(device, None) + "\n" + &litmus::litmus(options, rows, look),
-        Results::LitmusTune { options, trials } => {
-            device_header(device, None) + "\n" + &litmus::litmus_tune(options, trials, look)
-        }
-    }
 }
 
 /// The device header printed above every table.
@@ -89,13 +45,13 @@ pub fn device_header(info: &DeviceInfo, block: Option<Block>) -> String {
 }
 
 /// Renders with every column right-aligned.
-fn render(builder: Builder, look: Look) -> String {
+pub(crate) fn render(builder: Builder, look: Look) -> String {
     let columns = builder.count_columns();
     render_some(builder, look, 0..columns)
 }
 
 /// Renders with only the columns in `numbers` right-aligned.
-fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) -> String {
+pub(crate) fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) -> String {
     let mut table = builder.build();
     match look {
         Look::Plain => {
@@ -114,7 +70,7 @@ fn render_some(builder: Builder, look: Look, numbers: std::ops::Range<usize>) ->
 /// The cells every timing table shares, for one row of `n` elements and the
 /// kernels' `(name, times)`: each median in ms, each input GB/s, and the name
 /// of the fastest.
-fn timing_cells<'a>(n: usize, kernels: impl Iterator<Item = (&'a str, &'a [f32])>) -> Vec<String> {
+pub(crate) fn timing_cells<'a>(n: usize, kernels: impl Iterator<Item = (&'a str, &'a [f32])>) -> Vec<String> {
     let medians: Vec<(&str, f32)> =
         kernels.map(|(name, times)| (name, stats::median(times).unwrap_or(f32::NAN))).collect();
     let bytes = n as u64 * INPUT_BYTES_PER_ELEMENT;
@@ -154,22 +110,22 @@ pub(crate) fn rate_per_million(events: u64, n: u64) -> String {
 }
 
 /// What a check compared, for [`check_sentence`].
-struct Check<'a> {
+pub(crate) struct Check<'a> {
     /// How many results were compared.
-    checked: usize,
+    pub(crate) checked: usize,
     /// How many differed.
-    wrong: usize,
+    pub(crate) wrong: usize,
     /// What they are: "sums (every launch, warm-ups included)".
-    things: &'a str,
+    pub(crate) things: &'a str,
     /// What they were compared with: "the Kahan double reference".
-    reference: &'a str,
+    pub(crate) reference: &'a str,
     /// How: "bit for bit, compared with == and not a tolerance".
-    how: &'a str,
+    pub(crate) how: &'a str,
 }
 
 /// The one sentence under every checked table: all equal, or how many did
-/// not (those are listed on stderr by `app`).
-fn check_sentence(c: &Check<'_>) -> String {
+/// not (those are listed on stderr by the generic runner, `app::execute`).
+pub(crate) fn check_sentence(c: &Check<'_>) -> String {
     if c.wrong == 0 {
         format!("All {} {} equal {}\n{}.\n", c.checked, c.things, c.reference, c.how)
     } else {

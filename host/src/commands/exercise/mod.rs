@@ -2,12 +2,17 @@
 //! the reader is asked to explain. No verdict: the page insists the harness
 //! prints the ratios and leaves the question to the reader.
 
+pub mod args;
+pub mod report;
+
+pub use args::ExerciseArgs;
+
+use crate::commands::sweep::{self, SweepOptions, SweepReport};
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::progress::Progress;
 use crate::stats;
-use crate::sweep::{self, SweepOptions, SweepReport};
 
 /// The exercise's block sizes; the middle one is the baseline.
 pub const BLOCKS: [u32; 3] = [64, 256, 1024];
@@ -109,8 +114,8 @@ mod tests {
     use layout::sum;
 
     use super::*;
+    use crate::commands::sweep::SweepRow;
     use crate::gpu::sum::SumMeasurement;
-    use crate::sweep::SweepRow;
 
     fn run(threads: u32, global: f32, shared: f32, tree: f32) -> SweepReport {
         let m = |kernel, ms| SumMeasurement { kernel, times_ms: vec![ms], sums: vec![6.0] };

@@ -1,11 +1,81 @@
-//! `accuracy`'s tables: per array, every method's results against the exact
-//! sum, in units in the last place.
+//! `accuracy`'s report: per array, every method's results against the exact
+//! sum, in units in the last place; every result in CSV; one plot panel per
+//! array of the worst error against n; a line per broken promise.
 
 use layout::sum::Promise;
 use tabled::builder::Builder;
 
-use super::{Look, render_some};
-use crate::accuracy::{AccuracyReport, AccuracyRow, Broken, MethodResult};
+use super::{AccuracyReport, AccuracyRow, Broken, MethodResult};
+use crate::commands::{Checks, Csv, Plot, Report};
+use crate::gpu::DeviceInfo;
+use crate::report::csv::{HEADER, Row};
+use crate::report::plot::Series;
+use crate::report::table::{Look, device_header, render_some};
+
+impl Report for AccuracyReport {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, Some(self.options.block)) + &accuracy(self, look)
+    }
+
+    fn csv(&self) -> Csv {
+        let block = self.options.block.threads();
+        let mut rows = Vec::new();
+        for row in &self.rows {
+            for r in &row.results {
+                for (k, &sum) in r.sums.iter().enumerate() {
+                    rows.push(
+                        Row {
+                            command: "accuracy",
+                            block,
+                            n: row.n,
+                            case: &row.data,
+                            kernel: r.method.label(),
+                            launch: (k, None),
+                            value: sum.to_string(),
+                            expected: row.exact.to_string(),
+                            exact: super::same(sum, row.exact).to_string(),
+                        }
+                        .cells(),
+                    );
+                }
+            }
+        }
+        Csv { header: &HEADER, rows }
+    }
+
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        Some(Plot::Error(panels(self)))
+    }
+
+    fn checks(&self) -> Checks {
+        Checks::from_lines(broken_promises(&self.broken()))
+    }
+}
+
+/// The panels of an accuracy record: per array name, one line per method of
+/// 1 + its worst error in ulps against n (the 1 puts an exact method on the
+/// log axis, at 1).
+pub fn panels(report: &AccuracyReport) -> Vec<(String, Vec<Series>)> {
+    let mut panels: Vec<(String, Vec<Series>)> = Vec::new();
+    for row in &report.rows {
+        let panel = match panels.iter().position(|(name, _)| *name == row.data) {
+            Some(i) => &mut panels[i].1,
+            None => {
+                panels.push((row.data.clone(), Vec::new()));
+                &mut panels.last_mut().expect("just pushed").1
+            }
+        };
+        for r in &row.results {
+            let Some(worst) = r.worst_ulps(row.exact) else { continue };
+            let point = (row.n as f64, 1.0 + worst as f64);
+            match panel.iter_mut().find(|s| s.label == r.method.label()) {
+                Some(s) => s.points.push(point),
+                None => panel.push(Series { label: r.method.label().to_owned(), points: vec![point] }),
+            }
+        }
+    }
+    panels
+}
 
 /// The words for a promise.
 fn promise(p: Promise) -> &'static str {

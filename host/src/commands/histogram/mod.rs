@@ -1,6 +1,11 @@
 //! The histogram comparison: both kernels, each size and distribution, timed
 //! and checked exactly against the CPU.
 
+pub mod args;
+pub mod report;
+
+pub use args::HistogramArgs;
+
 use crate::error::LabError;
 use crate::gpu::histogram::{HistogramKernel, HistogramKernels, HistogramMeasurement};
 use crate::gpu::launch::Block;

@@ -1,12 +1,77 @@
-//! `bench`'s table: every sum kernel beside the device's copy and an empty
-//! launch.
+//! `bench`'s report: every sum kernel beside the device's copy and an empty
+//! launch; every launch in CSV; GB/s against n in the plot, with the limit
+//! and the copy; a line per wrong sum.
 
 use tabled::builder::Builder;
 
-use super::{Check, Look, check_sentence, render_some};
-use crate::bench::{BenchReport, PER_ELEMENT_ATOMICS_MAX_N};
+use super::{BenchReport, PER_ELEMENT_ATOMICS_MAX_N};
+use crate::commands::sweep::report::mismatches;
+use crate::commands::{Checks, Csv, Plot, Report};
+use crate::gpu::DeviceInfo;
 use crate::report::INPUT_BYTES_PER_ELEMENT;
+use crate::report::csv::{HEADER, Row, launches};
+use crate::report::plot::{Lines, Series, input_gb_per_s};
+use crate::report::table::{Check, Look, check_sentence, device_header, render_some};
 use crate::{reference, stats};
+
+impl Report for BenchReport {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        let peak = device.peak_dram_gb_per_s();
+        device_header(device, Some(self.options.block)) + "\n" + &bench(self, peak, look)
+    }
+
+    fn csv(&self) -> Csv {
+        let block = self.options.block.threads();
+        let mut rows = Vec::new();
+        for row in &self.rows {
+            let n = row.sums.n;
+            for (kernel, times) in [("copy (read+write)", &row.copy_ms), ("empty launch", &row.empty_ms)] {
+                for (k, &t) in times.iter().enumerate() {
+                    let (value, expected, exact) = (String::new(), String::new(), String::new());
+                    let launch = (k, Some(t));
+                    rows.push(
+                        Row { command: "bench", block, n, case: "baseline", kernel, launch, value, expected, exact }
+                            .cells(),
+                    );
+                }
+            }
+            for m in &row.sums.measurements {
+                rows.extend(launches("bench", block, n, "sparse exact input", m, Some(row.sums.reference)));
+            }
+        }
+        Csv { header: &HEADER, rows }
+    }
+
+    fn plot(&self, device: &DeviceInfo) -> Option<Plot> {
+        let mut lines = Lines::default();
+        for row in &self.rows {
+            for m in &row.sums.measurements {
+                lines.add_timed(m.kernel.label, row.sums.n, &m.times_ms);
+            }
+        }
+        let mut lines = lines.0;
+        // The limit as a line of its own: what a sum would reach if it cost
+        // one empty launch plus its bytes at the DRAM's peak.
+        if let Some(peak) = device.peak_dram_gb_per_s() {
+            let points = self.rows.iter().map(|row| {
+                let n = row.sums.n;
+                let empty_ms = f64::from(stats::median(&row.empty_ms).unwrap_or(f32::NAN));
+                let bytes = (INPUT_BYTES_PER_ELEMENT * n as u64) as f64;
+                (n as f64, bytes / (empty_ms * 1e-3 + bytes / (peak * 1e9)) / 1e9)
+            });
+            lines.push(Series {
+                label: format!("limit: empty launch + bytes at {peak:.0} GB/s"),
+                points: points.collect(),
+            });
+        }
+        let copy = self.rows.last().map(|row| 2.0 * input_gb_per_s(row.sums.n, &row.copy_ms));
+        Some(Plot::Bandwidth { lines, copy })
+    }
+
+    fn checks(&self) -> Checks {
+        Checks::from_lines(mismatches(&self.mismatches()))
+    }
+}
 
 /// The bench table: per size, the copy and the empty launch, then every
 /// kernel with its median, spread, input bandwidth, share of the copy's

@@ -1,12 +1,68 @@
-//! `sweep`'s tables: the timed sums, their check, and the determinism table.
+//! `sweep`'s report: the timed sums, their check, and the determinism table;
+//! a row per launch in CSV; GB/s against n in the plot; a line per wrong sum.
 
 use tabled::builder::Builder;
 
-use super::{Check, Look, check_sentence, render, timing_cells};
-use crate::determinism::DeterminismReport;
-use crate::gpu::sum::SumKernel;
+use super::determinism::DeterminismReport;
+use super::{Mismatch, SweepReport, SweepResults};
+use crate::commands::{Checks, Csv, Plot, Report};
+use crate::gpu::DeviceInfo;
+use crate::gpu::sum::{SumKernel, SumMeasurement};
+use crate::report::csv::{HEADER, launches};
+use crate::report::plot::Lines;
+use crate::report::table::{Check, Look, check_sentence, device_header, render, timing_cells};
 use crate::stats;
-use crate::sweep::{Mismatch, SweepReport};
+
+impl Report for SweepResults {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        let mut out = device_header(device, Some(self.sweep.options.block)) + "\n" + &sweep(&self.sweep, look);
+        if let Some(det) = &self.determinism {
+            out += "\n";
+            out += &determinism(det, look);
+        }
+        out
+    }
+
+    fn csv(&self) -> Csv {
+        let mut rows = sweep_rows("sweep", &self.sweep);
+        if let Some(d) = &self.determinism {
+            for (kernel, sums) in &d.sums {
+                let m = SumMeasurement { kernel: *kernel, times_ms: Vec::new(), sums: sums.clone() };
+                // The inexact input has no exact answer to compare with.
+                rows.extend(launches("determinism", d.block.threads(), d.n, "inexact input", &m, None));
+            }
+        }
+        Csv { header: &HEADER, rows }
+    }
+
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        let mut lines = Lines::default();
+        for row in &self.sweep.rows {
+            for m in &row.measurements {
+                lines.add_timed(m.kernel.label, row.n, &m.times_ms);
+            }
+        }
+        Some(Plot::Bandwidth { lines: lines.0, copy: None })
+    }
+
+    fn checks(&self) -> Checks {
+        Checks::from_lines(mismatches(&self.sweep.mismatches()))
+    }
+}
+
+/// The CSV rows of one sweep's launches, each named `command`.
+pub(crate) fn sweep_rows(command: &str, report: &SweepReport) -> Vec<Vec<String>> {
+    let block = report.options.block.threads();
+    report
+        .rows
+        .iter()
+        .flat_map(|row| {
+            row.measurements
+                .iter()
+                .flat_map(move |m| launches(command, block, row.n, "exact input", m, Some(row.reference)))
+        })
+        .collect()
+}
 
 /// The sweep table: median milliseconds and input GB/s per kernel and size,
 /// and the fastest kernel of each row; then the sentence on the exactness
@@ -90,9 +146,8 @@ mod tests {
     use layout::sum;
 
     use super::*;
+    use crate::commands::sweep::{SweepOptions, SweepRow};
     use crate::gpu::launch::Block;
-    use crate::gpu::sum::SumMeasurement;
-    use crate::sweep::{SweepOptions, SweepRow};
 
     fn block(threads: u32) -> Block {
         Block::new(threads).unwrap()

@@ -4,11 +4,17 @@
 //! differ between runs; the CPU strategies are functions of the array and run
 //! once.
 
+pub mod args;
+pub mod report;
+
+pub use args::AccuracyArgs;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
 use layout::sum::Promise;
 
+use crate::commands::bench;
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
@@ -16,7 +22,7 @@ use crate::gpu::timing::Plan;
 use crate::input::{self, Spread};
 use crate::progress::Progress;
 use crate::strategies::CpuSum;
-use crate::{bench, exact, interrupt, stats};
+use crate::{exact, interrupt, stats};
 
 /// The default sizes of generated arrays: 2^12 to 2^24 in steps of 16.
 pub const DEFAULT_SIZES: [usize; 4] = [4096, 65_536, 1 << 20, 1 << 24];

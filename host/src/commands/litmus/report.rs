@@ -1,12 +1,98 @@
-//! `litmus`'s tables: one row per (test, variant, placement) with the
+//! `litmus`'s report: one row per (test, variant, placement) with the
 //! model's verdict and the weak outcomes counted; for `--tune`, the best
-//! environments per test; and the lines for a forbidden outcome.
+//! environments per test; one CSV row per (test, variant, placement) and
+//! configuration; and the lines for a forbidden outcome. No plot.
 
 use tabled::builder::Builder;
 
-use super::{Look, rate_per_million, render_some, significant};
+use super::{LitmusResults, TuneResults};
+use crate::commands::{Checks, Csv, Report};
+use crate::gpu::DeviceInfo;
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Environment, LitmusOptions, LitmusRow};
+use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
+
+/// The columns of `litmus`'s CSV, for a run and for a search alike.
+const HEADER: [&str; 16] = [
+    "configuration",
+    "test",
+    "variant",
+    "placement",
+    "sequential",
+    "model",
+    "instances",
+    "weak",
+    "forbidden",
+    "weak_per_million",
+    "low_95",
+    "high_95",
+    "instances_per_second",
+    "launches",
+    "grid",
+    "outcomes",
+];
+
+impl Report for LitmusResults {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, None) + "\n" + &litmus(&self.options, &self.rows, look)
+    }
+
+    fn csv(&self) -> Csv {
+        Csv { header: &HEADER, rows: self.rows.iter().map(|r| csv_row(0, r)).collect() }
+    }
+
+    fn checks(&self) -> Checks {
+        let bad: Vec<(&LitmusRow, &Environment)> =
+            self.rows.iter().filter(|r| r.forbidden() > 0).map(|r| (r, &self.options.environment)).collect();
+        Checks::from_lines(litmus_failures(&bad))
+    }
+}
+
+impl Report for TuneResults {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, None) + "\n" + &litmus_tune(&self.options, &self.trials, look)
+    }
+
+    fn csv(&self) -> Csv {
+        let rows = self.trials.iter().flat_map(|t| t.rows.iter().map(move |r| csv_row(t.index + 1, r))).collect();
+        Csv { header: &HEADER, rows }
+    }
+
+    fn checks(&self) -> Checks {
+        let bad: Vec<(&LitmusRow, &Environment)> = self
+            .trials
+            .iter()
+            .flat_map(|t| t.rows.iter().map(move |r| (r, &t.environment)))
+            .filter(|(r, _)| r.forbidden() > 0)
+            .collect();
+        Checks::from_lines(litmus_failures(&bad))
+    }
+}
+
+/// One litmus row; `configuration` is the tuning trial's number, 0 outside
+/// a search. `outcomes` lists `registers:count` pairs, `;`-separated.
+fn csv_row(configuration: usize, row: &LitmusRow) -> Vec<String> {
+    let (rate, (low, high)) = row.rate_per_million();
+    let outcomes: Vec<String> = row.outcomes().iter().map(|(registers, n)| format!("{registers}:{n}")).collect();
+    vec![
+        configuration.to_string(),
+        row.test().key().to_owned(),
+        row.kernel.variant.key().to_owned(),
+        row.placement.key().to_owned(),
+        row.sequential.to_string(),
+        row.model().to_owned(),
+        row.counts.instances.to_string(),
+        row.weak().to_string(),
+        row.forbidden().to_string(),
+        format!("{rate}"),
+        format!("{low}"),
+        format!("{high}"),
+        format!("{:.0}", row.instances_per_second()),
+        row.counts.launches.to_string(),
+        row.grid.to_string(),
+        outcomes.join(";"),
+    ]
+}
 
 /// The rate cell: weak outcomes per million instances with the 95% Wilson
 /// interval, or, with none seen, the rule-of-three bound.

@@ -1,11 +1,67 @@
-//! `publish`'s table: one row per variant, with the verdict in the page's
-//! words.
+//! `publish`'s report: one row per variant, with the verdict in the page's
+//! words, in the table and in CSV. No plot. A guaranteed variant that failed
+//! fails the run; its row's verdict says so, and no line on standard error
+//! repeats it.
 
 use tabled::builder::Builder;
 
-use super::{Look, rate_per_million, render_some};
+use super::{PublishResults, PublishRow, Verdict, litmus_twin};
+use crate::commands::{Checks, Csv, Report};
+use crate::gpu::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
-use crate::publish::{PublishRow, Verdict, litmus_twin};
+use crate::report::table::{Look, device_header, rate_per_million, render_some};
+
+/// The columns of `publish`'s CSV, one row per variant.
+const HEADER: [&str; 12] = [
+    "variant",
+    "participants",
+    "scope",
+    "ordering",
+    "launches",
+    "pairs",
+    "stale",
+    "timeouts",
+    "observed_id",
+    "observed_score",
+    "flags",
+    "preload",
+];
+
+impl Report for PublishResults {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, None) + "\n" + &publish(&self.rows, look)
+    }
+
+    fn csv(&self) -> Csv {
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                let c = &r.counts;
+                vec![
+                    r.variant.symbol().to_owned(),
+                    r.variant.placement.text().to_owned(),
+                    r.variant.scope.text().to_owned(),
+                    r.variant.ordering.text().to_owned(),
+                    c.launches.to_string(),
+                    c.pairs.to_string(),
+                    c.stale.to_string(),
+                    c.timeouts.to_string(),
+                    c.observed.0.to_string(),
+                    c.observed.1.to_string(),
+                    // Both only shape the cross-block variants.
+                    format!("{:?}", r.geometry.flags),
+                    r.geometry.preload.to_string(),
+                ]
+            })
+            .collect();
+        Csv { header: &HEADER, rows }
+    }
+
+    fn checks(&self) -> Checks {
+        Checks { passed: !self.rows.iter().any(|r| Verdict::of(r) == Verdict::Failed), lines: String::new() }
+    }
+}
 
 /// The publication table: one row per variant, with the verdict in the
 /// page's words.

@@ -1,4 +1,10 @@
-//! The publication stress run: every variant, many launches, one table.
+//! `host publish`, the publication stress run: every variant, many launches,
+//! one table.
+
+pub mod args;
+pub mod report;
+
+pub use args::PublishArgs;
 
 use crate::error::LabError;
 use crate::gpu::publish::{FlagPlacement, PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
@@ -85,6 +91,15 @@ pub struct PublishOptions {
     pub flags: FlagPlacement,
     /// Across blocks: the consumer reads the payload before it waits.
     pub preload: bool,
+}
+
+/// What `publish` writes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PublishResults {
+    /// What ran.
+    pub options: PublishOptions,
+    /// One row per variant.
+    pub rows: Vec<PublishRow>,
 }
 
 /// Runs each variant of `options` on a device with `sm_count` SMs.

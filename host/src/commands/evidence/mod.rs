@@ -13,6 +13,11 @@
 //! same command makes the reference run and a learner's run on their own card,
 //! and `cargo xtask book --results DIR` renders the book from either.
 
+pub mod args;
+pub mod report;
+
+pub use args::EvidenceArgs;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -21,7 +26,7 @@ use std::time::{Instant, SystemTime};
 use lab_records::{Commit, Gpu as GpuRecord, MANIFEST, Manifest, Step, StepOutcome};
 
 use crate::error::LabError;
-use crate::gpu::{DeviceInfo, Gpu, PtxSource};
+use crate::gpu::DeviceInfo;
 use crate::progress::Progress;
 
 /// One run of the lab's own CLI: the name of its files and its arguments.
@@ -438,12 +443,6 @@ pub fn driver_version_in(text: &str) -> Option<String> {
             w.split('.').count() >= 2 && w.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
         })
         .map(str::to_owned)
-}
-
-/// Opens the GPU only to read its identity for the manifest, so a machine
-/// without one gets the usual one-line "no CUDA device" before any step runs.
-pub fn device(ptx: &PtxSource) -> Result<DeviceInfo, LabError> {
-    Ok(Gpu::open(ptx)?.info.clone())
 }
 
 #[cfg(test)]

@@ -1,5 +1,13 @@
-//! The sweep: the three sums at each size, timed and checked.
+//! `host sweep`: the three sums at each size, timed and checked, then the
+//! determinism table.
 
+pub mod args;
+pub mod determinism;
+pub mod report;
+
+pub use args::SweepArgs;
+
+use self::determinism::DeterminismReport;
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
@@ -38,6 +46,15 @@ pub struct SweepReport {
     pub options: SweepOptions,
     /// One row per size, in the order given.
     pub rows: Vec<SweepRow>,
+}
+
+/// What `sweep` writes: the sweep and the determinism table.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SweepResults {
+    /// The sweep.
+    pub sweep: SweepReport,
+    /// The determinism table, unless `--determinism-runs 0`.
+    pub determinism: Option<DeterminismReport>,
 }
 
 /// A sum that is not bit-for-bit the reference.

@@ -1,15 +1,20 @@
 //! The bench: every sum kernel at large sizes, against the device's own copy
 //! bandwidth and an empty launch, each timed with its spread.
 
+pub mod args;
+pub mod report;
+
+pub use args::BenchArgs;
+
 use layout::sum::GlobalAtomics;
 
+use crate::commands::sweep::{Mismatch, SweepRow};
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::progress::Progress;
-use crate::sweep::{Mismatch, SweepRow};
 use crate::{input, interrupt, reference};
 
 /// A kernel with one global atomic per element (the page's naive kernel) is

@@ -1,0 +1,140 @@
+//! `evidence`'s command line, and how it runs.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use lab_records::{Manifest, Step, StepOutcome};
+
+use super::EvidenceOptions;
+use crate::app::Outcome;
+use crate::commands::{Checks, Command, Device, Output};
+use crate::error::{EXIT_INTERRUPTED, LabError};
+use crate::gpu::{DeviceInfo, Gpu, PtxSource};
+use crate::interrupt;
+use crate::progress::Progress;
+use crate::report::table::Look;
+
+/// `evidence`'s flags.
+#[derive(Debug, Args)]
+pub struct EvidenceArgs {
+    /// The directory to write into; it must be new or empty unless --force.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+
+    /// Write into DIR even if it holds files (files of the same name are replaced).
+    #[arg(long)]
+    pub force: bool,
+
+    /// Run only the steps whose names start with one of these, comma-separated
+    /// (e.g. `sweep,sanitize-racecheck`); every step by default.
+    #[arg(long, value_delimiter = ',', value_name = "STEP")]
+    pub only: Vec<String>,
+}
+
+/// The options of `args`, with no `--ptx` to pass on: [`Identity`] brings
+/// that.
+impl From<&EvidenceArgs> for EvidenceOptions {
+    fn from(args: &EvidenceArgs) -> EvidenceOptions {
+        EvidenceOptions { dir: args.dir.clone(), force: args.force, ptx: None, only: args.only.clone() }
+    }
+}
+
+/// What `evidence` runs on: the GPU's identity for the manifest, and the
+/// `--ptx` its steps pass on. The GPU is opened only to read the identity
+/// and closed again before the steps, which open it themselves; a machine
+/// without one gets the usual one-line "no CUDA device" before any step
+/// runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Identity {
+    /// The GPU and its driver.
+    pub info: DeviceInfo,
+    /// The PTX file given with `--ptx`, if one was.
+    pub ptx: Option<PathBuf>,
+}
+
+impl Device for Identity {
+    fn open(ptx: &PtxSource) -> Result<Identity, LabError> {
+        let info = Gpu::open(ptx)?.info.clone();
+        let ptx = match ptx {
+            PtxSource::Embedded => None,
+            PtxSource::File(path) => Some(path.clone()),
+        };
+        Ok(Identity { info, ptx })
+    }
+}
+
+impl Command for EvidenceArgs {
+    type Device = Identity;
+    type Checked = ();
+    type Output = Evidence;
+
+    /// Refuses a selection of no step and a directory that holds files.
+    fn check(&self) -> Result<(), LabError> {
+        super::prepare(&EvidenceOptions::from(self))
+    }
+
+    fn run(self, (): (), identity: &Identity) -> Result<Evidence, LabError> {
+        let options = EvidenceOptions { ptx: identity.ptx.clone(), ..EvidenceOptions::from(&self) };
+        // Ctrl-C reaches the running step too, which stops at its next check
+        // and writes what it measured; the evidence run then stops after that
+        // step and still writes its manifest.
+        interrupt::catch();
+        let manifest = super::run(&options, &identity.info, &Progress::new(true))?;
+        Ok(Evidence { manifest, dir: options.dir })
+    }
+}
+
+/// A finished evidence run: its manifest (already written into `dir`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evidence {
+    /// What ran.
+    pub manifest: Manifest,
+    /// Where its files went.
+    pub dir: PathBuf,
+}
+
+impl Evidence {
+    /// The steps whose checks failed or that could not finish.
+    fn failed(&self) -> impl Iterator<Item = &Step> {
+        self.manifest.steps.iter().filter(|s| matches!(s.outcome, StepOutcome::ChecksFailed | StepOutcome::Error))
+    }
+}
+
+impl Output for Evidence {
+    /// The table of steps, on standard output.
+    fn emit(&self) -> Result<(), LabError> {
+        print!("{}", super::report::evidence(&self.manifest, &self.dir, Look::Plain));
+        Ok(())
+    }
+
+    /// One line per step that failed, with its note.
+    fn checks(&self) -> Checks {
+        Checks::from_lines(
+            self.failed()
+                .map(|step| {
+                    let note = step.note.as_deref().unwrap_or("see its output");
+                    format!("{} {}: {note}\n", step.name, step.outcome.word())
+                })
+                .collect(),
+        )
+    }
+
+    /// The manifest is whole even when Ctrl-C stopped the run: each step
+    /// says how it ended.
+    fn partial(&self) -> bool {
+        false
+    }
+
+    /// Interrupted if Ctrl-C stopped the run or a step; else an error if a
+    /// step could not finish; else whether every step's checks passed.
+    fn outcome(&self, checks: &Checks) -> Result<Outcome, LabError> {
+        let interrupted = i32::from(EXIT_INTERRUPTED);
+        if interrupt::requested() || self.manifest.steps.iter().any(|s| s.exit_code == Some(interrupted)) {
+            return Ok(Outcome::Interrupted);
+        }
+        if let Some(step) = self.failed().find(|s| s.outcome == StepOutcome::Error) {
+            return Err(LabError::Step { step: step.name.clone(), note: step.note.clone().unwrap_or_default() });
+        }
+        Ok(if checks.passed { Outcome::Passed } else { Outcome::ChecksFailed })
+    }
+}

@@ -1,0 +1,240 @@
+//! `litmus`'s command line, and how it runs.
+
+use clap::Args;
+use layout::litmus::Placement;
+
+use super::{LitmusResults, TuneResults};
+use crate::cli::OutputArgs;
+use crate::commands::{Command, Written, progress};
+use crate::error::LabError;
+use crate::gpu::Gpu;
+use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
+use crate::interrupt;
+use crate::litmus::environment::{Distance, Environment};
+use crate::litmus::{self, LitmusOptions, Preset, keys};
+
+/// `litmus`'s flags. Every environment flag overrides the preset's value.
+#[derive(Debug, Args)]
+pub struct LitmusArgs {
+    /// Tests, comma-separated; all six by default.
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Test>())]
+    pub test: Vec<layout::litmus::Test>,
+
+    /// Variants, comma-separated; every variant of each test by default.
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Variant>())]
+    pub variant: Vec<layout::litmus::Variant>,
+
+    /// Placements, comma-separated; both by default.
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Placement>())]
+    pub placement: Vec<layout::litmus::Placement>,
+
+    /// Run each (test, variant, placement) for at least this many instances.
+    #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
+    pub instances: u64,
+
+    /// Run each (test, variant, placement) for this many seconds instead.
+    #[arg(long, value_parser = parse_seconds)]
+    pub seconds: Option<f64>,
+
+    /// The testing environment to start from.
+    #[arg(long, value_enum, default_value_t = Preset::Parallel)]
+    pub preset: Preset,
+
+    /// Threads per block: a power of two from 128 to 1024.
+    #[arg(long, value_parser = parse_litmus_threads)]
+    pub threads: Option<u32>,
+
+    /// Blocks per launch, if fewer than fit on the device at once (at least 4):
+    /// with --threads and --testing-percent, the instances per launch.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=1_000_000))]
+    pub blocks: Option<u32>,
+
+    /// Percent of the blocks that test; the others stress memory.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub testing_percent: Option<u32>,
+
+    /// Odd multiplier of the lane permutation that picks partners, from 1 to
+    /// 1023.
+    #[arg(long, value_parser = parse_lane_multiplier)]
+    pub lane_multiplier: Option<u32>,
+
+    /// Shuffle which hardware block plays which logical block.
+    #[arg(long)]
+    pub shuffle_blocks: Option<bool>,
+
+    /// Where an instance's y sits relative to its x.
+    #[arg(long, value_enum)]
+    pub distance: Option<Distance>,
+
+    /// What stressing threads do to their line.
+    #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>())]
+    pub stress_pattern: Option<layout::litmus::StressPattern>,
+
+    /// Iterations of the stress pattern per stressing thread.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub stress_iterations: Option<u32>,
+
+    /// Words of each stress line the threads touch.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+    pub stress_line_words: Option<u32>,
+
+    /// Distinct stress lines.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub stress_lines: Option<u32>,
+
+    /// Iterations of the stress pattern by each testing thread first.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub pre_stress_iterations: Option<u32>,
+
+    /// Wait for every testing thread before the test.
+    #[arg(long)]
+    pub sync_start: Option<bool>,
+
+    /// Read a location before the test so a stale copy sits in L1.
+    #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>())]
+    pub preload: Option<layout::litmus::Preload>,
+
+    /// The sequential control: a barrier between roles, intra-block only;
+    /// every outcome but the one program order predicts fails the run.
+    #[arg(long)]
+    pub sequential: bool,
+
+    /// Search this many random environments instead, and rank them per test
+    /// by weak outcomes per second.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub tune: Option<u32>,
+
+    /// Launches between two looks at the clock or the instance count.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub launches_per_check: u32,
+
+    /// The seed of every random choice.
+    #[arg(long, default_value_t = 26)]
+    pub seed: u64,
+
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub output: OutputArgs,
+}
+
+impl LitmusArgs {
+    /// The environment: the preset, with every flag given on top.
+    pub fn environment(&self) -> Environment {
+        let mut e = self.preset.environment();
+        let set = |field: &mut u32, value: Option<u32>| {
+            if let Some(v) = value {
+                *field = v;
+            }
+        };
+        set(&mut e.threads, self.threads);
+        set(&mut e.testing_percent, self.testing_percent);
+        set(&mut e.lane_multiplier, self.lane_multiplier);
+        set(&mut e.stress_iterations, self.stress_iterations);
+        set(&mut e.stress_line_words, self.stress_line_words);
+        set(&mut e.stress_lines, self.stress_lines);
+        set(&mut e.pre_stress_iterations, self.pre_stress_iterations);
+        e.blocks = self.blocks.or(e.blocks);
+        e.shuffle_blocks = self.shuffle_blocks.unwrap_or(e.shuffle_blocks);
+        e.distance = self.distance.unwrap_or(e.distance);
+        e.stress_pattern = self.stress_pattern.unwrap_or(e.stress_pattern);
+        e.sync_start = self.sync_start.unwrap_or(e.sync_start);
+        e.preload = self.preload.unwrap_or(e.preload);
+        e
+    }
+}
+
+/// Parses `--seconds`: a positive number of seconds, at most an hour.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds above 0 and at most 3600")),
+    }
+}
+
+/// Parses `litmus --threads`: a power of two from 128 (four warps, one per
+/// role of IRIW) to 1024.
+pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(t) if t.is_power_of_two() && (128..=1024).contains(&t) => Ok(t),
+        _ => Err(format!("`{text}` is not a power of two from 128 to 1024")),
+    }
+}
+
+/// Parses `litmus --lane-multiplier`: an odd number from 1 to 1023. A role's
+/// partner lane is `lane * multiplier^role` modulo the warp (intra-block) or
+/// the block (inter-block), both powers of two, and multiplying modulo a power
+/// of two permutes the lanes only when the multiplier is odd: an even one
+/// would give some instances two threads of one role and others none.
+pub fn parse_lane_multiplier(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(m) if m % 2 == 1 && m <= 1023 => Ok(m),
+        Ok(m) if m % 2 == 0 && (1..=1023).contains(&m) => Err(format!(
+            "{m} is even: partners sit at lane * multiplier^role modulo the warp or block size, a power of two, \
+             which only an odd multiplier permutes"
+        )),
+        _ => Err(format!("`{text}` is not an odd number from 1 to 1023")),
+    }
+}
+
+impl Command for LitmusArgs {
+    type Device = Gpu;
+    /// The kernels the flags select, in registry order.
+    type Checked = Vec<LitmusKernel>;
+    type Output = Written;
+
+    /// The litmus kernels the flags select: each test's variants among
+    /// `--variant` (all if none), in registry order. A selection that names
+    /// nothing to run is refused before the GPU is opened.
+    fn check(&self) -> Result<Vec<LitmusKernel>, LabError> {
+        let kernels: Vec<LitmusKernel> = LitmusKernel::all()
+            .filter(|k| self.test.is_empty() || self.test.contains(&k.test))
+            .filter(|k| self.variant.is_empty() || self.variant.contains(&k.variant))
+            .collect();
+        if kernels.is_empty() {
+            return Err(LabError::NothingSelected(
+                "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
+            ));
+        }
+        if self.sequential && self.placement.contains(&Placement::InterBlock) {
+            return Err(LabError::NothingSelected(
+                "--sequential runs intra-block only: its barrier cannot separate threads of different blocks"
+                    .to_owned(),
+            ));
+        }
+        Ok(kernels)
+    }
+
+    fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Written, LabError> {
+        let environment = self.environment();
+        let placements = if self.sequential {
+            vec![Placement::IntraBlock]
+        } else if self.placement.is_empty() {
+            Placement::ALL.to_vec()
+        } else {
+            self.placement.clone()
+        };
+        let options = LitmusOptions {
+            kernels,
+            placements,
+            budget: self.seconds.map_or(Budget::Instances(self.instances), Budget::Seconds),
+            batch: self.launches_per_check,
+            preset: (environment == self.preset.environment()).then_some(self.preset),
+            environment,
+            sequential: self.sequential,
+            seed: self.seed,
+        };
+        let litmus_kernels = LitmusKernels::load(gpu)?;
+        let bar = progress(&self.output);
+        interrupt::catch();
+        Ok(match self.tune {
+            Some(configurations) => {
+                let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
+                Written::run(gpu, TuneResults { options, trials }, self.output, None)
+            }
+            None => {
+                let rows = litmus::run(&litmus_kernels, &options, &bar)?;
+                Written::run(gpu, LitmusResults { options, rows }, self.output, None)
+            }
+        })
+    }
+}

@@ -1,0 +1,30 @@
+//! `host litmus`: the command around the litmus suite. The suite itself (its
+//! runner, the model's verdicts, the testing environment and the tuning
+//! search) is [`crate::litmus`]; here are the command's flags, what it
+//! writes, and its report.
+
+pub mod args;
+pub mod report;
+
+pub use args::LitmusArgs;
+
+use crate::litmus::tune::Trial;
+use crate::litmus::{LitmusOptions, LitmusRow};
+
+/// What `litmus` writes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LitmusResults {
+    /// What ran.
+    pub options: LitmusOptions,
+    /// One row per test, variant and placement.
+    pub rows: Vec<LitmusRow>,
+}
+
+/// What `litmus --tune` writes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TuneResults {
+    /// What each configuration ran.
+    pub options: LitmusOptions,
+    /// One per configuration drawn.
+    pub trials: Vec<Trial>,
+}

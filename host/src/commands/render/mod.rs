@@ -1,0 +1,47 @@
+//! `host render FILE.json`: a record saved with `--format json`, printed
+//! again in another format or as a plot. It opens no GPU and judges nothing:
+//! the record's checks were judged when it was made.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::cli::{OutputArgs, PlotArgs};
+use crate::commands::{Command, Written};
+use crate::error::LabError;
+use crate::report;
+
+/// `render`'s flags.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// A file written by a command's `--format json`.
+    #[arg(value_name = "FILE.json")]
+    pub input: PathBuf,
+
+    /// Where and how to write it.
+    #[command(flatten)]
+    pub output: OutputArgs,
+
+    /// Also draw the record's plot, for the commands that have one.
+    #[command(flatten)]
+    pub plot: PlotArgs,
+}
+
+impl Command for RenderArgs {
+    type Device = ();
+    type Checked = ();
+    type Output = Written;
+
+    fn check(&self) -> Result<(), LabError> {
+        Ok(())
+    }
+
+    fn run(self, (): (), (): &()) -> Result<Written, LabError> {
+        let path = &self.input;
+        let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
+        let text = std::fs::read_to_string(path).map_err(|e| data_error(e.to_string()))?;
+        let record = report::json::import(&text)
+            .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
+        Ok(Written { record, to: self.output, plot: self.plot.plot, judged: false })
+    }
+}
