@@ -36,7 +36,9 @@ fn commit(root: &Path) {
         out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
     };
     if let Some(dir) = git(&["rev-parse", "--absolute-git-dir"]) {
-        for watched in ["HEAD", "index"] {
+        // `logs/HEAD` grows on every commit and checkout, also in a worktree,
+        // where a commit moves the branch and leaves `HEAD` itself unchanged.
+        for watched in ["HEAD", "index", "logs/HEAD"] {
             println!("cargo::rerun-if-changed={}", Path::new(&dir).join(watched).display());
         }
     }
