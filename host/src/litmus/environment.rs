@@ -73,14 +73,13 @@ pub enum Preset {
     /// `stale-l1`, and a quarter of the blocks hammer a few lines with
     /// stores and loads while the rest test.
     Stress,
-    /// The environment that showed MP's and SB's weak outcomes most often per
-    /// second in a tuning search on an H200 (`host litmus --tune` runs such a
-    /// search): small blocks, half of them testing, scattered locations, a
-    /// synchronised start.
+    /// The winner for MP and SB of one tuning search on an H200 (`host
+    /// litmus --tune` runs such a search; its winners differ from GPU to GPU
+    /// and from search to search): small blocks, half of them testing,
+    /// scattered locations, a synchronised start.
     TunedMp,
-    /// The environment that showed WRC's and IRIW's weak outcomes most often
-    /// per second in the same search: small blocks, half of them stressing 60
-    /// lines with stores and loads.
+    /// The winner for WRC and IRIW of the same search: small blocks, half of
+    /// them stressing 60 lines with stores and loads.
     TunedWrc,
 }
 

@@ -78,8 +78,8 @@ pub const RUNS: &[Run] = &[
     ),
     // How accurate is each sum.
     plotted("accuracy", &["accuracy"]),
-    // Seeing memory order: the default environment, the two that show weak
-    // outcomes most often, the stale-L1 preload, and the sequential control.
+    // Seeing memory order: the default environment, the stale-L1 preload,
+    // the two presets a tuning search chose, and the sequential control.
     // Each row runs for a fixed time rather than a fixed count, so the whole
     // suite takes the same time on a slower card.
     step("litmus", &["litmus", "--seconds", "0.5"]),
