@@ -55,7 +55,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
 }
 
 /// Ten colours that stay apart on white (Tableau 10).
-const PALETTE: [RGBColor; 10] = [
+const PALETTE: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -66,6 +66,10 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
+    // Two more, so the accuracy plot's eleven lines (seven kernels, four CPU
+    // sums) each have a colour of their own.
+    RGBColor(0, 0, 128),
+    RGBColor(128, 64, 0),
 ];
 
 /// `1500` as "1.5k", `4194304` as "4.2M": axis labels a reader can scan.
@@ -86,8 +90,12 @@ struct Level {
     label: String,
 }
 
+/// Pixels the legend panel takes at the right of every chart, so that no
+/// line runs under it.
+const LEGEND_WIDTH: u32 = 320;
+
 /// One chart: log-log axes around `lines`, each a coloured line with points,
-/// and `level` drawn in black.
+/// and `level` drawn in black; the legend in a panel of its own at the right.
 fn chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
@@ -104,12 +112,13 @@ fn chart<DB: DrawingBackend>(
     if x_min > x_max {
         return Err("nothing to plot".to_owned());
     }
-    let mut chart = ChartBuilder::on(area)
+    let (plot_area, legend_area) = area.split_horizontally(area.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
+    let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(70)
-        .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 3.0).log_scale())
+        .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 1.5).log_scale())
         .map_err(|e| e.to_string())?;
     chart
         .configure_mesh()
@@ -124,33 +133,30 @@ fn chart<DB: DrawingBackend>(
         .axis_desc_style(("sans-serif", 16))
         .draw()
         .map_err(|e| e.to_string())?;
+    let mut legend: Vec<(String, ShapeStyle)> = Vec::new();
     for (i, s) in lines.iter().enumerate() {
-        let color = PALETTE[i % PALETTE.len()];
-        chart
-            .draw_series(LineSeries::new(s.points.clone(), color.stroke_width(2)).point_size(3))
-            .map_err(|e| e.to_string())?
-            .label(s.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
+        let style = PALETTE[i % PALETTE.len()].stroke_width(2);
+        chart.draw_series(LineSeries::new(s.points.clone(), style).point_size(3)).map_err(|e| e.to_string())?;
+        legend.push((s.label.clone(), style));
     }
     if let Some(level) = level {
         let line = vec![(x_min / 1.5, level.y), (x_max * 1.5, level.y)];
-        chart
-            .draw_series(LineSeries::new(line, BLACK.stroke_width(1)))
-            .map_err(|e| e.to_string())?
-            .label(level.label)
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(1)));
+        chart.draw_series(LineSeries::new(line, BLACK.stroke_width(1))).map_err(|e| e.to_string())?;
+        legend.push((level.label, BLACK.stroke_width(1)));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(("sans-serif", 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| e.to_string())
+    // The legend: one short line and its label per series, top-aligned with
+    // the plotting area.
+    let (top, step) = (70, 22);
+    for (k, (label, style)) in legend.iter().enumerate() {
+        let y = top + step * k as i32;
+        legend_area.draw(&PathElement::new(vec![(0, y), (24, y)], *style)).map_err(|e| e.to_string())?;
+        legend_area
+            .draw(&Text::new(label.clone(), (32, y - 8), ("sans-serif", 14).into_font()))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
-/// The plot of `record` as SVG: GB/s against n, or for an accuracy record
 /// one panel per array of the worst error against n.
 pub fn svg(record: &Record) -> Result<String, String> {
     let mut text = String::new();
@@ -160,7 +166,7 @@ pub fn svg(record: &Record) -> Result<String, String> {
             if panels.is_empty() {
                 return Err("nothing to plot".to_owned());
             }
-            let root = SVGBackend::with_string(&mut text, (960, 560 * panels.len() as u32)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut text, (1200, 560 * panels.len() as u32)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             for ((name, lines), area) in panels.iter().zip(root.split_evenly((panels.len(), 1))) {
                 let title = format!("{}: worst error against n, {name}", record.device.name);
@@ -169,7 +175,7 @@ pub fn svg(record: &Record) -> Result<String, String> {
             root.present().map_err(|e| e.to_string())?;
         }
         Some(Plot::Bandwidth { lines, copy }) => {
-            let root = SVGBackend::with_string(&mut text, (960, 640)).into_drawing_area();
+            let root = SVGBackend::with_string(&mut text, (1200, 640)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             let title = format!("{}: GB/s of input against n", record.device.name);
             let level =
