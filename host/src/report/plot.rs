@@ -54,7 +54,7 @@ pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
     }
 }
 
-/// Ten colours that stay apart on white (Tableau 10).
+/// Colours that stay apart on white: Tableau 10, then two darker ones.
 const PALETTE: [RGBColor; 12] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
