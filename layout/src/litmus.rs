@@ -23,7 +23,7 @@
 //!   the GPU and in the host's tests alike.
 //! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
 
-use crate::registry::{Entry, Family, WARP_SIZE};
+use crate::registry::{Entry, Family, Param, ParamRole, Type, WARP_SIZE};
 
 /// A location of a litmus test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -590,9 +590,42 @@ impl Params {
     }
 }
 
-/// One litmus kernel: a test in one variant. Its signature is
-/// `(params: *const Params, shift: u32, locations: *mut u32, results: *mut u32,
-/// stress: *mut u32, control: *mut u32)`.
+/// What each argument of a litmus kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// The testing environment: one [`Params`] in global memory.
+    Params,
+    /// The launch's block rotation.
+    Shift,
+    /// The locations, [`Params::location_words`] words, zero before each
+    /// launch.
+    Locations,
+    /// [`REGISTERS`] words per instance, zero before each launch.
+    Results,
+    /// The stress buffer, [`Params::stress_words`] words.
+    Stress,
+    /// The synchronised start's counter, one word, zero before each launch.
+    Control,
+    /// [`BINS`] `u64` counters the classifier adds into.
+    Histogram,
+}
+
+const PARAMS: Param = Param::new("params", Type::ConstPtr("Params"), ParamRole::Litmus(Arg::Params));
+const SHIFT: Param = Param::new("shift", Type::U32, ParamRole::Litmus(Arg::Shift));
+const LOCATIONS: Param = Param::new("locations", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Locations));
+const RESULTS: Param = Param::new("results", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Results));
+const STRESS: Param = Param::new("stress", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Stress));
+const CONTROL: Param = Param::new("control", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Control));
+const HISTOGRAM: Param = Param::new("histogram", Type::MutPtr("u64"), ParamRole::Litmus(Arg::Histogram));
+
+/// Every test kernel's parameters.
+pub const TEST_PARAMS: [Param; 6] = [PARAMS, SHIFT, LOCATIONS, RESULTS, STRESS, CONTROL];
+
+/// [`CLASSIFY`]'s parameters: the test kernel's buffers, and the histogram.
+pub const CLASSIFY_PARAMS: [Param; 5] = [PARAMS, LOCATIONS, RESULTS, CONTROL, HISTOGRAM];
+
+/// One litmus kernel: a test in one variant. Its parameters are
+/// [`TEST_PARAMS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel {
     /// What every kernel records.
@@ -605,19 +638,19 @@ pub struct Kernel {
 
 const fn kernel(test: Test, variant: Variant, symbol: &'static str) -> Kernel {
     Kernel {
-        entry: Entry::new(Family::Litmus, symbol, &[], &[], variant.sass_has(), variant.sass_lacks()),
+        entry: Entry::new(Family::Litmus, symbol, &TEST_PARAMS, &[], &[], variant.sass_has(), variant.sass_lacks()),
         test,
         variant,
     }
 }
 
 /// The kernel that turns each instance's registers into a histogram bin and
-/// resets the instance for the next launch: `(params: *const Params,
-/// locations: *mut u32, results: *mut u32, control: *mut u32, histogram:
-/// *mut u64)`, any grid, [`BINS`] `u32`s of shared memory.
+/// resets the instance for the next launch: [`CLASSIFY_PARAMS`], any grid,
+/// [`BINS`] `u32`s of shared memory.
 pub const CLASSIFY: Entry = Entry::new(
     Family::Litmus,
     "litmus_classify",
+    &CLASSIFY_PARAMS,
     &["red.shared.add.u32", "red.global.add.u64", "bar.sync"],
     &[".global.u32", "fence", ".acquire", ".release"],
     &["ATOMS", "REDG.E.ADD.64"],

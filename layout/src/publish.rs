@@ -1,7 +1,7 @@
 //! The publication demo: the payload and slot layouts both sides read, and
 //! the registry of its four variants.
 
-use crate::registry::{Entry, Family, SharedBytes};
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
 
 /// The payload: two fields written with ordinary stores, so no single atomic
 /// can cover both.
@@ -104,6 +104,15 @@ impl Placement {
         }
     }
 
+    /// The parameters of its kernels: [`SAME_BLOCK_PARAMS`] or
+    /// [`TWO_BLOCKS_PARAMS`].
+    pub const fn params(self) -> &'static [Param] {
+        match self {
+            Placement::SameBlock => &SAME_BLOCK_PARAMS,
+            Placement::TwoBlocks => &TWO_BLOCKS_PARAMS,
+        }
+    }
+
     /// Words for tables.
     pub const fn text(self) -> &'static str {
         match self {
@@ -151,10 +160,44 @@ impl Ordering {
     }
 }
 
-/// One variant of the protocol. Same-block kernels take `(rounds: u32,
-/// budget_ns: u64, observed: *mut Payload, totals: *mut Counts)`; cross-block
-/// kernels take `(slots: *mut Slot, rounds: u32, budget_ns: u64, flag_apart:
-/// u32, preload: u32, observed: *mut Payload, totals: *mut Counts)`.
+/// What each argument of a publication kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// Across blocks: one [`Slot`] per pair per round, zeroed before each
+    /// launch.
+    Slots,
+    /// Producer/consumer rounds each pair runs.
+    Rounds,
+    /// Each consumer's time budget before its waits time out.
+    BudgetNs,
+    /// Across blocks: slots from a round's payload to its flag (0: the
+    /// slot's own `ready`).
+    FlagApart,
+    /// Across blocks: 1 if the consumer reads the payload once before it
+    /// waits.
+    Preload,
+    /// One [`Payload`] per consumer: the last one it read.
+    Observed,
+    /// One [`Counts`] for the launch, zeroed before it.
+    Totals,
+}
+
+const SLOTS: Param = Param::new("slots", Type::MutPtr("Slot"), ParamRole::Publish(Arg::Slots));
+const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Publish(Arg::Rounds));
+const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::Publish(Arg::BudgetNs));
+const FLAG_APART: Param = Param::new("flag_apart", Type::U32, ParamRole::Publish(Arg::FlagApart));
+const PRELOAD: Param = Param::new("preload", Type::U32, ParamRole::Publish(Arg::Preload));
+const OBSERVED: Param = Param::new("observed", Type::MutPtr("Payload"), ParamRole::Publish(Arg::Observed));
+const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::Publish(Arg::Totals));
+
+/// A same-block kernel's parameters: the slot lives in shared memory.
+pub const SAME_BLOCK_PARAMS: [Param; 4] = [ROUNDS, BUDGET_NS, OBSERVED, TOTALS];
+
+/// A cross-block kernel's parameters.
+pub const TWO_BLOCKS_PARAMS: [Param; 7] = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, OBSERVED, TOTALS];
+
+/// One variant of the protocol. Its parameters are its placement's
+/// ([`Placement::params`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// What every kernel records.
@@ -179,6 +222,7 @@ pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_block_release_acquire",
+        Placement::SameBlock.params(),
         &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
         &[".relaxed", ".gpu.b32", "fence"],
         // Release/acquire becomes a memory barrier of the scope.
@@ -198,6 +242,7 @@ pub const BLOCK_RELAXED: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_block_relaxed",
+        Placement::SameBlock.params(),
         &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
         &[".release", ".acquire", "fence", "membar"],
         &[],
@@ -217,6 +262,7 @@ pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_release_acquire",
+        Placement::TwoBlocks.params(),
         &["st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
         &[".cta.b32", ".relaxed", "bar.sync"],
         // A device-scope acquire also invalidates L1.
@@ -236,6 +282,7 @@ pub const GRID_RELAXED: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_relaxed",
+        Placement::TwoBlocks.params(),
         &["st.relaxed.gpu.b32", "ld.relaxed.gpu.b32", "%globaltimer"],
         &[".release", ".acquire", "bar.sync", "fence"],
         &[],
@@ -255,6 +302,7 @@ pub const GRID_WRONG_SCOPE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_wrong_scope",
+        Placement::TwoBlocks.params(),
         &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
         &[".gpu.b32", ".relaxed", "bar.sync"],
         &[],
@@ -280,6 +328,13 @@ mod tests {
         for v in VARIANTS {
             let covers = v.scope == Scope::Gpu || v.placement == Placement::SameBlock;
             assert_eq!(v.guaranteed, covers && v.ordering == Ordering::ReleaseAcquire, "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn a_variants_parameters_are_its_placements() {
+        for v in VARIANTS {
+            assert_eq!(v.entry.params, v.placement.params(), "{}", v.name);
         }
     }
 
