@@ -299,7 +299,7 @@ fn litmus_selection(args: &LitmusArgs) -> Result<Vec<LitmusKernel>, LabError> {
             "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
         ));
     }
-    if args.sequential && args.placement.contains(&layout::litmus::Placement::InterBlock) {
+    if args.sequential && args.placement.contains(&layout::Placement::InterBlock) {
         return Err(LabError::NothingSelected(
             "--sequential runs intra-block only: its barrier cannot separate threads of different blocks".to_owned(),
         ));
@@ -308,7 +308,7 @@ fn litmus_selection(args: &LitmusArgs) -> Result<Vec<LitmusKernel>, LabError> {
 }
 
 fn run_litmus(gpu: &Gpu, args: LitmusArgs, kernels: Vec<LitmusKernel>) -> Result<Outcome, LabError> {
-    use layout::litmus::Placement;
+    use layout::Placement;
     let environment = args.environment();
     let placements = if args.sequential {
         vec![Placement::IntraBlock]

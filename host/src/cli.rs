@@ -184,8 +184,8 @@ pub struct LitmusArgs {
     pub variant: Vec<layout::litmus::Variant>,
 
     /// Placements, comma-separated; both by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Placement>())]
-    pub placement: Vec<layout::litmus::Placement>,
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::Placement>())]
+    pub placement: Vec<layout::Placement>,
 
     /// Run each (test, variant, placement) for at least this many instances.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
@@ -676,8 +676,7 @@ mod tests {
         let Command::Litmus(a) = parse(&["litmus", "--lane-multiplier", "5"]).unwrap().command else {
             panic!("not litmus");
         };
-        let params =
-            a.environment().params(layout::litmus::Test::Mp, layout::litmus::Placement::IntraBlock, 8, false, 1);
+        let params = a.environment().params(layout::litmus::Test::Mp, layout::Placement::IntraBlock, 8, false, 1);
         assert_eq!(params.lane_multiplier, 5);
     }
 

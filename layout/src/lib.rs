@@ -23,6 +23,8 @@ pub mod histogram;
 pub mod litmus;
 pub mod publish;
 pub mod registry;
+pub mod scope;
 pub mod sum;
 
 pub use registry::{Entry, Family, Grid, Param, ParamRole, SharedBytes, Type, WARP_SIZE, entries};
+pub use scope::{Placement, Scope};

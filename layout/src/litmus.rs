@@ -24,6 +24,7 @@
 //! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
 
 use crate::registry::{Entry, Family, Param, ParamRole, Type, WARP_SIZE};
+use crate::scope::{Placement, Scope};
 
 /// A location of a litmus test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,15 +218,6 @@ impl Test {
     }
 }
 
-/// The scope of an access or fence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    /// `.cta`: the threads of one block.
-    Cta,
-    /// `.gpu`: every thread of the device.
-    Gpu,
-}
-
 /// How a test's accesses are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
@@ -358,29 +350,6 @@ impl Variant {
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
             Variant::FenceScGpu => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
             Variant::FenceScCta => &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"],
-        }
-    }
-}
-
-/// Where the threads of one instance run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u32)]
-pub enum Placement {
-    /// In different warps of one block.
-    IntraBlock = 0,
-    /// In different blocks.
-    InterBlock = 1,
-}
-
-impl Placement {
-    /// Both placements.
-    pub const ALL: [Placement; 2] = [Placement::IntraBlock, Placement::InterBlock];
-
-    /// Its name on the command line.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Placement::IntraBlock => "intra-block",
-            Placement::InterBlock => "inter-block",
         }
     }
 }

@@ -3,7 +3,8 @@
 
 use cudarc::driver::{CudaFunction, LaunchConfig};
 use layout::ParamRole;
-use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Payload, Placement, Slot, Variant};
+use layout::Placement;
+use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Payload, Slot, Variant};
 
 use super::Gpu;
 use super::args::{Args, once};
@@ -106,7 +107,7 @@ impl<'gpu> PublishKernels<'gpu> {
     ) -> Result<PublishCounts, LabError> {
         let stream = self.gpu.stream();
         let doing = |what: &str| format!("{what} for {}", variant.symbol());
-        let across = variant.placement == Placement::TwoBlocks;
+        let across = variant.placement == Placement::InterBlock;
         let consumers = variant.placement.pairs(geometry.blocks) as usize;
         // Cross-block pairs keep one slot per round in global memory; a
         // same-block pair keeps its slot in shared memory, and the argument is
