@@ -127,9 +127,11 @@ fn each_kernels_ptx_parameters_are_its_registry_entrys() {
 /// `.u64 .ptr` there).
 #[test]
 fn each_kernels_rust_signature_is_its_registry_entrys() {
-    let root = xtask::paths::workspace_root().join("kernels/src");
+    // The kernels' source, and `layout`'s, where the litmus grid names the
+    // kernels that one macro of the kernels crate exports.
+    let root = xtask::paths::workspace_root();
     let mut source = String::new();
-    let mut dirs = vec![root];
+    let mut dirs = vec![root.join("kernels/src"), root.join("layout/src")];
     while let Some(dir) = dirs.pop() {
         for file in std::fs::read_dir(&dir).unwrap() {
             let path = file.unwrap().path();
@@ -143,7 +145,8 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
     }
     for entry in layout::entries() {
         let name = entry.symbol;
-        let found = rust_params(&source, name).unwrap_or_else(|| panic!("no `fn {name}(` in kernels/src"));
+        let found = rust_params(&source, name)
+            .unwrap_or_else(|| panic!("no `fn {name}(` in kernels/src, nor in the litmus grid"));
         let listed: Vec<String> = entry.params.iter().map(ToString::to_string).collect();
         assert_eq!(found, listed, "{name}: its Rust signature is not its registry entry's");
     }

@@ -188,30 +188,6 @@ impl Test {
         }
     }
 
-    /// The variants that teach something for this test: release/acquire only
-    /// where the test has a flag, fences only where a thread has two
-    /// accesses to separate.
-    pub const fn variants(self) -> &'static [Variant] {
-        use Variant::*;
-        match self {
-            Test::Mp | Test::Wrc => &[
-                Weak,
-                RelaxedGpu,
-                RelaxedCta,
-                ReleaseAcquireGpu,
-                ReleaseAcquireCta,
-                FenceAcqRelGpu,
-                FenceAcqRelCta,
-                FenceScGpu,
-                FenceScCta,
-            ],
-            Test::Sb | Test::Lb | Test::Iriw => {
-                &[Weak, RelaxedGpu, RelaxedCta, FenceAcqRelGpu, FenceAcqRelCta, FenceScGpu, FenceScCta]
-            }
-            Test::Corr => &[Weak, RelaxedGpu, RelaxedCta],
-        }
-    }
-
     /// Whether the test uses `y` at all (CoRR does not).
     pub const fn uses_y(self) -> bool {
         !matches!(self, Test::Corr)
@@ -626,58 +602,102 @@ pub const CLASSIFY: Entry = Entry::new(
     &["MEMBAR"],
 );
 
-use Test::{Corr, Iriw, Lb, Mp, Sb, Wrc};
-use Variant::{
-    FenceAcqRelCta, FenceAcqRelGpu, FenceScCta, FenceScGpu, RelaxedCta, RelaxedGpu, ReleaseAcquireCta,
-    ReleaseAcquireGpu, Weak,
-};
+/// The litmus grid, written once: every (test, variant) kernel, test by test
+/// in [`Test::ALL`]'s order, each test's variants in the order tables list
+/// them, with its `.entry` symbol. `litmus_grid!(callback)` invokes
+/// `callback! { Test { symbol => Variant, ... } ... }` with the bare
+/// names of [`Test`] and [`Variant`]; [`KERNELS`] and [`Test::variants`] are
+/// generated from it here, and the kernels crate exports one kernel per
+/// symbol from it (`kernels/src/litmus/mod.rs`).
+///
+/// A test has the variants that teach something for it: release/acquire
+/// only where the test has a flag, fences only where a thread has two
+/// accesses to separate. A symbol is `litmus_<test key>_<variant key>`, with
+/// underscores for dashes (a test below checks it).
+#[macro_export]
+macro_rules! litmus_grid {
+    ($($callback:tt)*) => {
+        $($callback)*! {
+            Mp {
+                litmus_mp_weak => Weak,
+                litmus_mp_relaxed_gpu => RelaxedGpu,
+                litmus_mp_relaxed_cta => RelaxedCta,
+                litmus_mp_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_mp_rel_acq_cta => ReleaseAcquireCta,
+                litmus_mp_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_mp_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_mp_fence_sc_gpu => FenceScGpu,
+                litmus_mp_fence_sc_cta => FenceScCta,
+            }
+            Sb {
+                litmus_sb_weak => Weak,
+                litmus_sb_relaxed_gpu => RelaxedGpu,
+                litmus_sb_relaxed_cta => RelaxedCta,
+                litmus_sb_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_sb_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_sb_fence_sc_gpu => FenceScGpu,
+                litmus_sb_fence_sc_cta => FenceScCta,
+            }
+            Lb {
+                litmus_lb_weak => Weak,
+                litmus_lb_relaxed_gpu => RelaxedGpu,
+                litmus_lb_relaxed_cta => RelaxedCta,
+                litmus_lb_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_lb_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_lb_fence_sc_gpu => FenceScGpu,
+                litmus_lb_fence_sc_cta => FenceScCta,
+            }
+            Corr {
+                litmus_corr_weak => Weak,
+                litmus_corr_relaxed_gpu => RelaxedGpu,
+                litmus_corr_relaxed_cta => RelaxedCta,
+            }
+            Wrc {
+                litmus_wrc_weak => Weak,
+                litmus_wrc_relaxed_gpu => RelaxedGpu,
+                litmus_wrc_relaxed_cta => RelaxedCta,
+                litmus_wrc_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_wrc_rel_acq_cta => ReleaseAcquireCta,
+                litmus_wrc_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_wrc_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_wrc_fence_sc_gpu => FenceScGpu,
+                litmus_wrc_fence_sc_cta => FenceScCta,
+            }
+            Iriw {
+                litmus_iriw_weak => Weak,
+                litmus_iriw_relaxed_gpu => RelaxedGpu,
+                litmus_iriw_relaxed_cta => RelaxedCta,
+                litmus_iriw_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_iriw_fence_sc_gpu => FenceScGpu,
+                litmus_iriw_fence_sc_cta => FenceScCta,
+            }
+        }
+    };
+}
 
-/// Every litmus kernel, test by test in [`Test::ALL`]'s order, each test's
-/// variants in [`Test::variants`]' order.
-pub const KERNELS: [Kernel; 42] = [
-    kernel(Mp, Weak, "litmus_mp_weak"),
-    kernel(Mp, RelaxedGpu, "litmus_mp_relaxed_gpu"),
-    kernel(Mp, RelaxedCta, "litmus_mp_relaxed_cta"),
-    kernel(Mp, ReleaseAcquireGpu, "litmus_mp_rel_acq_gpu"),
-    kernel(Mp, ReleaseAcquireCta, "litmus_mp_rel_acq_cta"),
-    kernel(Mp, FenceAcqRelGpu, "litmus_mp_fence_acq_rel_gpu"),
-    kernel(Mp, FenceAcqRelCta, "litmus_mp_fence_acq_rel_cta"),
-    kernel(Mp, FenceScGpu, "litmus_mp_fence_sc_gpu"),
-    kernel(Mp, FenceScCta, "litmus_mp_fence_sc_cta"),
-    kernel(Sb, Weak, "litmus_sb_weak"),
-    kernel(Sb, RelaxedGpu, "litmus_sb_relaxed_gpu"),
-    kernel(Sb, RelaxedCta, "litmus_sb_relaxed_cta"),
-    kernel(Sb, FenceAcqRelGpu, "litmus_sb_fence_acq_rel_gpu"),
-    kernel(Sb, FenceAcqRelCta, "litmus_sb_fence_acq_rel_cta"),
-    kernel(Sb, FenceScGpu, "litmus_sb_fence_sc_gpu"),
-    kernel(Sb, FenceScCta, "litmus_sb_fence_sc_cta"),
-    kernel(Lb, Weak, "litmus_lb_weak"),
-    kernel(Lb, RelaxedGpu, "litmus_lb_relaxed_gpu"),
-    kernel(Lb, RelaxedCta, "litmus_lb_relaxed_cta"),
-    kernel(Lb, FenceAcqRelGpu, "litmus_lb_fence_acq_rel_gpu"),
-    kernel(Lb, FenceAcqRelCta, "litmus_lb_fence_acq_rel_cta"),
-    kernel(Lb, FenceScGpu, "litmus_lb_fence_sc_gpu"),
-    kernel(Lb, FenceScCta, "litmus_lb_fence_sc_cta"),
-    kernel(Corr, Weak, "litmus_corr_weak"),
-    kernel(Corr, RelaxedGpu, "litmus_corr_relaxed_gpu"),
-    kernel(Corr, RelaxedCta, "litmus_corr_relaxed_cta"),
-    kernel(Wrc, Weak, "litmus_wrc_weak"),
-    kernel(Wrc, RelaxedGpu, "litmus_wrc_relaxed_gpu"),
-    kernel(Wrc, RelaxedCta, "litmus_wrc_relaxed_cta"),
-    kernel(Wrc, ReleaseAcquireGpu, "litmus_wrc_rel_acq_gpu"),
-    kernel(Wrc, ReleaseAcquireCta, "litmus_wrc_rel_acq_cta"),
-    kernel(Wrc, FenceAcqRelGpu, "litmus_wrc_fence_acq_rel_gpu"),
-    kernel(Wrc, FenceAcqRelCta, "litmus_wrc_fence_acq_rel_cta"),
-    kernel(Wrc, FenceScGpu, "litmus_wrc_fence_sc_gpu"),
-    kernel(Wrc, FenceScCta, "litmus_wrc_fence_sc_cta"),
-    kernel(Iriw, Weak, "litmus_iriw_weak"),
-    kernel(Iriw, RelaxedGpu, "litmus_iriw_relaxed_gpu"),
-    kernel(Iriw, RelaxedCta, "litmus_iriw_relaxed_cta"),
-    kernel(Iriw, FenceAcqRelGpu, "litmus_iriw_fence_acq_rel_gpu"),
-    kernel(Iriw, FenceAcqRelCta, "litmus_iriw_fence_acq_rel_cta"),
-    kernel(Iriw, FenceScGpu, "litmus_iriw_fence_sc_gpu"),
-    kernel(Iriw, FenceScCta, "litmus_iriw_fence_sc_cta"),
-];
+/// Defines [`KERNELS`] and [`Test::variants`] from the grid.
+macro_rules! registry {
+    ($($test:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
+        /// Every litmus kernel, test by test in [`Test::ALL`]'s order, each
+        /// test's variants in [`Test::variants`]' order: the grid
+        /// ([`litmus_grid!`](crate::litmus_grid)).
+        pub const KERNELS: [Kernel; [$($(stringify!($symbol),)*)*].len()] =
+            [$($(kernel(Test::$test, Variant::$variant, stringify!($symbol)),)*)*];
+
+        impl Test {
+            /// The variants that teach something for this test, in the
+            /// grid's order ([`litmus_grid!`](crate::litmus_grid)).
+            pub const fn variants(self) -> &'static [Variant] {
+                match self {
+                    $(Test::$test => &[$(Variant::$variant),*],)*
+                }
+            }
+        }
+    };
+}
+
+litmus_grid!(registry);
 
 impl Kernel {
     /// The test accesses and fences of this kernel's PTX, in program order:

@@ -27,9 +27,10 @@ pub fn entry_params(ptx: &str, name: &str) -> Option<Vec<String>> {
 
 /// The parameters of kernel `name` as its Rust source writes them, each as
 /// `name: type` with paths cut to their last segment (`params: *const
-/// Params`). `source` is the kernels crate's source, all files together; a
-/// kernel exported by a macro (`kernels!(...; name => Variant)`) has the
-/// signature of the macro's `fn $symbol(`. `None` if neither is found.
+/// Params`). `source` is the kernels crate's source, all files together, and
+/// `layout`'s; a kernel that a list names for a macro to export (the litmus
+/// grid's `name => Variant`) has the signature of the macro's
+/// `fn $symbol(`. `None` if neither is found.
 pub fn rust_params(source: &str, name: &str) -> Option<Vec<String>> {
     let open = format!("fn {name}(");
     let start = match source.find(&open) {
@@ -65,7 +66,7 @@ mod tests {
     fn reads_a_kernels_rust_parameters_and_a_macros() {
         let source = "pub unsafe extern \"ptx-kernel\" fn k(input: *const f32, n: usize) {}\n\
                       fn $symbol(\n    params: *const layout::litmus::Params,\n    shift: u32,\n) {}\n\
-                      kernels!(Mp, mp; litmus_mp_weak => Weak);";
+                      Mp { litmus_mp_weak => Weak }";
         assert_eq!(rust_params(source, "k").unwrap(), ["input: *const f32", "n: usize"]);
         assert_eq!(rust_params(source, "litmus_mp_weak").unwrap(), ["params: *const Params", "shift: u32"]);
         assert_eq!(rust_params(source, "nothing"), None);
