@@ -27,15 +27,16 @@ pub fn entry_params(ptx: &str, name: &str) -> Option<Vec<String>> {
 
 /// The parameters of kernel `name` as its Rust source writes them, each as
 /// `name: type` with paths cut to their last segment (`params: *const
-/// Params`). `source` is the kernels crate's source, all files together, and
-/// `layout`'s; a kernel that a list names for a macro to export (the litmus
-/// grid's `name => Variant`) has the signature of the macro's
-/// `fn $symbol(`. `None` if neither is found.
+/// Params`). `source` is the source of the kernel's family, all files
+/// together; a kernel that a list names for a macro to export (`name =>
+/// Variant` in the litmus grid, `name = store, load;` for a cross-block
+/// publication variant) has the signature of the macro's `fn $symbol(`, the
+/// only one in `source`. `None` if neither is found.
 pub fn rust_params(source: &str, name: &str) -> Option<Vec<String>> {
     let open = format!("fn {name}(");
     let start = match source.find(&open) {
         Some(at) => at + open.len(),
-        None if source.contains(&format!("{name} =>")) => source.find("fn $symbol(")? + "fn $symbol(".len(),
+        None if source.contains(&format!("{name} =")) => source.find("fn $symbol(")? + "fn $symbol(".len(),
         None => return None,
     };
     let rest = &source[start..];
