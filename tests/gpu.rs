@@ -22,7 +22,7 @@ use host::input::{self, Distribution};
 use host::litmus::{self, LitmusOptions, Preset};
 use host::progress::Progress;
 use host::{exact, reference};
-use layout::litmus::Placement;
+use layout::Placement;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Sizes that are and are not multiples of every block: one element, less

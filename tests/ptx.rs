@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use host::gpu::EMBEDDED_PTX;
-use lab_tests::entry_body;
+use lab_tests::{entry_body, entry_params, rust_params};
 
 fn ptxas() -> PathBuf {
     xtask::ptxas::find(&xtask::paths::workspace_root())
@@ -104,6 +104,60 @@ fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
     assert_eq!(entries, layout::entries().count(), "the PTX has kernels the registry does not list");
     let unresolved: Vec<&str> = EMBEDDED_PTX.lines().filter(|l| l.trim_start().starts_with(".extern .func")).collect();
     assert!(unresolved.is_empty(), "unresolved functions: {unresolved:?}");
+}
+
+/// Every kernel's `.param` list is its registry entry's `params`: as many, in
+/// order, each of the PTX type its Rust type becomes. The host pushes a
+/// launch's arguments from the same list (`host/src/gpu/args.rs`), so a
+/// parameter added, dropped, moved or retyped in a kernel fails here, not
+/// on a GPU.
+#[test]
+fn each_kernels_ptx_parameters_are_its_registry_entrys() {
+    for entry in layout::entries() {
+        let name = entry.symbol;
+        let found = entry_params(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        let listed: Vec<&str> = entry.params.iter().map(|p| p.ty.ptx()).collect();
+        let signature: Vec<String> = entry.params.iter().map(ToString::to_string).collect();
+        assert_eq!(found, listed, "{name}: the PTX's .param types are not its entry's ({})", signature.join(", "));
+    }
+}
+
+/// And the entry's names and Rust types are the kernel's Rust signature's,
+/// which the PTX does not keep (a `*const f32` and a `*mut u32` are both
+/// `.u64 .ptr` there).
+#[test]
+fn each_kernels_rust_signature_is_its_registry_entrys() {
+    let root = xtask::paths::workspace_root();
+    let sources = |paths: &[&str]| {
+        let mut source = String::new();
+        let mut dirs: Vec<PathBuf> = paths.iter().map(|p| root.join(p)).collect();
+        while let Some(path) = dirs.pop() {
+            if path.is_dir() {
+                dirs.extend(std::fs::read_dir(&path).unwrap().map(|f| f.unwrap().path()));
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                source.push_str(&std::fs::read_to_string(&path).unwrap());
+                source.push('\n');
+            }
+        }
+        source
+    };
+    // Each family's source, so that the one macro a family exports its
+    // kernels with is the only `fn $symbol(` there; the litmus grid that names
+    // the litmus kernels is `layout`'s.
+    let family = |family: layout::Family| match family {
+        layout::Family::Sum => sources(&["kernels/src/sum"]),
+        layout::Family::Publish => sources(&["kernels/src/publish"]),
+        layout::Family::Histogram => sources(&["kernels/src/histogram"]),
+        layout::Family::Baseline => sources(&["kernels/src/empty.rs", "kernels/src/evict.rs", "kernels/src/hold.rs"]),
+        layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus.rs"]),
+    };
+    for entry in layout::entries() {
+        let name = entry.symbol;
+        let found = rust_params(&family(entry.family), name)
+            .unwrap_or_else(|| panic!("no `fn {name}(` in its family's source, nor a list that names it"));
+        let listed: Vec<String> = entry.params.iter().map(ToString::to_string).collect();
+        assert_eq!(found, listed, "{name}: its Rust signature is not its registry entry's");
+    }
 }
 
 #[test]

@@ -289,8 +289,7 @@ mod tests {
         let Command::Litmus(a) = parse(&["litmus", "--lane-multiplier", "5"]).unwrap().command else {
             panic!("not litmus");
         };
-        let params =
-            a.environment().params(layout::litmus::Test::Mp, layout::litmus::Placement::IntraBlock, 8, false, 1);
+        let params = a.environment().params(layout::litmus::Test::Mp, layout::Placement::IntraBlock, 8, false, 1);
         assert_eq!(params.lane_multiplier, 5);
     }
 

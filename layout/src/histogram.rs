@@ -1,14 +1,33 @@
 //! The histogram kernels and their limits.
 
-use crate::registry::{Entry, Family, SharedBytes};
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
 /// per-block default on every GPU since Kepler, at 4 bytes a bin.
 pub const MAX_BINS: u32 = 48 * 1024 / size_of::<u32>() as u32;
 
-/// One histogram kernel: `(input: *const u32, n: usize, bins: *mut u32
-/// [, num_bins: u32])`, counting `input[0..n]` (each below the bin count)
-/// into `bins`, one thread per value.
+/// What each argument of a histogram kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// The values, each below the bin count.
+    Input,
+    /// How many values `input` holds.
+    N,
+    /// The bins, zeroed before the launch.
+    Bins,
+    /// How many bins `bins` holds.
+    BinCount,
+}
+
+const INPUT: Param = Param::new("input", Type::ConstPtr("u32"), ParamRole::Histogram(Arg::Input));
+const N: Param = Param::new("n", Type::Usize, ParamRole::Histogram(Arg::N));
+const BINS: Param = Param::new("bins", Type::MutPtr("u32"), ParamRole::Histogram(Arg::Bins));
+const NUM_BINS: Param = Param::new("num_bins", Type::U32, ParamRole::Histogram(Arg::BinCount));
+
+/// One histogram kernel, counting `input[0..n]` (each below the bin count)
+/// into `bins`, one thread per value. Its parameters start `(input: *const
+/// u32, n: usize, bins: *mut u32)`; a kernel that must know the bin count
+/// takes it last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Histogram {
     /// What every kernel records.
@@ -17,8 +36,6 @@ pub struct Histogram {
     pub short: &'static str,
     /// Dynamic shared memory.
     pub shared: SharedBytes,
-    /// Whether it takes the bin count as a last argument.
-    pub takes_bin_count: bool,
 }
 
 /// One global atomic per value.
@@ -26,6 +43,7 @@ pub const GLOBAL_ATOMIC: Histogram = Histogram {
     entry: Entry {
         symbol: "histogram_global_atomic",
         family: Family::Histogram,
+        params: &[INPUT, N, BINS],
         ptx_has: &["red.global.add.u32"],
         ptx_lacks: &["bar.sync", "red.shared"],
         sass_has: &["REDG.E.ADD"],
@@ -33,7 +51,6 @@ pub const GLOBAL_ATOMIC: Histogram = Histogram {
     },
     short: "global",
     shared: SharedBytes::Fixed(0),
-    takes_bin_count: false,
 };
 
 /// Shared-memory bins per block, then one global atomic per bin per block.
@@ -41,6 +58,7 @@ pub const PRIVATIZED: Histogram = Histogram {
     entry: Entry {
         symbol: "histogram_privatized",
         family: Family::Histogram,
+        params: &[INPUT, N, BINS, NUM_BINS],
         ptx_has: &["red.shared.add.u32", "bar.sync", "red.global.add.u32"],
         ptx_lacks: &["atom."],
         // Integer shared atomics are native: no compare-and-swap loop.
@@ -49,7 +67,6 @@ pub const PRIVATIZED: Histogram = Histogram {
     },
     short: "privatized",
     shared: SharedBytes::PerBin(size_of::<u32>() as u32),
-    takes_bin_count: true,
 };
 
 /// Both, naive first.

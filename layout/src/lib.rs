@@ -4,9 +4,9 @@
 //! doc and in a hand-written copy on the host. Here it lives once, as data:
 //! the constants and `#[repr(C)]` types that cross the kernel boundary, and a
 //! registry per kernel family ([`sum::KERNELS`], [`publish::VARIANTS`],
-//! [`histogram::KERNELS`], [`baseline::KERNELS`]) that names each kernel's
-//! PTX symbol, launch shape, shared-memory bytes, grid rule and the
-//! instructions its doc promises. The kernels crate compiles against it for
+//! [`histogram::KERNELS`], [`baseline::KERNELS`], [`litmus::KERNELS`]) that
+//! names each kernel's PTX symbol, parameters, launch shape, shared-memory
+//! bytes, grid rule and the instructions its doc promises. The kernels crate compiles against it for
 //! nvptx64; the host sizes its launches from it; the PTX tests, the SASS
 //! summary and the sanitizer task read the same tables. A mismatch between
 //! kernel and host is a compile error, not a wrong answer.
@@ -23,6 +23,8 @@ pub mod histogram;
 pub mod litmus;
 pub mod publish;
 pub mod registry;
+pub mod scope;
 pub mod sum;
 
-pub use registry::{Entry, Family, Grid, SharedBytes, WARP_SIZE, entries};
+pub use registry::{Entry, Family, Grid, Param, ParamRole, SharedBytes, Type, WARP_SIZE, entries};
+pub use scope::{Placement, Scope};

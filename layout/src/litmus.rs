@@ -23,7 +23,8 @@
 //!   the GPU and in the host's tests alike.
 //! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
 
-use crate::registry::{Entry, Family, WARP_SIZE};
+use crate::registry::{Entry, Family, Param, ParamRole, Type, WARP_SIZE};
+use crate::scope::{Placement, Scope};
 
 /// A location of a litmus test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,43 +188,10 @@ impl Test {
         }
     }
 
-    /// The variants that teach something for this test: release/acquire only
-    /// where the test has a flag, fences only where a thread has two
-    /// accesses to separate.
-    pub const fn variants(self) -> &'static [Variant] {
-        use Variant::*;
-        match self {
-            Test::Mp | Test::Wrc => &[
-                Weak,
-                RelaxedGpu,
-                RelaxedCta,
-                ReleaseAcquireGpu,
-                ReleaseAcquireCta,
-                FenceAcqRelGpu,
-                FenceAcqRelCta,
-                FenceScGpu,
-                FenceScCta,
-            ],
-            Test::Sb | Test::Lb | Test::Iriw => {
-                &[Weak, RelaxedGpu, RelaxedCta, FenceAcqRelGpu, FenceAcqRelCta, FenceScGpu, FenceScCta]
-            }
-            Test::Corr => &[Weak, RelaxedGpu, RelaxedCta],
-        }
-    }
-
     /// Whether the test uses `y` at all (CoRR does not).
     pub const fn uses_y(self) -> bool {
         !matches!(self, Test::Corr)
     }
-}
-
-/// The scope of an access or fence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    /// `.cta`: the threads of one block.
-    Cta,
-    /// `.gpu`: every thread of the device.
-    Gpu,
 }
 
 /// How a test's accesses are written.
@@ -358,29 +326,6 @@ impl Variant {
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
             Variant::FenceScGpu => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
             Variant::FenceScCta => &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"],
-        }
-    }
-}
-
-/// Where the threads of one instance run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u32)]
-pub enum Placement {
-    /// In different warps of one block.
-    IntraBlock = 0,
-    /// In different blocks.
-    InterBlock = 1,
-}
-
-impl Placement {
-    /// Both placements.
-    pub const ALL: [Placement; 2] = [Placement::IntraBlock, Placement::InterBlock];
-
-    /// Its name on the command line.
-    pub const fn key(self) -> &'static str {
-        match self {
-            Placement::IntraBlock => "intra-block",
-            Placement::InterBlock => "inter-block",
         }
     }
 }
@@ -590,9 +535,42 @@ impl Params {
     }
 }
 
-/// One litmus kernel: a test in one variant. Its signature is
-/// `(params: *const Params, shift: u32, locations: *mut u32, results: *mut u32,
-/// stress: *mut u32, control: *mut u32)`.
+/// What each argument of a litmus kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// The testing environment: one [`Params`] in global memory.
+    Params,
+    /// The launch's block rotation.
+    Shift,
+    /// The locations, [`Params::location_words`] words, zero before each
+    /// launch.
+    Locations,
+    /// [`REGISTERS`] words per instance, zero before each launch.
+    Results,
+    /// The stress buffer, [`Params::stress_words`] words.
+    Stress,
+    /// The synchronised start's counter, one word, zero before each launch.
+    Control,
+    /// [`BINS`] `u64` counters the classifier adds into.
+    Histogram,
+}
+
+const PARAMS: Param = Param::new("params", Type::ConstPtr("Params"), ParamRole::Litmus(Arg::Params));
+const SHIFT: Param = Param::new("shift", Type::U32, ParamRole::Litmus(Arg::Shift));
+const LOCATIONS: Param = Param::new("locations", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Locations));
+const RESULTS: Param = Param::new("results", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Results));
+const STRESS: Param = Param::new("stress", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Stress));
+const CONTROL: Param = Param::new("control", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Control));
+const HISTOGRAM: Param = Param::new("histogram", Type::MutPtr("u64"), ParamRole::Litmus(Arg::Histogram));
+
+/// Every test kernel's parameters.
+pub const TEST_PARAMS: [Param; 6] = [PARAMS, SHIFT, LOCATIONS, RESULTS, STRESS, CONTROL];
+
+/// [`CLASSIFY`]'s parameters: the test kernel's buffers, and the histogram.
+pub const CLASSIFY_PARAMS: [Param; 5] = [PARAMS, LOCATIONS, RESULTS, CONTROL, HISTOGRAM];
+
+/// One litmus kernel: a test in one variant. Its parameters are
+/// [`TEST_PARAMS`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Kernel {
     /// What every kernel records.
@@ -605,77 +583,121 @@ pub struct Kernel {
 
 const fn kernel(test: Test, variant: Variant, symbol: &'static str) -> Kernel {
     Kernel {
-        entry: Entry::new(Family::Litmus, symbol, &[], &[], variant.sass_has(), variant.sass_lacks()),
+        entry: Entry::new(Family::Litmus, symbol, &TEST_PARAMS, &[], &[], variant.sass_has(), variant.sass_lacks()),
         test,
         variant,
     }
 }
 
 /// The kernel that turns each instance's registers into a histogram bin and
-/// resets the instance for the next launch: `(params: *const Params,
-/// locations: *mut u32, results: *mut u32, control: *mut u32, histogram:
-/// *mut u64)`, any grid, [`BINS`] `u32`s of shared memory.
+/// resets the instance for the next launch: [`CLASSIFY_PARAMS`], any grid,
+/// [`BINS`] `u32`s of shared memory.
 pub const CLASSIFY: Entry = Entry::new(
     Family::Litmus,
     "litmus_classify",
+    &CLASSIFY_PARAMS,
     &["red.shared.add.u32", "red.global.add.u64", "bar.sync"],
     &[".global.u32", "fence", ".acquire", ".release"],
     &["ATOMS", "REDG.E.ADD.64"],
     &["MEMBAR"],
 );
 
-use Test::{Corr, Iriw, Lb, Mp, Sb, Wrc};
-use Variant::{
-    FenceAcqRelCta, FenceAcqRelGpu, FenceScCta, FenceScGpu, RelaxedCta, RelaxedGpu, ReleaseAcquireCta,
-    ReleaseAcquireGpu, Weak,
-};
+/// The litmus grid, written once: every (test, variant) kernel, test by test
+/// in [`Test::ALL`]'s order, each test's variants in the order tables list
+/// them, with its `.entry` symbol. `litmus_grid!(callback)` invokes
+/// `callback! { Test { symbol => Variant, ... } ... }` with the bare
+/// names of [`Test`] and [`Variant`]; [`KERNELS`] and [`Test::variants`] are
+/// generated from it here, and the kernels crate exports one kernel per
+/// symbol from it (`kernels/src/litmus/mod.rs`).
+///
+/// A test has the variants that teach something for it: release/acquire
+/// only where the test has a flag, fences only where a thread has two
+/// accesses to separate. A symbol is `litmus_<test key>_<variant key>`, with
+/// underscores for dashes (a test below checks it).
+#[macro_export]
+macro_rules! litmus_grid {
+    ($($callback:tt)*) => {
+        $($callback)*! {
+            Mp {
+                litmus_mp_weak => Weak,
+                litmus_mp_relaxed_gpu => RelaxedGpu,
+                litmus_mp_relaxed_cta => RelaxedCta,
+                litmus_mp_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_mp_rel_acq_cta => ReleaseAcquireCta,
+                litmus_mp_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_mp_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_mp_fence_sc_gpu => FenceScGpu,
+                litmus_mp_fence_sc_cta => FenceScCta,
+            }
+            Sb {
+                litmus_sb_weak => Weak,
+                litmus_sb_relaxed_gpu => RelaxedGpu,
+                litmus_sb_relaxed_cta => RelaxedCta,
+                litmus_sb_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_sb_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_sb_fence_sc_gpu => FenceScGpu,
+                litmus_sb_fence_sc_cta => FenceScCta,
+            }
+            Lb {
+                litmus_lb_weak => Weak,
+                litmus_lb_relaxed_gpu => RelaxedGpu,
+                litmus_lb_relaxed_cta => RelaxedCta,
+                litmus_lb_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_lb_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_lb_fence_sc_gpu => FenceScGpu,
+                litmus_lb_fence_sc_cta => FenceScCta,
+            }
+            Corr {
+                litmus_corr_weak => Weak,
+                litmus_corr_relaxed_gpu => RelaxedGpu,
+                litmus_corr_relaxed_cta => RelaxedCta,
+            }
+            Wrc {
+                litmus_wrc_weak => Weak,
+                litmus_wrc_relaxed_gpu => RelaxedGpu,
+                litmus_wrc_relaxed_cta => RelaxedCta,
+                litmus_wrc_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_wrc_rel_acq_cta => ReleaseAcquireCta,
+                litmus_wrc_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_wrc_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_wrc_fence_sc_gpu => FenceScGpu,
+                litmus_wrc_fence_sc_cta => FenceScCta,
+            }
+            Iriw {
+                litmus_iriw_weak => Weak,
+                litmus_iriw_relaxed_gpu => RelaxedGpu,
+                litmus_iriw_relaxed_cta => RelaxedCta,
+                litmus_iriw_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_iriw_fence_sc_gpu => FenceScGpu,
+                litmus_iriw_fence_sc_cta => FenceScCta,
+            }
+        }
+    };
+}
 
-/// Every litmus kernel, test by test in [`Test::ALL`]'s order, each test's
-/// variants in [`Test::variants`]' order.
-pub const KERNELS: [Kernel; 42] = [
-    kernel(Mp, Weak, "litmus_mp_weak"),
-    kernel(Mp, RelaxedGpu, "litmus_mp_relaxed_gpu"),
-    kernel(Mp, RelaxedCta, "litmus_mp_relaxed_cta"),
-    kernel(Mp, ReleaseAcquireGpu, "litmus_mp_rel_acq_gpu"),
-    kernel(Mp, ReleaseAcquireCta, "litmus_mp_rel_acq_cta"),
-    kernel(Mp, FenceAcqRelGpu, "litmus_mp_fence_acq_rel_gpu"),
-    kernel(Mp, FenceAcqRelCta, "litmus_mp_fence_acq_rel_cta"),
-    kernel(Mp, FenceScGpu, "litmus_mp_fence_sc_gpu"),
-    kernel(Mp, FenceScCta, "litmus_mp_fence_sc_cta"),
-    kernel(Sb, Weak, "litmus_sb_weak"),
-    kernel(Sb, RelaxedGpu, "litmus_sb_relaxed_gpu"),
-    kernel(Sb, RelaxedCta, "litmus_sb_relaxed_cta"),
-    kernel(Sb, FenceAcqRelGpu, "litmus_sb_fence_acq_rel_gpu"),
-    kernel(Sb, FenceAcqRelCta, "litmus_sb_fence_acq_rel_cta"),
-    kernel(Sb, FenceScGpu, "litmus_sb_fence_sc_gpu"),
-    kernel(Sb, FenceScCta, "litmus_sb_fence_sc_cta"),
-    kernel(Lb, Weak, "litmus_lb_weak"),
-    kernel(Lb, RelaxedGpu, "litmus_lb_relaxed_gpu"),
-    kernel(Lb, RelaxedCta, "litmus_lb_relaxed_cta"),
-    kernel(Lb, FenceAcqRelGpu, "litmus_lb_fence_acq_rel_gpu"),
-    kernel(Lb, FenceAcqRelCta, "litmus_lb_fence_acq_rel_cta"),
-    kernel(Lb, FenceScGpu, "litmus_lb_fence_sc_gpu"),
-    kernel(Lb, FenceScCta, "litmus_lb_fence_sc_cta"),
-    kernel(Corr, Weak, "litmus_corr_weak"),
-    kernel(Corr, RelaxedGpu, "litmus_corr_relaxed_gpu"),
-    kernel(Corr, RelaxedCta, "litmus_corr_relaxed_cta"),
-    kernel(Wrc, Weak, "litmus_wrc_weak"),
-    kernel(Wrc, RelaxedGpu, "litmus_wrc_relaxed_gpu"),
-    kernel(Wrc, RelaxedCta, "litmus_wrc_relaxed_cta"),
-    kernel(Wrc, ReleaseAcquireGpu, "litmus_wrc_rel_acq_gpu"),
-    kernel(Wrc, ReleaseAcquireCta, "litmus_wrc_rel_acq_cta"),
-    kernel(Wrc, FenceAcqRelGpu, "litmus_wrc_fence_acq_rel_gpu"),
-    kernel(Wrc, FenceAcqRelCta, "litmus_wrc_fence_acq_rel_cta"),
-    kernel(Wrc, FenceScGpu, "litmus_wrc_fence_sc_gpu"),
-    kernel(Wrc, FenceScCta, "litmus_wrc_fence_sc_cta"),
-    kernel(Iriw, Weak, "litmus_iriw_weak"),
-    kernel(Iriw, RelaxedGpu, "litmus_iriw_relaxed_gpu"),
-    kernel(Iriw, RelaxedCta, "litmus_iriw_relaxed_cta"),
-    kernel(Iriw, FenceAcqRelGpu, "litmus_iriw_fence_acq_rel_gpu"),
-    kernel(Iriw, FenceAcqRelCta, "litmus_iriw_fence_acq_rel_cta"),
-    kernel(Iriw, FenceScGpu, "litmus_iriw_fence_sc_gpu"),
-    kernel(Iriw, FenceScCta, "litmus_iriw_fence_sc_cta"),
-];
+/// Defines [`KERNELS`] and [`Test::variants`] from the grid.
+macro_rules! registry {
+    ($($test:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
+        /// Every litmus kernel, test by test in [`Test::ALL`]'s order, each
+        /// test's variants in [`Test::variants`]' order: the grid
+        /// ([`litmus_grid!`](crate::litmus_grid)).
+        pub const KERNELS: [Kernel; [$($(stringify!($symbol),)*)*].len()] =
+            [$($(kernel(Test::$test, Variant::$variant, stringify!($symbol)),)*)*];
+
+        impl Test {
+            /// The variants that teach something for this test, in the
+            /// grid's order ([`litmus_grid!`](crate::litmus_grid)).
+            pub const fn variants(self) -> &'static [Variant] {
+                match self {
+                    $(Test::$test => &[$(Variant::$variant),*],)*
+                }
+            }
+        }
+    };
+}
+
+litmus_grid!(registry);
 
 impl Kernel {
     /// The test accesses and fences of this kernel's PTX, in program order:

@@ -1,7 +1,8 @@
 //! The publication demo: the payload and slot layouts both sides read, and
 //! the registry of its four variants.
 
-use crate::registry::{Entry, Family, SharedBytes};
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+use crate::scope::{Placement, Scope};
 
 /// The payload: two fields written with ordinary stores, so no single atomic
 /// can cover both.
@@ -60,74 +61,49 @@ pub const CONSUMER: u32 = 32;
 /// Blocks per SM in every variant's grid.
 pub const BLOCKS_PER_SM: u32 = 16;
 
-/// Where producer and consumer run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Placement {
-    /// Two warps of one block; the slot in shared memory.
-    SameBlock,
-    /// Thread 0 of block `2p` publishes to thread 0 of block `2p + 1`; the
-    /// slots in global memory.
-    TwoBlocks,
-}
-
+/// The publication demo's facts of each placement. Intra-block: two warps of
+/// one block, the slot in shared memory. Inter-block: thread 0 of block `2p`
+/// publishes to thread 0 of block `2p + 1`, the slots in global memory.
 impl Placement {
     /// Threads per block: two warps in one block (producer in the first,
     /// consumer in the second), or one warp per block across blocks.
     pub const fn threads(self) -> u32 {
         match self {
-            Placement::SameBlock => 64,
-            Placement::TwoBlocks => 32,
+            Placement::IntraBlock => 64,
+            Placement::InterBlock => 32,
         }
     }
 
     /// Rounds each pair runs per launch unless told otherwise.
     pub const fn default_rounds(self) -> u32 {
         match self {
-            Placement::SameBlock => 1024,
-            Placement::TwoBlocks => 2048,
+            Placement::IntraBlock => 1024,
+            Placement::InterBlock => 2048,
         }
     }
 
     /// Dynamic shared memory: one [`Slot`] in a block, none across blocks.
     pub const fn shared(self) -> SharedBytes {
         match self {
-            Placement::SameBlock => SharedBytes::Fixed(size_of::<Slot>() as u32),
-            Placement::TwoBlocks => SharedBytes::Fixed(0),
+            Placement::IntraBlock => SharedBytes::Fixed(size_of::<Slot>() as u32),
+            Placement::InterBlock => SharedBytes::Fixed(0),
         }
     }
 
     /// Producer/consumer pairs in a grid of `blocks`.
     pub const fn pairs(self, blocks: u32) -> u32 {
         match self {
-            Placement::SameBlock => blocks,
-            Placement::TwoBlocks => blocks / 2,
+            Placement::IntraBlock => blocks,
+            Placement::InterBlock => blocks / 2,
         }
     }
 
-    /// Words for tables.
-    pub const fn text(self) -> &'static str {
+    /// The parameters of its kernels: [`INTRA_BLOCK_PARAMS`] or
+    /// [`INTER_BLOCK_PARAMS`].
+    pub const fn params(self) -> &'static [Param] {
         match self {
-            Placement::SameBlock => "same block",
-            Placement::TwoBlocks => "two blocks",
-        }
-    }
-}
-
-/// The scope of the flag operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scope {
-    /// `.cta`: the threads of one block.
-    Cta,
-    /// `.gpu`: every thread of the device.
-    Gpu,
-}
-
-impl Scope {
-    /// Words for tables.
-    pub const fn text(self) -> &'static str {
-        match self {
-            Scope::Cta => "block (.cta)",
-            Scope::Gpu => "device (.gpu)",
+            Placement::IntraBlock => &INTRA_BLOCK_PARAMS,
+            Placement::InterBlock => &INTER_BLOCK_PARAMS,
         }
     }
 }
@@ -151,10 +127,44 @@ impl Ordering {
     }
 }
 
-/// One variant of the protocol. Same-block kernels take `(rounds: u32,
-/// budget_ns: u64, observed: *mut Payload, totals: *mut Counts)`; cross-block
-/// kernels take `(slots: *mut Slot, rounds: u32, budget_ns: u64, flag_apart:
-/// u32, preload: u32, observed: *mut Payload, totals: *mut Counts)`.
+/// What each argument of a publication kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// Across blocks: one [`Slot`] per pair per round, zeroed before each
+    /// launch.
+    Slots,
+    /// Producer/consumer rounds each pair runs.
+    Rounds,
+    /// Each consumer's time budget before its waits time out.
+    BudgetNs,
+    /// Across blocks: slots from a round's payload to its flag (0: the
+    /// slot's own `ready`).
+    FlagApart,
+    /// Across blocks: 1 if the consumer reads the payload once before it
+    /// waits.
+    Preload,
+    /// One [`Payload`] per consumer: the last one it read.
+    Observed,
+    /// One [`Counts`] for the launch, zeroed before it.
+    Totals,
+}
+
+const SLOTS: Param = Param::new("slots", Type::MutPtr("Slot"), ParamRole::Publish(Arg::Slots));
+const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Publish(Arg::Rounds));
+const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::Publish(Arg::BudgetNs));
+const FLAG_APART: Param = Param::new("flag_apart", Type::U32, ParamRole::Publish(Arg::FlagApart));
+const PRELOAD: Param = Param::new("preload", Type::U32, ParamRole::Publish(Arg::Preload));
+const OBSERVED: Param = Param::new("observed", Type::MutPtr("Payload"), ParamRole::Publish(Arg::Observed));
+const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::Publish(Arg::Totals));
+
+/// An intra-block kernel's parameters: the slot lives in shared memory.
+pub const INTRA_BLOCK_PARAMS: [Param; 4] = [ROUNDS, BUDGET_NS, OBSERVED, TOTALS];
+
+/// An inter-block kernel's parameters.
+pub const INTER_BLOCK_PARAMS: [Param; 7] = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, OBSERVED, TOTALS];
+
+/// One variant of the protocol. Its parameters are its placement's
+/// ([`Placement::params`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Variant {
     /// What every kernel records.
@@ -179,6 +189,7 @@ pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_block_release_acquire",
+        Placement::IntraBlock.params(),
         &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
         &[".relaxed", ".gpu.b32", "fence"],
         // Release/acquire becomes a memory barrier of the scope.
@@ -186,7 +197,7 @@ pub const BLOCK_RELEASE_ACQUIRE: Variant = Variant {
         &["MEMBAR.ALL.GPU"],
     ),
     name: "block-release-acquire",
-    placement: Placement::SameBlock,
+    placement: Placement::IntraBlock,
     scope: Scope::Cta,
     ordering: Ordering::ReleaseAcquire,
     guaranteed: true,
@@ -198,6 +209,7 @@ pub const BLOCK_RELAXED: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_block_relaxed",
+        Placement::IntraBlock.params(),
         &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
         &[".release", ".acquire", "fence", "membar"],
         &[],
@@ -205,7 +217,7 @@ pub const BLOCK_RELAXED: Variant = Variant {
         &["MEMBAR"],
     ),
     name: "block-relaxed",
-    placement: Placement::SameBlock,
+    placement: Placement::IntraBlock,
     scope: Scope::Cta,
     ordering: Ordering::Relaxed,
     guaranteed: false,
@@ -217,6 +229,7 @@ pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_release_acquire",
+        Placement::InterBlock.params(),
         &["st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
         &[".cta.b32", ".relaxed", "bar.sync"],
         // A device-scope acquire also invalidates L1.
@@ -224,7 +237,7 @@ pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
         &[],
     ),
     name: "grid-release-acquire",
-    placement: Placement::TwoBlocks,
+    placement: Placement::InterBlock,
     scope: Scope::Gpu,
     ordering: Ordering::ReleaseAcquire,
     guaranteed: true,
@@ -236,6 +249,7 @@ pub const GRID_RELAXED: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_relaxed",
+        Placement::InterBlock.params(),
         &["st.relaxed.gpu.b32", "ld.relaxed.gpu.b32", "%globaltimer"],
         &[".release", ".acquire", "bar.sync", "fence"],
         &[],
@@ -243,7 +257,7 @@ pub const GRID_RELAXED: Variant = Variant {
         &["MEMBAR", "CCTL"],
     ),
     name: "grid-relaxed",
-    placement: Placement::TwoBlocks,
+    placement: Placement::InterBlock,
     scope: Scope::Gpu,
     ordering: Ordering::Relaxed,
     guaranteed: false,
@@ -255,13 +269,14 @@ pub const GRID_WRONG_SCOPE: Variant = Variant {
     entry: Entry::new(
         Family::Publish,
         "publish_grid_wrong_scope",
+        Placement::InterBlock.params(),
         &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer"],
         &[".gpu.b32", ".relaxed", "bar.sync"],
         &[],
         &["MEMBAR.ALL.GPU", "CCTL"],
     ),
     name: "grid-wrong-scope",
-    placement: Placement::TwoBlocks,
+    placement: Placement::InterBlock,
     scope: Scope::Cta,
     ordering: Ordering::ReleaseAcquire,
     guaranteed: false,
@@ -278,8 +293,15 @@ mod tests {
     #[test]
     fn a_variant_is_guaranteed_exactly_when_release_acquire_covers_both_threads() {
         for v in VARIANTS {
-            let covers = v.scope == Scope::Gpu || v.placement == Placement::SameBlock;
+            let covers = v.scope.covers(v.placement);
             assert_eq!(v.guaranteed, covers && v.ordering == Ordering::ReleaseAcquire, "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn a_variants_parameters_are_its_placements() {
+        for v in VARIANTS {
+            assert_eq!(v.entry.params, v.placement.params(), "{}", v.name);
         }
     }
 
@@ -294,6 +316,6 @@ mod tests {
 
     #[test]
     fn a_block_holds_the_consumer_of_a_same_block_pair() {
-        assert!(Placement::SameBlock.threads() > CONSUMER && PRODUCER / 32 != CONSUMER / 32);
+        assert!(Placement::IntraBlock.threads() > CONSUMER && PRODUCER / 32 != CONSUMER / 32);
     }
 }

@@ -27,6 +27,10 @@ pub struct Entry {
     pub symbol: &'static str,
     /// Its family.
     pub family: Family,
+    /// Its parameters, in the order of its Rust signature: what the host
+    /// pushes at launch (`host/src/gpu/`, in this order) and what `tests/ptx.rs`
+    /// checks the `.entry`'s `.param` list against.
+    pub params: &'static [Param],
     /// PTX instructions the kernel's doc promises: each must appear in its
     /// body.
     pub ptx_has: &'static [&'static str],
@@ -41,16 +45,116 @@ pub struct Entry {
 }
 
 impl Entry {
-    /// An entry of `family`, with its PTX and SASS promises in that order.
+    /// An entry of `family`, with its parameters, then its PTX and SASS
+    /// promises in that order.
     pub const fn new(
         family: Family,
         symbol: &'static str,
+        params: &'static [Param],
         ptx_has: &'static [&'static str],
         ptx_lacks: &'static [&'static str],
         sass_has: &'static [&'static str],
         sass_lacks: &'static [&'static str],
     ) -> Entry {
-        Entry { symbol, family, ptx_has, ptx_lacks, sass_has, sass_lacks }
+        Entry { symbol, family, params, ptx_has, ptx_lacks, sass_has, sass_lacks }
+    }
+}
+
+/// The type of one kernel parameter, as the kernel's Rust signature writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `u32`.
+    U32,
+    /// `u64`.
+    U64,
+    /// `usize`: 64 bits on `nvptx64`.
+    Usize,
+    /// `f32`.
+    F32,
+    /// `*const T`, with `T`'s name (`"f32"`, `"Params"`).
+    ConstPtr(&'static str),
+    /// `*mut T`, with `T`'s name (`"u32"`, `"Handoff"`).
+    MutPtr(&'static str),
+}
+
+impl Type {
+    /// The type rustc gives the parameter in the PTX `.param` list: a pointer
+    /// is a `.u64` marked `.ptr`.
+    pub const fn ptx(self) -> &'static str {
+        match self {
+            Type::U32 => ".u32",
+            Type::U64 | Type::Usize => ".u64",
+            Type::F32 => ".f32",
+            Type::ConstPtr(_) | Type::MutPtr(_) => ".u64 .ptr",
+        }
+    }
+}
+
+impl core::fmt::Display for Type {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Type::U32 => f.write_str("u32"),
+            Type::U64 => f.write_str("u64"),
+            Type::Usize => f.write_str("usize"),
+            Type::F32 => f.write_str("f32"),
+            Type::ConstPtr(pointee) => write!(f, "*const {pointee}"),
+            Type::MutPtr(pointee) => write!(f, "*mut {pointee}"),
+        }
+    }
+}
+
+/// What a parameter is for: one argument kind of the kernel's family, which
+/// the family's host wrapper supplies the value of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamRole {
+    /// A sum kernel's argument.
+    Sum(crate::sum::Arg),
+    /// A publication kernel's argument.
+    Publish(crate::publish::Arg),
+    /// A histogram kernel's argument.
+    Histogram(crate::histogram::Arg),
+    /// A yardstick's or timing kernel's argument.
+    Baseline(crate::baseline::Arg),
+    /// A litmus kernel's argument.
+    Litmus(crate::litmus::Arg),
+}
+
+impl ParamRole {
+    /// The family whose argument it is.
+    pub const fn family(self) -> Family {
+        match self {
+            ParamRole::Sum(_) => Family::Sum,
+            ParamRole::Publish(_) => Family::Publish,
+            ParamRole::Histogram(_) => Family::Histogram,
+            ParamRole::Baseline(_) => Family::Baseline,
+            ParamRole::Litmus(_) => Family::Litmus,
+        }
+    }
+}
+
+/// One kernel parameter: its name and type in the kernel's signature, and
+/// its role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// The name in the kernel's Rust signature.
+    pub name: &'static str,
+    /// The type in the kernel's Rust signature.
+    pub ty: Type,
+    /// What it is for.
+    pub role: ParamRole,
+}
+
+impl Param {
+    /// The parameter `name: ty`, playing `role`.
+    pub const fn new(name: &'static str, ty: Type, role: ParamRole) -> Param {
+        Param { name, ty, role }
+    }
+}
+
+impl core::fmt::Display for Param {
+    /// As the kernel's signature writes it: `input: *const f32`.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {}", self.name, self.ty)
     }
 }
 
@@ -135,6 +239,40 @@ mod tests {
         assert_eq!(quads.blocks(1 << 28, 256, 528), 528);
         assert_eq!(quads.blocks(4096, 256, 528), 4);
         assert_eq!(quads.blocks(1, 256, 528), 1, "never an empty grid");
+    }
+
+    #[test]
+    fn every_parameter_belongs_to_its_kernels_family_and_no_name_repeats() {
+        for entry in entries() {
+            for (i, param) in entry.params.iter().enumerate() {
+                assert_eq!(param.role.family(), entry.family, "{}: {}", entry.symbol, param.name);
+                assert!(entry.params[..i].iter().all(|p| p.name != param.name && p.role != param.role));
+            }
+        }
+    }
+
+    #[test]
+    fn parameter_types_as_rust_and_ptx_write_them() {
+        let input = Param::new("input", Type::ConstPtr("f32"), ParamRole::Sum(crate::sum::Arg::Input));
+        let mut text = [0u8; 32];
+        let mut w = Buffer(&mut text, 0);
+        core::fmt::write(&mut w, format_args!("{input}")).unwrap();
+        let len = w.1;
+        assert_eq!(&text[..len], b"input: *const f32");
+        assert_eq!(input.ty.ptx(), ".u64 .ptr");
+        assert_eq!((Type::Usize.ptx(), Type::U32.ptx(), Type::F32.ptx()), (".u64", ".u32", ".f32"));
+    }
+
+    /// A `core::fmt::Write` into a fixed buffer: the crate has no `String`.
+    struct Buffer<'a>(&'a mut [u8], usize);
+
+    impl core::fmt::Write for Buffer<'_> {
+        fn write_str(&mut self, s: &str) -> core::fmt::Result {
+            let end = self.1 + s.len();
+            self.0.get_mut(self.1..end).ok_or(core::fmt::Error)?.copy_from_slice(s.as_bytes());
+            self.1 = end;
+            Ok(())
+        }
     }
 
     #[test]

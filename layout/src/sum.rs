@@ -4,7 +4,7 @@
 //! bench and determinism table, the PTX tests, the SASS summary and the
 //! sanitizer all read it from here.
 
-use crate::registry::{Entry, Family, Grid, SharedBytes, WARP_SIZE};
+use crate::registry::{Entry, Family, Grid, Param, ParamRole, SharedBytes, Type, WARP_SIZE};
 
 /// The fixed-order layout of `sum_deterministic`: the unit sizes that make its
 /// result depend on `n` alone.
@@ -96,17 +96,52 @@ impl Barriers {
     }
 }
 
-/// The extra arguments a sum kernel takes after `(input, total, n)`.
+/// What each argument of a sum kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// The floats to add.
+    Input,
+    /// The accumulator the sum is added into, zero before the launch.
+    Total,
+    /// How many floats `input` holds.
+    N,
+    /// One partial sum per [`deterministic::CHUNK`].
+    Partials,
+    /// The ticket and handoff slots: a [`deterministic::Handoff`], zero
+    /// before the first launch and left zero.
+    Handoff,
+    /// A [`crate::exact::Superaccumulator`], zero before the first launch and
+    /// left zero.
+    Superaccumulator,
+}
+
+const INPUT: Param = Param::new("input", Type::ConstPtr("f32"), ParamRole::Sum(Arg::Input));
+const TOTAL: Param = Param::new("total", Type::MutPtr("f32"), ParamRole::Sum(Arg::Total));
+const N: Param = Param::new("n", Type::Usize, ParamRole::Sum(Arg::N));
+const PARTIALS: Param = Param::new("partials", Type::MutPtr("f32"), ParamRole::Sum(Arg::Partials));
+const HANDOFF: Param = Param::new("handoff", Type::MutPtr("Handoff"), ParamRole::Sum(Arg::Handoff));
+const ACC: Param = Param::new("acc", Type::MutPtr("Superaccumulator"), ParamRole::Sum(Arg::Superaccumulator));
+
+/// The family's signature: `(input: *const f32, total: *mut f32, n: usize)`.
+pub const PARAMS: [Param; 3] = [INPUT, TOTAL, N];
+
+/// The family's, then [`Scratch::ChunkPartials`]' buffers.
+pub const CHUNK_PARTIALS_PARAMS: [Param; 5] = [INPUT, TOTAL, N, PARTIALS, HANDOFF];
+
+/// The family's, then [`Scratch::Superaccumulator`]'s buffer.
+pub const SUPERACCUMULATOR_PARAMS: [Param; 4] = [INPUT, TOTAL, N, ACC];
+
+/// The device memory a sum kernel takes after `(input, total, n)`, which the
+/// host allocates: read from its parameters ([`Sum::scratch`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scratch {
-    /// None.
+    /// None: [`PARAMS`].
     None,
-    /// `partials: *mut f32` (one per [`deterministic::CHUNK`]) and
-    /// `handoff: *mut Handoff` (zero before the first launch; left zero):
-    /// [`deterministic::Handoff`].
+    /// One partial per [`deterministic::CHUNK`] and a zeroed
+    /// [`deterministic::Handoff`]: [`CHUNK_PARTIALS_PARAMS`].
     ChunkPartials,
-    /// `acc: *mut Superaccumulator` (zero before the first launch; left
-    /// zero): [`crate::exact::Superaccumulator`].
+    /// A zeroed [`crate::exact::Superaccumulator`]:
+    /// [`SUPERACCUMULATOR_PARAMS`].
     Superaccumulator,
 }
 
@@ -122,8 +157,8 @@ pub enum Promise {
     CorrectlyRounded,
 }
 
-/// One sum kernel: `(input: *const f32, total: *mut f32, n: usize, ...)`,
-/// adding `input[0..n]` into `*total`.
+/// One sum kernel, adding `input[0..n]` into `*total`: its parameters are
+/// [`PARAMS`], then any [`Scratch`] it needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sum {
     /// What every kernel records.
@@ -145,8 +180,6 @@ pub struct Sum {
     pub global_atomics: GlobalAtomics,
     /// Barriers per block.
     pub barriers: Barriers,
-    /// Arguments after `n`.
-    pub scratch: Scratch,
     /// The largest `n` it accepts.
     pub max_n: usize,
 }
@@ -160,6 +193,18 @@ impl Sum {
             GlobalAtomics::None => 0,
         }
     }
+
+    /// The scratch its parameters after `n` name.
+    pub fn scratch(&self) -> Scratch {
+        let takes = |arg| self.entry.params.iter().any(|p| p.role == ParamRole::Sum(arg));
+        if takes(Arg::Handoff) {
+            Scratch::ChunkPartials
+        } else if takes(Arg::Superaccumulator) {
+            Scratch::Superaccumulator
+        } else {
+            Scratch::None
+        }
+    }
 }
 
 /// The page's naive sum: one global atomic add per element.
@@ -167,6 +212,7 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_global_atomic",
+        &PARAMS,
         &["red.global.add.f32"],
         &["bar.sync", "red.shared"],
         &["REDG.E.ADD.F32"],
@@ -180,7 +226,6 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerElement,
     barriers: Barriers::Fixed(0),
-    scratch: Scratch::None,
     max_n: usize::MAX,
 };
 
@@ -189,6 +234,7 @@ pub const SHARED_ATOMIC: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_shared_atomic",
+        &PARAMS,
         &["red.shared.add.f32", "bar.sync", "red.global.add.f32"],
         &["atom.shared"],
         // A shared-memory float add has no single instruction on sm_90: it is
@@ -204,7 +250,6 @@ pub const SHARED_ATOMIC: Sum = Sum {
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(2),
-    scratch: Scratch::None,
     max_n: usize::MAX,
 };
 
@@ -213,6 +258,7 @@ pub const TREE_ATOMIC: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_tree_atomic",
+        &PARAMS,
         &["bar.sync", "add.rn.f32", "red.global.add.f32"],
         &["red.shared", "atom.shared"],
         &["REDG.E.ADD.F32"],
@@ -226,7 +272,6 @@ pub const TREE_ATOMIC: Sum = Sum {
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Tree,
-    scratch: Scratch::None,
     max_n: usize::MAX,
 };
 
@@ -235,6 +280,7 @@ pub const WARP_SHUFFLE: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_warp_shuffle",
+        &PARAMS,
         &["shfl.sync.bfly.b32", "bar.sync", "red.global.add.f32"],
         &["red.shared", "atom.shared"],
         &["SHFL.BFLY"],
@@ -248,7 +294,6 @@ pub const WARP_SHUFFLE: Sum = Sum {
     grid: Grid::ONE_PER_ELEMENT,
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
-    scratch: Scratch::None,
     max_n: usize::MAX,
 };
 
@@ -257,6 +302,7 @@ pub const BANDWIDTH: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_bandwidth",
+        &PARAMS,
         &["ld.global.nc.v4.f32", "shfl.sync.bfly.b32", "red.global.add.f32"],
         &["red.shared"],
         &["SHFL.BFLY", "REDG.E.ADD.F32"],
@@ -271,7 +317,6 @@ pub const BANDWIDTH: Sum = Sum {
     grid: Grid { elements_per_thread: 4, fills_device: true },
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
-    scratch: Scratch::None,
     max_n: usize::MAX,
 };
 
@@ -280,6 +325,7 @@ pub const DETERMINISTIC: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_deterministic",
+        &CHUNK_PARTIALS_PARAMS,
         &[
             "ld.global.nc.v4.f32",
             "shfl.sync.bfly.b32",
@@ -309,7 +355,6 @@ pub const DETERMINISTIC: Sum = Sum {
     // more; a block-per-chunk round once. A one-chunk launch meets once,
     // in its one round.
     barriers: Barriers::Fixed(1),
-    scratch: Scratch::ChunkPartials,
     max_n: deterministic::MAX_N,
 };
 
@@ -319,6 +364,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
         "sum_correctly_rounded",
+        &SUPERACCUMULATOR_PARAMS,
         // The last block's gathering (`atom.global.exch.b64`) is a function of
         // its own in the PTX, outside the entry's body; ptxas inlines it, so
         // the SASS promise names it.
@@ -338,7 +384,6 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     grid: Grid { elements_per_thread: 12, fills_device: true },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
-    scratch: Scratch::Superaccumulator,
     // Below 2^34 its quad index fits in 32 bits; the limbs are safe at any n.
     max_n: 1 << 33,
 };
@@ -383,6 +428,14 @@ mod tests {
         assert_eq!(DETERMINISTIC.global_atomics(n, 132), 0);
         assert_eq!(TREE_ATOMIC.barriers.per_block(1024), 11);
         assert_eq!(SHARED_ATOMIC.barriers.per_block(1024), 2);
+    }
+
+    #[test]
+    fn scratch_follows_the_parameters() {
+        assert_eq!(GLOBAL_ATOMIC.scratch(), Scratch::None);
+        assert_eq!(DETERMINISTIC.scratch(), Scratch::ChunkPartials);
+        assert_eq!(CORRECTLY_ROUNDED.scratch(), Scratch::Superaccumulator);
+        assert!(KERNELS.iter().all(|k| k.entry.params[..3] == PARAMS));
     }
 
     #[test]

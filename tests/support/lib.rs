@@ -11,9 +11,67 @@ pub fn entry_body<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
     Some(&rest[..end])
 }
 
+/// The PTX types of the `.param` list of `.entry name` in `ptx`, in order:
+/// `".u32"`, `".u64"`, or `".u64 .ptr"` for a pointer (alignment and name
+/// left out). `None` if there is no such entry.
+pub fn entry_params(ptx: &str, name: &str) -> Option<Vec<String>> {
+    let open = format!(".entry {name}(");
+    let rest = &ptx[ptx.find(&open)? + open.len()..];
+    let list = &rest[..rest.find(')')?];
+    let types = list.split(',').filter(|p| !p.trim().is_empty()).map(|p| {
+        let tokens = p.split_whitespace().skip_while(|t| *t == ".param");
+        tokens.take_while(|t| t.starts_with('.') && *t != ".align").collect::<Vec<_>>().join(" ")
+    });
+    Some(types.collect())
+}
+
+/// The parameters of kernel `name` as its Rust source writes them, each as
+/// `name: type` with paths cut to their last segment (`params: *const
+/// Params`). `source` is the source of the kernel's family, all files
+/// together; a kernel that a list names for a macro to export (`name =>
+/// Variant` in the litmus grid, `name = store, load;` for a cross-block
+/// publication variant) has the signature of the macro's `fn $symbol(`, the
+/// only one in `source`. `None` if neither is found.
+pub fn rust_params(source: &str, name: &str) -> Option<Vec<String>> {
+    let open = format!("fn {name}(");
+    let start = match source.find(&open) {
+        Some(at) => at + open.len(),
+        None if source.contains(&format!("{name} =")) => source.find("fn $symbol(")? + "fn $symbol(".len(),
+        None => return None,
+    };
+    let rest = &source[start..];
+    let list = &rest[..rest.find(')')?];
+    let params = list.split(',').filter(|p| !p.trim().is_empty()).map(|p| {
+        let (name, ty) = p.split_once(':').map_or((p, ""), |(n, t)| (n.trim(), t.trim()));
+        let (pointer, path) =
+            ["*const ", "*mut "].iter().find_map(|q| ty.strip_prefix(q).map(|rest| (*q, rest))).unwrap_or(("", ty));
+        format!("{name}: {pointer}{}", path.rsplit("::").next().unwrap_or(path))
+    });
+    Some(params.collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reads_an_entrys_parameter_types() {
+        let ptx = ".visible .entry e()\n{\n}\n.visible .entry k(\n\t.param .u64 .ptr .align 1 k_param_0,\n\t\
+                   .param .u32 k_param_1\n)\n{\n}\n";
+        assert_eq!(entry_params(ptx, "e"), Some(vec![]));
+        assert_eq!(entry_params(ptx, "k"), Some(vec![".u64 .ptr".to_owned(), ".u32".to_owned()]));
+        assert_eq!(entry_params(ptx, "x"), None);
+    }
+
+    #[test]
+    fn reads_a_kernels_rust_parameters_and_a_macros() {
+        let source = "pub unsafe extern \"ptx-kernel\" fn k(input: *const f32, n: usize) {}\n\
+                      fn $symbol(\n    params: *const layout::litmus::Params,\n    shift: u32,\n) {}\n\
+                      Mp { litmus_mp_weak => Weak }";
+        assert_eq!(rust_params(source, "k").unwrap(), ["input: *const f32", "n: usize"]);
+        assert_eq!(rust_params(source, "litmus_mp_weak").unwrap(), ["params: *const Params", "shift: u32"]);
+        assert_eq!(rust_params(source, "nothing"), None);
+    }
 
     #[test]
     fn finds_one_entry_and_stops_at_its_brace() {

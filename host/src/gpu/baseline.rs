@@ -3,10 +3,12 @@
 //! two kernels every timed launch is queued behind: the flush that makes a
 //! measurement cold, and the hold that keeps the host's queueing out of it.
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
-use layout::baseline;
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
+use layout::ParamRole;
+use layout::baseline::{self, Arg};
 
 use super::Gpu;
+use super::args::{Args, once};
 use super::driver_error::DriverContext;
 use super::timing::{self, Plan};
 use crate::error::LabError;
@@ -41,9 +43,10 @@ impl<'gpu> Baselines<'gpu> {
         let stream = self.gpu.stream();
         let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
         timing::time_launches(self.gpu, plan, |_| {
-            let mut args = stream.launch_builder(&self.empty);
-            // SAFETY: `empty` takes no arguments and touches no memory.
-            unsafe { args.launch(config) }.map(|_| ()).doing(|| "launching empty".to_owned())
+            let args = Args::new(stream, &self.empty, &baseline::EMPTY);
+            // SAFETY: `empty`'s registry entry lists no parameters (`Args`
+            // checks), and it touches no memory.
+            unsafe { args.launch(config) }.doing(|| "launching empty".to_owned())
         })
     }
 }
@@ -83,13 +86,21 @@ impl L2Flush {
     /// Queues one flush on `gpu`'s stream.
     pub(super) fn queue(&mut self, gpu: &Gpu) -> Result<(), LabError> {
         let quads = self.buffer.len() / 4;
-        let mut args = gpu.stream().launch_builder(&self.kernel);
-        args.arg(&self.buffer).arg(&quads).arg(&mut self.sink);
-        // SAFETY: `evict_l2(buffer: *const f32, quads: usize, sink: *mut u32)`
-        // per its registry entry: `buffer` is a zeroed, 256-byte aligned
-        // allocation of `4 * quads` floats or more, which nothing writes;
-        // `sink` is one u32. Any grid is valid.
-        unsafe { args.launch(self.config) }.map(|_| ()).doing(|| "flushing L2".to_owned())
+        let mut args = Args::new(gpu.stream(), &self.kernel, &baseline::EVICT_L2);
+        let mut sink = Some(&mut self.sink);
+        for param in baseline::EVICT_L2.params {
+            match baseline_arg(param) {
+                Arg::Buffer => args.push(param, &self.buffer),
+                Arg::Quads => args.push(param, &quads),
+                Arg::Sink => args.push(param, once(&mut sink, param)),
+                Arg::Ns => panic!("evict_l2 takes no `{param}`"),
+            }
+        }
+        // SAFETY: the arguments are `evict_l2`'s registry entry's `params`
+        // (`Args` checks order, count and types): `buffer` is a zeroed,
+        // 256-byte aligned allocation of `4 * quads` floats or more, which
+        // nothing writes; `sink` is one u32. Any grid is valid.
+        unsafe { args.launch(self.config) }.doing(|| "flushing L2".to_owned())
     }
 }
 
@@ -108,10 +119,22 @@ impl Hold {
     /// Queues one hold on `gpu`'s stream.
     pub(super) fn queue(&self, gpu: &Gpu) -> Result<(), LabError> {
         let config = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (1, 1, 1), shared_mem_bytes: 0 };
-        let mut args = gpu.stream().launch_builder(&self.kernel);
-        args.arg(&baseline::HOLD_NS);
-        // SAFETY: `hold(ns: u64)` per its registry entry; it touches no
-        // memory, and one thread is its launch shape.
-        unsafe { args.launch(config) }.map(|_| ()).doing(|| "queueing the timing hold".to_owned())
+        let mut args = Args::new(gpu.stream(), &self.kernel, &baseline::HOLD);
+        for param in baseline::HOLD.params {
+            match baseline_arg(param) {
+                Arg::Ns => args.push(param, &baseline::HOLD_NS),
+                _ => panic!("hold takes no `{param}`"),
+            }
+        }
+        // SAFETY: the arguments are `hold`'s registry entry's `params`
+        // (`Args` checks them); it touches no memory, and one thread is its
+        // launch shape.
+        unsafe { args.launch(config) }.doing(|| "queueing the timing hold".to_owned())
     }
+}
+
+/// What `param`, a baseline kernel's parameter, is for.
+fn baseline_arg(param: &layout::Param) -> Arg {
+    let ParamRole::Baseline(arg) = param.role else { panic!("`{param}` is no baseline argument") };
+    arg
 }

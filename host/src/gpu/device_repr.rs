@@ -7,6 +7,8 @@ use layout::litmus::Params;
 use layout::publish::{Counts, Payload, Slot};
 use layout::sum::deterministic::Handoff;
 
+use super::args::Pointee;
+
 /// A `layout` type in device memory. The wrapper exists because the traits
 /// are cudarc's and the types are `layout`'s: neither crate can implement one
 /// for the other, and `layout` must not depend on a host crate.
@@ -14,7 +16,8 @@ use layout::sum::deterministic::Handoff;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct OnDevice<T>(pub T);
 
-/// Implements both marker traits for `OnDevice<T>`.
+/// Implements both marker traits for `OnDevice<T>`, and names `T` as a
+/// kernel parameter's pointee.
 macro_rules! plain_bytes {
     ($($t:ty),*) => {$(
         // SAFETY: `$t` is a `#[repr(C)]` struct of 32- and 64-bit integers and
@@ -25,6 +28,9 @@ macro_rules! plain_bytes {
         unsafe impl DeviceRepr for OnDevice<$t> {}
         // SAFETY: as above.
         unsafe impl ValidAsZeroBits for OnDevice<$t> {}
+        impl Pointee for OnDevice<$t> {
+            const NAME: &'static str = stringify!($t);
+        }
     )*};
 }
 

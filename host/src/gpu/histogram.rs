@@ -1,9 +1,11 @@
 //! The typed wrapper for the histogram kernels of `layout::histogram`.
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
-use layout::histogram::Histogram;
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
+use layout::ParamRole;
+use layout::histogram::{Arg, Histogram};
 
 use super::Gpu;
+use super::args::{Args, once};
 use super::driver_error::DriverContext;
 use super::launch::Block;
 use super::registry::Kernel;
@@ -84,18 +86,24 @@ impl<'gpu> HistogramKernels<'gpu> {
         let config = kernel.config(n, bins, block);
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut out = all.slice_mut(k * width..(k + 1) * width);
-            let mut args = stream.launch_builder(function);
-            args.arg(&input.values).arg(&n).arg(&mut out);
-            if kernel.takes_bin_count {
-                args.arg(&bins);
+            let mut counters = Some(&mut out);
+            let mut args = Args::new(stream, function, kernel.entry());
+            for param in kernel.entry().params {
+                let ParamRole::Histogram(arg) = param.role else {
+                    panic!("{}: `{param}` is no histogram argument", kernel.symbol())
+                };
+                match arg {
+                    Arg::Input => args.push(param, &input.values),
+                    Arg::N => args.push(param, &n),
+                    Arg::Bins => args.push(param, once(&mut counters, param)),
+                    Arg::BinCount => args.push(param, &bins),
+                }
             }
-            // SAFETY: the arguments match the registry's signature,
-            // `(input: *const u32, n: usize, bins: *mut u32[, num_bins: u32])`
-            // with the bin count exactly when `takes_bin_count`; every value is
+            // SAFETY: the arguments are the kernel's registry entry's
+            // `params` (`Args` checks order, count and types); every value is
             // below `bins` (checked in `upload`), `out` holds `bins` zeroed
             // counters, and `config` supplies the registry's shared bytes.
             unsafe { args.launch(config) }
-                .map(|_| ())
                 .doing(|| format!("launching {} (n = {n}, bins {bins}, block {block})", kernel.symbol()))
         })?;
         let flat = stream.clone_dtoh(&all).doing(|| "copying histograms back".to_owned())?;

@@ -3,10 +3,12 @@
 
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
-use layout::litmus::{self, BINS, Params, REGISTERS};
+use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
+use layout::litmus::{self, Arg, BINS, Params, REGISTERS};
+use layout::{Param, ParamRole};
 
 use super::Gpu;
+use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
@@ -107,22 +109,28 @@ impl<'gpu> LitmusKernels<'gpu> {
         loop {
             for _ in 0..batch {
                 let shift = shift();
-                let mut args = stream.launch_builder(function);
-                args.arg(&device_params).arg(&shift).arg(&mut locations).arg(&mut results).arg(&mut stress);
-                args.arg(&mut control);
-                // SAFETY: the arguments match the litmus kernels' signature,
-                // `(params: *const Params, shift: u32, locations, results,
-                // stress, control: *mut u32)`, with `Params` from `layout`.
-                // The buffers have `location_words()`, four per instance,
-                // `stress_words()` and one word; the classifier below zeroes
-                // locations, registers and counter after every launch (they
-                // start zeroed). `grid` is at most the resident blocks.
+                let mut args = Args::new(stream, function, kernel.entry());
+                let mut buffers = Buffers::of(&mut locations, &mut results, &mut stress, &mut control, None);
+                for param in kernel.entry().params {
+                    buffers.push(&mut args, param, &device_params, &shift);
+                }
+                // SAFETY: the arguments are the kernel's registry entry's
+                // `params` (`Args` checks order, count and types), with
+                // `Params` from `layout`. The buffers have
+                // `location_words()`, four per instance, `stress_words()` and
+                // one word; the classifier below zeroes locations, registers
+                // and counter after every launch (they start zeroed). `grid`
+                // is at most the resident blocks.
                 unsafe { args.launch(test) }.doing(|| doing("launching"))?;
-                let mut args = stream.launch_builder(&self.classify);
-                args.arg(&device_params).arg(&mut locations).arg(&mut results).arg(&mut control).arg(&mut histogram);
-                // SAFETY: `litmus_classify(params, locations, results,
-                // control, histogram: *mut u64)` over the same buffers, with
-                // `BINS` u64 counters and `BINS` u32s of shared memory.
+                let mut args = Args::new(stream, &self.classify, &litmus::CLASSIFY);
+                let mut buffers =
+                    Buffers::of(&mut locations, &mut results, &mut stress, &mut control, Some(&mut histogram));
+                for param in litmus::CLASSIFY.params {
+                    buffers.push(&mut args, param, &device_params, &shift);
+                }
+                // SAFETY: `litmus_classify`'s registry entry's `params`
+                // (`Args` checks them) over the same buffers, with `BINS` u64
+                // counters and `BINS` u32s of shared memory.
                 unsafe { args.launch(classify) }.doing(|| "launching litmus_classify".to_owned())?;
                 launches += 1;
             }
@@ -142,5 +150,49 @@ impl<'gpu> LitmusKernels<'gpu> {
             histogram,
             seconds: started.elapsed().as_secs_f64(),
         })
+    }
+}
+
+/// The device buffers of one litmus launch, each pushed at most once: the
+/// test kernels and the classifier take different subsets, in different
+/// orders, of the same ones.
+struct Buffers<'a> {
+    locations: Option<&'a mut CudaSlice<u32>>,
+    results: Option<&'a mut CudaSlice<u32>>,
+    stress: Option<&'a mut CudaSlice<u32>>,
+    control: Option<&'a mut CudaSlice<u32>>,
+    histogram: Option<&'a mut CudaSlice<u64>>,
+}
+
+impl<'a> Buffers<'a> {
+    /// The buffers a launch may take; `histogram` only the classifier's.
+    fn of(
+        locations: &'a mut CudaSlice<u32>,
+        results: &'a mut CudaSlice<u32>,
+        stress: &'a mut CudaSlice<u32>,
+        control: &'a mut CudaSlice<u32>,
+        histogram: Option<&'a mut CudaSlice<u64>>,
+    ) -> Self {
+        Buffers {
+            locations: Some(locations),
+            results: Some(results),
+            stress: Some(stress),
+            control: Some(control),
+            histogram,
+        }
+    }
+
+    /// Pushes the value of `param` (a litmus argument) onto `args`.
+    fn push(&mut self, args: &mut Args<'a>, param: &Param, params: &'a CudaSlice<OnDevice<Params>>, shift: &'a u32) {
+        let ParamRole::Litmus(arg) = param.role else { panic!("`{param}` is no litmus argument") };
+        match arg {
+            Arg::Params => args.push(param, params),
+            Arg::Shift => args.push(param, shift),
+            Arg::Locations => args.push(param, once(&mut self.locations, param)),
+            Arg::Results => args.push(param, once(&mut self.results, param)),
+            Arg::Stress => args.push(param, once(&mut self.stress, param)),
+            Arg::Control => args.push(param, once(&mut self.control, param)),
+            Arg::Histogram => args.push(param, once(&mut self.histogram, param)),
+        }
     }
 }

@@ -8,9 +8,12 @@
 //! [`publish::PublishKernels`], [`histogram::HistogramKernels`],
 //! [`baseline::Baselines`]) that launches the kernels of one `layout`
 //! registry ([`registry`]), so no caller ever builds a grid by hand and no
-//! launch shape is written twice. [`timing`] holds the event stopwatches and
+//! launch shape is written twice. Each wrapper pushes a launch's arguments
+//! by walking its entry's parameter list (`args`), so no argument list is
+//! written twice either. [`timing`] holds the event stopwatches and
 //! the one timed loop.
 
+mod args;
 pub mod baseline;
 mod device_repr;
 mod driver_error;

@@ -1,10 +1,13 @@
 //! The typed wrapper for the `publish` kernels: their geometry, buffers and
 //! counters, in the layouts of `layout::publish`.
 
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
-use layout::publish::{BLOCKS_PER_SM, Counts, Payload, Placement, Slot, Variant};
+use cudarc::driver::{CudaFunction, LaunchConfig};
+use layout::ParamRole;
+use layout::Placement;
+use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Payload, Slot, Variant};
 
 use super::Gpu;
+use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
@@ -104,7 +107,7 @@ impl<'gpu> PublishKernels<'gpu> {
     ) -> Result<PublishCounts, LabError> {
         let stream = self.gpu.stream();
         let doing = |what: &str| format!("{what} for {}", variant.symbol());
-        let across = variant.placement == Placement::TwoBlocks;
+        let across = variant.placement == Placement::InterBlock;
         let consumers = variant.placement.pairs(geometry.blocks) as usize;
         // Cross-block pairs keep one slot per round in global memory; a
         // same-block pair keeps its slot in shared memory, and the argument is
@@ -131,24 +134,30 @@ impl<'gpu> PublishKernels<'gpu> {
             // read is one that sees the `{0, 0}` written here.
             stream.memset_zeros(&mut slots).doing(|| doing("zeroing slots"))?;
             stream.memset_zeros(&mut totals).doing(|| doing("zeroing counters"))?;
-            let mut args = stream.launch_builder(function);
-            if across {
-                args.arg(&mut slots);
+            let mut args = Args::new(stream, function, variant.entry());
+            let (mut slots_arg, mut observed_arg, mut totals_arg) =
+                (Some(&mut slots), Some(&mut observed), Some(&mut totals));
+            for param in variant.entry().params {
+                let ParamRole::Publish(arg) = param.role else {
+                    panic!("{}: `{param}` is no publication argument", variant.symbol())
+                };
+                match arg {
+                    Arg::Slots => args.push(param, once(&mut slots_arg, param)),
+                    Arg::Rounds => args.push(param, &geometry.rounds),
+                    Arg::BudgetNs => args.push(param, &geometry.budget_ns),
+                    Arg::FlagApart => args.push(param, &flag_apart),
+                    Arg::Preload => args.push(param, &preload),
+                    Arg::Observed => args.push(param, once(&mut observed_arg, param)),
+                    Arg::Totals => args.push(param, once(&mut totals_arg, param)),
+                }
             }
-            args.arg(&geometry.rounds).arg(&geometry.budget_ns);
-            if across {
-                args.arg(&flag_apart).arg(&preload);
-            }
-            args.arg(&mut observed).arg(&mut totals);
-            // SAFETY: the arguments match the registry's signature,
-            // `([slots: *mut Slot,] rounds: u32, budget_ns: u64, [flag_apart:
-            // u32, preload: u32,] observed: *mut Payload, totals: *mut
-            // Counts)`, the bracketed ones only across blocks, with the types
-            // of `layout::publish` the kernels compile against. `slots` holds
-            // `consumers * rounds` zeroed slots (the kernel takes the flag
-            // offset mod that count), `observed` one payload per consumer and
-            // `totals` one `Counts`; `config` gives the placement's block
-            // shape and shared bytes.
+            // SAFETY: the arguments are the variant's registry entry's
+            // `params` (`Args` checks order, count and types): a same-block
+            // kernel keeps its slot in shared memory and takes no `slots`.
+            // `slots` holds `consumers * rounds` zeroed slots (the kernel
+            // takes the flag offset mod that count), `observed` one payload
+            // per consumer and `totals` one `Counts`; `config` gives the
+            // placement's block shape and shared bytes.
             unsafe { args.launch(config) }.doing(|| doing("launching"))?;
             // One `Counts` was allocated, so one comes back.
             let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?[0].0;

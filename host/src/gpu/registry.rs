@@ -83,6 +83,11 @@ impl<F: Registry> Kernel<F> {
         self.0
     }
 
+    /// What every kernel records: symbol, parameters, promises.
+    pub fn entry(self) -> &'static Entry {
+        self.spec().entry()
+    }
+
     /// The `.entry` name in the PTX.
     pub fn symbol(self) -> &'static str {
         self.spec().entry().symbol

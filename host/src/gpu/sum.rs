@@ -2,11 +2,13 @@
 //! `layout::sum::KERNELS`, launched the one way their registry entries
 //! describe, and the measured launch loop with the page's timing rule.
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, PushKernelArg, sys};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, sys};
+use layout::ParamRole;
 use layout::exact::Superaccumulator;
-use layout::sum::{Scratch, Sum, deterministic};
+use layout::sum::{Arg, Scratch, Sum, deterministic};
 
 use super::Gpu;
+use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::launch::Block;
@@ -169,7 +171,7 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
-        let mut scratch = match kernel.scratch {
+        let mut scratch = match kernel.scratch() {
             Scratch::None => ScratchBuffers::None,
             Scratch::ChunkPartials => ScratchBuffers::ChunkPartials {
                 partials: stream
@@ -231,29 +233,34 @@ impl<'gpu> SumKernels<'gpu> {
             return Ok(());
         }
         let view = input.view();
-        let mut args = self.gpu.stream().launch_builder(self.function(kernel)?);
-        args.arg(&view).arg(total).arg(&n);
+        let mut args = Args::new(self.gpu.stream(), self.function(kernel)?, kernel.entry());
+        let (mut total, mut partials, mut handoff, mut acc) = (Some(total), None, None, None);
         match scratch {
             ScratchBuffers::None => {}
-            ScratchBuffers::ChunkPartials { partials, handoff } => {
-                args.arg(partials).arg(handoff);
-            }
-            ScratchBuffers::Superaccumulator(acc) => {
-                args.arg(acc);
+            ScratchBuffers::ChunkPartials { partials: p, handoff: h } => (partials, handoff) = (Some(p), Some(h)),
+            ScratchBuffers::Superaccumulator(a) => acc = Some(a),
+        }
+        for param in kernel.entry().params {
+            let ParamRole::Sum(arg) = param.role else { panic!("{}: `{param}` is no sum argument", kernel.symbol()) };
+            match arg {
+                Arg::Input => args.push(param, &view),
+                Arg::Total => args.push(param, once(&mut total, param)),
+                Arg::N => args.push(param, &n),
+                Arg::Partials => args.push(param, once(&mut partials, param)),
+                Arg::Handoff => args.push(param, once(&mut handoff, param)),
+                Arg::Superaccumulator => args.push(param, once(&mut acc, param)),
             }
         }
-        // SAFETY: the arguments match the registry's signature for the
-        // kernel, `(*const f32, *mut f32, usize)` followed by what its
-        // `Scratch` names, which `measure` allocated from the same entry:
-        // `(*mut f32, *mut Handoff)` for `ChunkPartials`, one partial per
-        // chunk in a fresh, 256-byte aligned allocation and a zeroed
-        // `Handoff` the kernel leaves zero; `*mut Superaccumulator` for
-        // `Superaccumulator`, zeroed and left zero. `input` holds `n <= max_n` floats and `total` one;
-        // `config` comes from the registry's grid and shared-memory rules,
-        // which are the kernel's `# Launch` contract, and `load` allowed the
-        // shared bytes past 48 KiB.
+        // SAFETY: the arguments are the kernel's registry entry's `params`
+        // (`Args` checks order, count and types), with the buffers its
+        // `Scratch` names, which `measure` allocated from the same entry: one
+        // partial per chunk in a fresh, 256-byte aligned allocation and a
+        // zeroed `Handoff` the kernel leaves zero, or a zeroed
+        // `Superaccumulator` it leaves zero. `input` holds `n <= max_n`
+        // floats and `total` one; `config` comes from the registry's grid and
+        // shared-memory rules, which are the kernel's `# Launch` contract, and
+        // `load` allowed the shared bytes past 48 KiB.
         unsafe { args.launch(config) }
-            .map(|_| ())
             .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))
     }
 }

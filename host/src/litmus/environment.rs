@@ -2,7 +2,8 @@
 //! `layout::litmus::Params` in words, the named presets, and the random
 //! draws of `--tune`.
 
-use layout::litmus::{Params, Placement, Preload, StressPattern, Test};
+use layout::Placement;
+use layout::litmus::{Params, Preload, StressPattern, Test};
 
 use crate::rng::splitmix64;
 

@@ -4,7 +4,8 @@
 //! line, in tables and in JSON (`layout` has no clap or serde to derive).
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use layout::litmus::{Placement, Preload, StressPattern, Test, Variant};
+use layout::Placement;
+use layout::litmus::{Preload, StressPattern, Test, Variant};
 
 /// A `layout` enum with a fixed list of values, each named by a key.
 pub trait Keyed: Copy + Send + Sync + 'static {

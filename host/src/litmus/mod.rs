@@ -7,7 +7,8 @@ pub mod keys;
 pub mod model;
 pub mod tune;
 
-use layout::litmus::{OTHER_BIN, Placement, REGISTERS, Test};
+use layout::Placement;
+use layout::litmus::{OTHER_BIN, REGISTERS, Test};
 
 pub use environment::{Environment, Preset};
 pub use model::{Verdict, verdict};

@@ -21,7 +21,8 @@
 //! `LB-dlb-no-fence-1` (allowed) expect the same answers for the same
 //! patterns.
 
-use layout::litmus::{Placement, Scope, Test, Variant};
+use layout::litmus::{Test, Variant};
+use layout::{Placement, Scope};
 
 /// The model's answer for one (test, variant, placement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,7 @@ pub struct Verdict {
 /// Whether an operation of `scope` includes every thread of an instance in
 /// `placement`.
 pub fn covers(scope: Scope, placement: Placement) -> bool {
-    scope == Scope::Gpu || placement == Placement::IntraBlock
+    scope.covers(placement)
 }
 
 /// The verdict on `test`'s weak outcome in `variant` and `placement`.

@@ -239,7 +239,7 @@ fn litmus_options(sequential: bool) -> crate::litmus::LitmusOptions {
     use crate::litmus::{LitmusOptions, Preset};
     LitmusOptions {
         kernels: [&layout::litmus::KERNELS[1], &layout::litmus::KERNELS[3]].map(LitmusKernel::of).to_vec(),
-        placements: layout::litmus::Placement::ALL.to_vec(),
+        placements: layout::Placement::ALL.to_vec(),
         budget: Budget::Instances(1_000_000),
         batch: 16,
         preset: Some(Preset::Parallel),
@@ -251,7 +251,7 @@ fn litmus_options(sequential: bool) -> crate::litmus::LitmusOptions {
 
 fn litmus_row(
     kernel: usize,
-    placement: layout::litmus::Placement,
+    placement: layout::Placement,
     sequential: bool,
     bins: &[(usize, u64)],
 ) -> crate::litmus::LitmusRow {
@@ -274,7 +274,7 @@ fn litmus_row(
 }
 
 fn litmus() -> Record {
-    use layout::litmus::Placement::{InterBlock, IntraBlock};
+    use layout::Placement::{InterBlock, IntraBlock};
     record(Results::Litmus(crate::commands::litmus::LitmusResults {
         options: litmus_options(false),
         rows: vec![
@@ -289,7 +289,7 @@ fn litmus() -> Record {
 fn litmus_tune() -> Record {
     use crate::litmus::Environment;
     use crate::litmus::tune::Trial;
-    use layout::litmus::Placement::{InterBlock, IntraBlock};
+    use layout::Placement::{InterBlock, IntraBlock};
     let mut state = 7;
     let trials = (0..2)
         .map(|index| Trial {

@@ -20,7 +20,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn coherence_of_reads<A: Access>(env: &Env) {
+pub(super) unsafe fn coherence_of_reads<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window.
     unsafe { A::store(x, 1) };
@@ -34,9 +34,3 @@ unsafe fn coherence_of_reads<A: Access>(env: &Env) {
         env.record(1, 1, r1);
     }
 }
-
-super::kernels!(Corr, coherence_of_reads;
-    litmus_corr_weak => Weak,
-    litmus_corr_relaxed_gpu => RelaxedGpu,
-    litmus_corr_relaxed_cta => RelaxedCta,
-);

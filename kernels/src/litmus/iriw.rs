@@ -21,7 +21,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn independent_reads<A: Access>(env: &Env) {
+pub(super) unsafe fn independent_reads<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window.
     unsafe { A::store(x, 1) };
@@ -53,13 +53,3 @@ unsafe fn independent_reads<A: Access>(env: &Env) {
         env.record(3, 3, r3);
     }
 }
-
-super::kernels!(Iriw, independent_reads;
-    litmus_iriw_weak => Weak,
-    litmus_iriw_relaxed_gpu => RelaxedGpu,
-    litmus_iriw_relaxed_cta => RelaxedCta,
-    litmus_iriw_fence_acq_rel_gpu => FenceAcqRelGpu,
-    litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
-    litmus_iriw_fence_sc_gpu => FenceScGpu,
-    litmus_iriw_fence_sc_cta => FenceScCta,
-);

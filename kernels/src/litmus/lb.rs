@@ -20,7 +20,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn load_buffering<A: Access>(env: &Env) {
+pub(super) unsafe fn load_buffering<A: Access>(env: &Env) {
     let (x, y) = (env.at(0, X), env.at(0, Y));
     // SAFETY: this instance's locations, in the global window.
     let r0 = unsafe {
@@ -44,13 +44,3 @@ unsafe fn load_buffering<A: Access>(env: &Env) {
         env.record(1, 1, r1);
     }
 }
-
-super::kernels!(Lb, load_buffering;
-    litmus_lb_weak => Weak,
-    litmus_lb_relaxed_gpu => RelaxedGpu,
-    litmus_lb_relaxed_cta => RelaxedCta,
-    litmus_lb_fence_acq_rel_gpu => FenceAcqRelGpu,
-    litmus_lb_fence_acq_rel_cta => FenceAcqRelCta,
-    litmus_lb_fence_sc_gpu => FenceScGpu,
-    litmus_lb_fence_sc_cta => FenceScCta,
-);

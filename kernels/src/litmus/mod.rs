@@ -4,7 +4,8 @@
 //!
 //! A test is written once, as a generic function over [`access::Access`];
 //! each variant is that function with one set of PTX instructions, exported
-//! as its own kernel (`litmus_<test>_<variant>`). Around the test's handful
+//! as its own kernel (`litmus_<test>_<variant>`) from the one list of
+//! kernels, `layout`'s grid ([`layout::litmus_grid!`]). Around the test's handful
 //! of accesses, [`env::Env`] runs the parallel testing environment: one
 //! instance per thread, roles assigned by permutation, stressing blocks, a
 //! synchronised start, an optional stale line in L1. After each launch,
@@ -56,13 +57,36 @@ mod wrc;
 
 pub use classify::litmus_classify;
 
-/// Exports one kernel per variant of a test: `kernels!(Test, body; symbol =>
-/// Variant, ...)`, where `Test` names the `layout::litmus::Test` (for the
-/// environment's preload) and `body` the generic test function.
-macro_rules! kernels {
-    ($test:ident, $body:ident; $($symbol:ident => $variant:ident),* $(,)?) => {
-        $(
-            #[doc = concat!("`", stringify!($body), "` with the [`", stringify!($variant),
+/// Runs the body of the test named `$test` (a `layout::litmus::Test`) with
+/// the accesses `$access`: the one place a test's name meets its file.
+macro_rules! run {
+    (Mp, $access:ty, $env:expr) => {
+        mp::message_passing::<$access>($env)
+    };
+    (Sb, $access:ty, $env:expr) => {
+        sb::store_buffering::<$access>($env)
+    };
+    (Lb, $access:ty, $env:expr) => {
+        lb::load_buffering::<$access>($env)
+    };
+    (Corr, $access:ty, $env:expr) => {
+        corr::coherence_of_reads::<$access>($env)
+    };
+    (Wrc, $access:ty, $env:expr) => {
+        wrc::write_to_read_causality::<$access>($env)
+    };
+    (Iriw, $access:ty, $env:expr) => {
+        iriw::independent_reads::<$access>($env)
+    };
+}
+
+/// Exports one kernel per (test, variant) of the grid
+/// ([`layout::litmus_grid!`]): the test's generic body with the variant's
+/// [`access`] type, inside the testing environment.
+macro_rules! export {
+    ($($test:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
+        $($(
+            #[doc = concat!("The ", stringify!($test), " test with the [`", stringify!($variant),
                 "`](crate::litmus::access::", stringify!($variant), ") accesses. See the module docs of [`crate::litmus`] for its launch.")]
             ///
             /// # Safety
@@ -77,15 +101,16 @@ macro_rules! kernels {
                 stress: *mut u32,
                 control: *mut u32,
             ) {
-                let args = $crate::litmus::env::Args { params, shift, locations, results, stress, control };
+                let args = env::Args { params, shift, locations, results, stress, control };
                 // SAFETY: forwarded from this kernel's contract.
-                if let Some(env) = unsafe { $crate::litmus::env::Env::enter(layout::litmus::Test::$test, args) } {
+                if let Some(env) = unsafe { env::Env::enter(layout::litmus::Test::$test, args) } {
                     // SAFETY: `enter` checked nothing the test relies on
                     // beyond this kernel's contract.
-                    unsafe { $body::<$crate::litmus::access::$variant>(&env) }
+                    unsafe { run!($test, access::$variant, &env) }
                 }
             }
-        )*
+        )*)*
     };
 }
-pub(crate) use kernels;
+
+layout::litmus_grid!(export);

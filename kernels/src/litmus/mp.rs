@@ -21,7 +21,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn message_passing<A: Access>(env: &Env) {
+pub(super) unsafe fn message_passing<A: Access>(env: &Env) {
     let (x, y) = (env.at(0, X), env.at(0, Y));
     // SAFETY: `x` and `y` are this instance's locations, in the global window.
     unsafe {
@@ -43,15 +43,3 @@ unsafe fn message_passing<A: Access>(env: &Env) {
         env.record(1, 1, r1);
     }
 }
-
-super::kernels!(Mp, message_passing;
-    litmus_mp_weak => Weak,
-    litmus_mp_relaxed_gpu => RelaxedGpu,
-    litmus_mp_relaxed_cta => RelaxedCta,
-    litmus_mp_rel_acq_gpu => ReleaseAcquireGpu,
-    litmus_mp_rel_acq_cta => ReleaseAcquireCta,
-    litmus_mp_fence_acq_rel_gpu => FenceAcqRelGpu,
-    litmus_mp_fence_acq_rel_cta => FenceAcqRelCta,
-    litmus_mp_fence_sc_gpu => FenceScGpu,
-    litmus_mp_fence_sc_cta => FenceScCta,
-);

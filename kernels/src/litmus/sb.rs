@@ -20,7 +20,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn store_buffering<A: Access>(env: &Env) {
+pub(super) unsafe fn store_buffering<A: Access>(env: &Env) {
     let (x, y) = (env.at(0, X), env.at(0, Y));
     // SAFETY: this instance's locations, in the global window.
     let r0 = unsafe {
@@ -42,13 +42,3 @@ unsafe fn store_buffering<A: Access>(env: &Env) {
         env.record(1, 1, r1);
     }
 }
-
-super::kernels!(Sb, store_buffering;
-    litmus_sb_weak => Weak,
-    litmus_sb_relaxed_gpu => RelaxedGpu,
-    litmus_sb_relaxed_cta => RelaxedCta,
-    litmus_sb_fence_acq_rel_gpu => FenceAcqRelGpu,
-    litmus_sb_fence_acq_rel_cta => FenceAcqRelCta,
-    litmus_sb_fence_sc_gpu => FenceScGpu,
-    litmus_sb_fence_sc_cta => FenceScCta,
-);

@@ -21,7 +21,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-unsafe fn write_to_read_causality<A: Access>(env: &Env) {
+pub(super) unsafe fn write_to_read_causality<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window.
     unsafe { A::store(x, 1) };
@@ -49,15 +49,3 @@ unsafe fn write_to_read_causality<A: Access>(env: &Env) {
         env.record(2, 2, r2);
     }
 }
-
-super::kernels!(Wrc, write_to_read_causality;
-    litmus_wrc_weak => Weak,
-    litmus_wrc_relaxed_gpu => RelaxedGpu,
-    litmus_wrc_relaxed_cta => RelaxedCta,
-    litmus_wrc_rel_acq_gpu => ReleaseAcquireGpu,
-    litmus_wrc_rel_acq_cta => ReleaseAcquireCta,
-    litmus_wrc_fence_acq_rel_gpu => FenceAcqRelGpu,
-    litmus_wrc_fence_acq_rel_cta => FenceAcqRelCta,
-    litmus_wrc_fence_sc_gpu => FenceScGpu,
-    litmus_wrc_fence_sc_cta => FenceScCta,
-);

@@ -32,6 +32,50 @@
 //! (a producer that is never scheduled, a flag that is never seen) then ends
 //! the kernel with a count instead of hanging the GPU.
 
+/// Exports one cross-block variant: `across_blocks! { /// docs
+/// symbol = store, load; }` is the kernel `symbol`, the cross-block protocol
+/// ([`protocol::across_blocks`]) with `store` and `load` as the flag
+/// operations, and with the `# Safety` section every cross-block variant
+/// shares. The body is written once, here; a variant is its docs and its two
+/// flag operations.
+macro_rules! across_blocks {
+    ($(#[$doc:meta])* $symbol:ident = $store:path, $load:path;) => {
+        $(#[$doc])*
+        ///
+        /// # Safety
+        ///
+        /// `slots` must hold `pairs * rounds` zeroed slots (a multiple of
+        /// `flag_apart` or not: the offset is taken mod the slot count),
+        /// `observed` `pairs` payloads and `totals` one
+        /// [`Counts`](crate::publish::Counts), all in global memory.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $symbol(
+            slots: *mut $crate::publish::Slot,
+            rounds: u32,
+            budget_ns: u64,
+            flag_apart: u32,
+            preload: u32,
+            observed: *mut $crate::publish::Payload,
+            totals: *mut $crate::publish::Counts,
+        ) {
+            // SAFETY: forwarded from this kernel's contract.
+            unsafe {
+                $crate::publish::protocol::across_blocks(
+                    $store,
+                    $load,
+                    slots,
+                    rounds,
+                    budget_ns,
+                    $crate::publish::protocol::FlagLayout { apart: flag_apart, preload },
+                    observed,
+                    totals,
+                )
+            }
+        }
+    };
+}
+use across_blocks;
+
 mod block_relaxed;
 mod block_release_acquire;
 mod grid_relaxed;

@@ -1,7 +1,7 @@
 //! `litmus`'s command line, and how it runs.
 
 use clap::Args;
-use layout::litmus::Placement;
+use layout::Placement;
 
 use super::{LitmusResults, TuneResults};
 use crate::cli::OutputArgs;
@@ -25,8 +25,8 @@ pub struct LitmusArgs {
     pub variant: Vec<layout::litmus::Variant>,
 
     /// Placements, comma-separated; both by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Placement>())]
-    pub placement: Vec<layout::litmus::Placement>,
+    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::Placement>())]
+    pub placement: Vec<layout::Placement>,
 
     /// Run each (test, variant, placement) for at least this many instances.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]

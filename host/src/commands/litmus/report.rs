@@ -220,7 +220,8 @@ mod tests {
     use super::*;
     use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
     use crate::litmus::{Preset, verdict};
-    use layout::litmus::{BINS, KERNELS, OTHER_BIN, Placement};
+    use layout::Placement;
+    use layout::litmus::{BINS, KERNELS, OTHER_BIN};
 
     fn row(symbol: &str, sequential: bool, bins: &[(usize, u64)]) -> LitmusRow {
         let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());

@@ -60,20 +60,17 @@ impl Verdict {
 /// The litmus kernel and placement that test the same pattern as `variant`:
 /// MP, with the flag's ordering and scope, in the variant's placement. Its
 /// rows in `host litmus` say what the model allows and what the GPU showed.
-pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::litmus::Placement) {
-    use layout::litmus::{Placement as Where, Variant as V};
-    use layout::publish::{Ordering, Placement, Scope};
+pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::Placement) {
+    use layout::Scope;
+    use layout::litmus::Variant as V;
+    use layout::publish::Ordering;
     let kernel = match (variant.ordering, variant.scope) {
         (Ordering::Relaxed, Scope::Cta) => V::RelaxedCta,
         (Ordering::Relaxed, Scope::Gpu) => V::RelaxedGpu,
         (Ordering::ReleaseAcquire, Scope::Cta) => V::ReleaseAcquireCta,
         (Ordering::ReleaseAcquire, Scope::Gpu) => V::ReleaseAcquireGpu,
     };
-    let placement = match variant.placement {
-        Placement::SameBlock => Where::IntraBlock,
-        Placement::TwoBlocks => Where::InterBlock,
-    };
-    (kernel, placement)
+    (kernel, variant.placement)
 }
 
 /// What one publication run does.

@@ -102,7 +102,7 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
     let launches = rows.first().map_or(0, |r| r.counts.launches);
     let table = render_some(builder, look, 4..8);
     let layout =
-        rows.iter().find(|r| r.variant.placement == layout::publish::Placement::TwoBlocks).map_or(String::new(), |r| {
+        rows.iter().find(|r| r.variant.placement == layout::Placement::InterBlock).map_or(String::new(), |r| {
             let flags = match r.geometry.flags {
                 FlagPlacement::SameSlot => "in the payload's own 16-byte slot (the page's layout)",
                 FlagPlacement::Apart => "half the slots away from its payload",
