@@ -148,8 +148,10 @@ pub unsafe fn store_relaxed_gpu(address: *mut u32, value: u32) {
     unsafe { asm!("st.relaxed.gpu.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
 }
 
-/// A device-scope acquire-release fence (`__threadfence()` with the modern
-/// memory model's name).
+/// A device-scope acquire-release fence. Weaker than CUDA's `__threadfence()`,
+/// which is sequentially consistent (`fence.sc.gpu`, `membar.gl`): this one
+/// orders as a release and an acquire at device scope, which is all a
+/// publication needs.
 ///
 /// Emits `fence.acq_rel.gpu`. It makes no thread wait. It orders this
 /// thread's memory operations before the fence against those after it, as seen

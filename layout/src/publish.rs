@@ -1,5 +1,5 @@
 //! The publication demo: the payload and slot layouts both sides read, and
-//! the registry of its four variants.
+//! the registry of its five variants.
 
 use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
 use crate::scope::{Placement, Scope};

@@ -40,8 +40,9 @@ pub struct PublishGeometry {
 pub enum FlagPlacement {
     /// In the round's own 16-byte slot, beside the payload: the page's layout.
     SameSlot,
-    /// Half the slots away: another line, usually another L2 slice. The
-    /// litmus suite saw stale reads across blocks only with the two apart.
+    /// Half the slots away: another line, usually another L2 slice, so the
+    /// flag and the payload travel as two lines, and a consumer can see one
+    /// before the other.
     Apart,
 }
 

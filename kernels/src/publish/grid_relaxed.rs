@@ -16,8 +16,10 @@ super::across_blocks! {
     ///
     /// As [`publish_grid_release_acquire`](super::publish_grid_release_acquire),
     /// but the flag is written with `st.relaxed.gpu` and read with
-    /// `ld.relaxed.gpu`. The consumer is sure to see the flag eventually (the
-    /// loads are strong, past L1), but nothing orders the payload's plain stores
+    /// `ld.relaxed.gpu`. The flag is never torn and each load reads a value some
+    /// store wrote (the loads are strong, past L1); the memory model does not
+    /// say when the new value is seen, which is why the wait has a deadline.
+    /// Nothing orders the payload's plain stores
     /// before the flag's: a stale record is permitted. This is MP across blocks
     /// with a relaxed flag, the litmus suite's `mp relaxed-gpu inter-block`.
     /// `flag_apart` and `preload` as there.

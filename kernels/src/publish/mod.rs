@@ -18,9 +18,10 @@
 //!
 //! Across blocks, each round's flag can sit in the `ready` field of its own
 //! slot (the page's layout, 16 bytes from the payload) or half the slots
-//! away ([`protocol::FlagLayout`]). The litmus suite found that on the H200
-//! stale reads across blocks need the two locations apart: with both in one
-//! line it saw none.
+//! away ([`protocol::FlagLayout`]). Apart, the flag and the payload travel as
+//! two lines, so a consumer can see one before the other; in one line they
+//! tend to arrive together, and a broken variant is less likely to show its
+//! stale record (the memory model permits it either way).
 //!
 //! The payload, slot and count layouts are [`layout::publish`]'s, the same
 //! types the host allocates; the registry [`layout::publish::VARIANTS`]

@@ -50,7 +50,8 @@ impl Report for PublishResults {
                     c.observed.0.to_string(),
                     c.observed.1.to_string(),
                     // Both only shape the cross-block variants.
-                    format!("{:?}", r.geometry.flags),
+                    clap::ValueEnum::to_possible_value(&r.geometry.flags)
+                        .map_or_else(String::new, |v| v.get_name().to_owned()),
                     r.geometry.preload.to_string(),
                 ]
             })
