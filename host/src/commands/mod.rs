@@ -107,13 +107,16 @@ pub trait Command: Sized {
     type Device: Device;
     /// What [`Command::check`] found without a GPU, for [`Command::run`]: a
     /// data file's values, a litmus selection, or `()`.
-    type Checked;
+    type Checked: Default;
     /// What it hands back to be written.
     type Output: Output;
 
     /// Checks everything that can be checked before the device is opened, so
     /// a user's mistake is reported the same way on every machine, at once.
-    fn check(&self) -> Result<Self::Checked, LabError>;
+    /// A command whose flags clap checks in full keeps this default.
+    fn check(&self) -> Result<Self::Checked, LabError> {
+        Ok(Self::Checked::default())
+    }
 
     /// Runs on the opened device.
     fn run(self, checked: Self::Checked, device: &Self::Device) -> Result<Self::Output, LabError>;

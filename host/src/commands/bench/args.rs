@@ -57,10 +57,6 @@ impl Command for BenchArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let options = BenchOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;

@@ -48,10 +48,6 @@ impl Command for ExerciseArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let template = SweepOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;

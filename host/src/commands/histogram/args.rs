@@ -58,10 +58,6 @@ impl Command for HistogramArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let options = HistogramOptions::from(&self);
         let kernels = HistogramKernels::load(gpu)?;

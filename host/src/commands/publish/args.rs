@@ -79,10 +79,6 @@ impl Command for PublishArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let kernels = PublishKernels::load(gpu)?;
         let options = PublishOptions::from(&self);

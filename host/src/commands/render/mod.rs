@@ -32,10 +32,6 @@ impl Command for RenderArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), (): &()) -> Result<Written, LabError> {
         let path = &self.input;
         let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };

@@ -55,10 +55,6 @@ impl Command for SweepArgs {
     type Checked = ();
     type Output = Written;
 
-    fn check(&self) -> Result<(), LabError> {
-        Ok(())
-    }
-
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let options = SweepOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
