@@ -206,6 +206,48 @@ mod tests {
     use crate::gpu::publish::PublishVariant;
     use clap::CommandFactory;
 
+    /// A host enum's value as the command line spells it (clap's
+    /// `ValueEnum`) and as JSON spells it (serde): they must be one word.
+    fn spelled_once<T: clap::ValueEnum + serde::Serialize>() -> Vec<String> {
+        T::value_variants()
+            .iter()
+            .map(|v| {
+                let cli = v.to_possible_value().expect("no value is hidden").get_name().to_owned();
+                assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::String(cli.clone()), "{cli}");
+                cli
+            })
+            .collect()
+    }
+
+    /// The lab spells an enum two ways by construction: `layout`'s enums by
+    /// their `key()` (`litmus::keys`, since `layout` has neither clap nor
+    /// serde), the host's own by clap and serde derives. Both must give one
+    /// spelling on the command line, in tables and in JSON.
+    #[test]
+    fn every_enum_is_spelled_the_same_on_the_command_line_in_tables_and_in_json() {
+        use crate::gpu::publish::FlagPlacement;
+        use crate::input::{Distribution, Spread};
+        use crate::litmus::Preset;
+        use crate::litmus::environment::Distance;
+        for (name, cli) in [
+            ("distribution", spelled_once::<Distribution>()),
+            ("spread", spelled_once::<Spread>()),
+            ("flag", spelled_once::<FlagPlacement>()),
+            ("distance", spelled_once::<Distance>()),
+            ("preset", spelled_once::<Preset>()),
+        ] {
+            assert!(!cli.is_empty(), "{name}");
+        }
+        // The two that also have a table name.
+        use clap::ValueEnum;
+        for d in Distribution::value_variants() {
+            assert_eq!(d.name(), d.to_possible_value().unwrap().get_name());
+        }
+        for s in Spread::value_variants() {
+            assert_eq!(s.name(), s.to_possible_value().unwrap().get_name());
+        }
+    }
+
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(std::iter::once("host").chain(args.iter().copied()))
     }
