@@ -41,6 +41,9 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
 /// the failures its checks found, and maps how it came out.
 pub fn execute<C: Command>(command: C, ptx: &PtxSource) -> Result<Outcome, LabError> {
     let checked = command.check()?;
+    if C::STOPS_AT_CHECKS {
+        interrupt::catch();
+    }
     let device = C::Device::open(ptx)?;
     let output = command.run(checked, &device)?;
     output.emit()?;

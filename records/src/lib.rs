@@ -98,6 +98,8 @@ pub enum StepOutcome {
     ChecksFailed,
     /// It could not run to the end: a driver, PTX or file error.
     Error,
+    /// Ctrl-C stopped it; what it wrote, if anything, is marked partial.
+    Interrupted,
     /// It was not run, for the reason in its note (a missing tool).
     Skipped,
 }
@@ -109,6 +111,7 @@ impl StepOutcome {
             StepOutcome::Passed => "passed",
             StepOutcome::ChecksFailed => "checks failed",
             StepOutcome::Error => "error",
+            StepOutcome::Interrupted => "interrupted",
             StepOutcome::Skipped => "skipped",
         }
     }

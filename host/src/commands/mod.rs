@@ -110,6 +110,11 @@ pub trait Command: Sized {
     type Checked: Default;
     /// What it hands back to be written.
     type Output: Output;
+    /// Whether a Ctrl-C asks it to stop at its next check and write what it
+    /// measured (see [`interrupt`](crate::interrupt)), rather than end it at
+    /// once. The generic runner catches Ctrl-C before the device is opened,
+    /// so a Ctrl-C during the driver's start-up is not lost.
+    const STOPS_AT_CHECKS: bool = false;
 
     /// Checks everything that can be checked before the device is opened, so
     /// a user's mistake is reported the same way on every machine, at once.

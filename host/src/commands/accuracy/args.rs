@@ -13,7 +13,6 @@ use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::input::Spread;
-use crate::interrupt;
 
 /// `accuracy`'s flags.
 #[derive(Debug, Args)]
@@ -65,6 +64,7 @@ impl From<&AccuracyArgs> for AccuracyOptions {
 
 impl Command for AccuracyArgs {
     type Device = Gpu;
+    const STOPS_AT_CHECKS: bool = true;
     /// The values of `--input`, read and checked before the GPU is opened.
     type Checked = Option<Vec<f32>>;
     type Output = Written;
@@ -83,7 +83,6 @@ impl Command for AccuracyArgs {
     fn run(self, file_values: Option<Vec<f32>>, gpu: &Gpu) -> Result<Written, LabError> {
         let options = AccuracyOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
-        interrupt::catch();
         let report = super::run(&kernels, &options, file_values.as_deref(), &progress(&self.output))?;
         Ok(Written::run(gpu, report, self.output, Some(self.plot)))
     }

@@ -11,7 +11,6 @@ use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::gpu::timing::Plan;
-use crate::interrupt;
 
 /// `bench`'s flags.
 #[derive(Debug, Args)]
@@ -56,12 +55,12 @@ impl Command for BenchArgs {
     type Device = Gpu;
     type Checked = ();
     type Output = Written;
+    const STOPS_AT_CHECKS: bool = true;
 
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let options = BenchOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
         let baselines = Baselines::load(gpu)?;
-        interrupt::catch();
         let report = super::run(&kernels, &baselines, &options, &progress(&self.output))?;
         Ok(Written::run(gpu, report, self.output, Some(self.plot)))
     }

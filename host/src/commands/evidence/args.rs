@@ -67,6 +67,10 @@ impl Command for EvidenceArgs {
     type Device = Identity;
     type Checked = ();
     type Output = Evidence;
+    // Ctrl-C reaches the running step too, which stops at its next check and
+    // writes what it measured; the evidence run then stops after that step
+    // and still writes its manifest.
+    const STOPS_AT_CHECKS: bool = true;
 
     /// Refuses a selection of no step and a directory that holds files.
     fn check(&self) -> Result<(), LabError> {
@@ -75,10 +79,6 @@ impl Command for EvidenceArgs {
 
     fn run(self, (): (), identity: &Identity) -> Result<Evidence, LabError> {
         let options = EvidenceOptions { ptx: identity.ptx.clone(), ..EvidenceOptions::from(&self) };
-        // Ctrl-C reaches the running step too, which stops at its next check
-        // and writes what it measured; the evidence run then stops after that
-        // step and still writes its manifest.
-        interrupt::catch();
         let manifest = super::run(&options, &identity.info, &Progress::new(true))?;
         Ok(Evidence { manifest, dir: options.dir })
     }

@@ -353,7 +353,12 @@ fn run_step(name: &str, program: &Path, args: &[OsString], files: Vec<String>, l
         }
     };
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let exit_code = output.status.code();
+    // A child a signal ended has no exit code; it is given the one a shell
+    // would report (128 + the signal), so Ctrl-C reads as 130 either way.
+    let exit_code = output.status.code().or_else(|| {
+        use std::os::unix::process::ExitStatusExt;
+        output.status.signal().map(|signal| 128 + signal)
+    });
     let (outcome, note) = match log {
         Some(log) => {
             let text = format!("$ {command}\n{}{stderr}", String::from_utf8_lossy(&output.stdout));
@@ -374,11 +379,13 @@ fn run_step(name: &str, program: &Path, args: &[OsString], files: Vec<String>, l
 }
 
 /// How a step's exit code reads: the lab's codes (0 passed, 1 a check
-/// failed, anything else an error of flags, device or environment).
+/// failed, 130 Ctrl-C, anything else an error of flags, device or
+/// environment).
 pub fn outcome_of(exit_code: Option<i32>) -> StepOutcome {
     match exit_code {
         Some(0) => StepOutcome::Passed,
         Some(1) => StepOutcome::ChecksFailed,
+        Some(INTERRUPTED) => StepOutcome::Interrupted,
         _ => StepOutcome::Error,
     }
 }
@@ -525,7 +532,8 @@ mod tests {
     fn exit_codes_read_as_outcomes() {
         assert_eq!(outcome_of(Some(0)), StepOutcome::Passed);
         assert_eq!(outcome_of(Some(1)), StepOutcome::ChecksFailed);
-        for code in [Some(2), Some(3), Some(130), None] {
+        assert_eq!(outcome_of(Some(130)), StepOutcome::Interrupted);
+        for code in [Some(2), Some(3), Some(137), None] {
             assert_eq!(outcome_of(code), StepOutcome::Error);
         }
     }

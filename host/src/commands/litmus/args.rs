@@ -9,7 +9,6 @@ use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
-use crate::interrupt;
 use crate::litmus::environment::{Distance, Environment};
 use crate::litmus::{self, LitmusOptions, Preset, keys};
 
@@ -178,6 +177,7 @@ pub fn parse_lane_multiplier(text: &str) -> Result<u32, String> {
 
 impl Command for LitmusArgs {
     type Device = Gpu;
+    const STOPS_AT_CHECKS: bool = true;
     /// The kernels the flags select, in registry order.
     type Checked = Vec<LitmusKernel>;
     type Output = Written;
@@ -225,7 +225,6 @@ impl Command for LitmusArgs {
         };
         let litmus_kernels = LitmusKernels::load(gpu)?;
         let bar = progress(&self.output);
-        interrupt::catch();
         Ok(match self.tune {
             Some(configurations) => {
                 let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
