@@ -34,10 +34,28 @@ pub const INPUT_BYTES_PER_ELEMENT: u64 = size_of::<f32>() as u64;
 pub fn export(record: &Record, format: Format) -> String {
     match format {
         Format::Table => table::record(record, table::Look::Plain),
-        Format::Markdown => table::record(record, table::Look::Markdown),
+        Format::Markdown => paragraphs(&table::record(record, table::Look::Markdown)),
         Format::Csv => csv::export(record),
         Format::Json => json::export(record),
     }
+}
+
+/// The text tables' lines kept as lines in Markdown: a line of prose (a
+/// header, a caption, a check sentence) followed by another ends in a hard
+/// line break (`\`, CommonMark's), where Markdown would join the two. Table
+/// rows (`|`) and blank lines are kept as they are.
+fn paragraphs(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 64);
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        let prose = |l: &str| !l.trim().is_empty() && !l.starts_with('|');
+        if prose(line) && lines.peek().is_some_and(|next| prose(next)) {
+            out.push('\\');
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The time of launch `k` of `launches`, of which the last `times_ms.len()`
@@ -49,3 +67,13 @@ pub(crate) fn launch_time(launches: usize, times_ms: &[f32], k: usize) -> Option
 
 #[cfg(test)]
 mod golden;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn each_line_of_prose_keeps_its_line_and_tables_stay_whole() {
+        let text = "GPU: X\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\nthe reference.\n";
+        let expected = "GPU: X\\\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\\\nthe reference.\n";
+        assert_eq!(super::paragraphs(text), expected);
+    }
+}
