@@ -245,18 +245,18 @@ pub fn sanitizer_table(m: &Manifest) -> String {
 /// Every step of the run: its command line, outcome and time.
 pub fn steps_table(m: &Manifest) -> String {
     let mut out = format!(
-        "\n{} steps, {:.0} s in all, started {}.\n\n| step | command | outcome | seconds |\n|---|---|---|---|\n",
+        "\n{} steps, {:.0} s in all, started {}.\n\n| step | outcome | seconds | command |\n|---|---|---|---|\n",
         m.steps.len(),
         m.wall_s,
         m.started
     );
     for step in &m.steps {
         out.push_str(&format!(
-            "| {} | `{}` | {} | {:.1} |\n",
+            "| {} | {} | {:.1} | `{}` |\n",
             step.name,
-            step.command.replace('|', "\\|"),
             step.outcome.word(),
-            step.wall_s
+            step.wall_s,
+            step.command.replace('|', "\\|")
         ));
     }
     out + "\n"
