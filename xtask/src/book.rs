@@ -178,7 +178,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
                     if !json.is_file() {
                         return Ok(Made::Missing(format!("{results} has no {stem}.json")));
                     }
-                    Made::Text(render(s.host, &json)? + "\n" + from)
+                    // In a block of its own, so the book's style can keep a
+                    // measured table's cells on one line (theme/wide.css).
+                    Made::Text(format!("<div class=\"measured\">\n\n{}\n</div>\n\n{from}", render(s.host, &json)?))
                 }
                 "svg" | "txt" => match fs::read_to_string(s.results.join(name)) {
                     Ok(text) => Made::Text(text),
