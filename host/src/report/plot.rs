@@ -66,8 +66,8 @@ const PALETTE: [RGBColor; 12] = [
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
     RGBColor(23, 190, 207),
-    // Two more, so the accuracy plot's eleven lines (seven kernels, four CPU
-    // sums) each have a colour of their own.
+    // Two more, so every line of the accuracy plot (each sum kernel and each
+    // CPU sum) has a colour of its own; a test holds the palette to that.
     RGBColor(0, 0, 128),
     RGBColor(128, 64, 0),
 ];
@@ -190,6 +190,15 @@ pub fn svg(record: &Record) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::short_number;
+
+    /// The accuracy plot draws one line per sum kernel and per CPU sum; past
+    /// the palette's length two lines would share a colour. A new kernel that
+    /// trips this needs a colour added to `PALETTE`.
+    #[test]
+    fn every_line_of_the_accuracy_plot_has_a_colour_of_its_own() {
+        let lines = layout::sum::KERNELS.len() + crate::strategies::CpuSum::ALL.len();
+        assert!(lines <= super::PALETTE.len(), "{lines} lines, {} colours", super::PALETTE.len());
+    }
 
     #[test]
     fn axis_numbers_are_short() {

@@ -1,4 +1,4 @@
-//! Six ways to add up an array: the page's three, worst first, then three
+//! Ways to add up an array: the page's three, worst first, then the ones
 //! that go further. Each kernel's launch contract is an entry of
 //! [`layout::sum::KERNELS`], which the host reads to launch it.
 //!
