@@ -51,12 +51,14 @@ pub enum LabError {
         reason: String,
     },
 
-    /// Flags that are each valid but together select nothing to run (a
-    /// `litmus --test` with none of the `--variant`s it has), or that this
-    /// GPU cannot run as asked (an inter-block litmus row on a GPU that holds
-    /// fewer blocks at once than the test has threads).
+    /// A command line that is well formed but cannot be run as asked: flags
+    /// that together select nothing (a `litmus --test` with none of the
+    /// `--variant`s it has, an `evidence --only` that names no step), a
+    /// request this GPU cannot meet (an inter-block litmus row on a GPU that
+    /// holds fewer blocks at once than the test has threads), or an
+    /// `evidence` directory that already holds files.
     #[error("{0}")]
-    NothingSelected(String),
+    Unrunnable(String),
 
     /// A results or plot file could not be written.
     #[error("cannot write {path}: {reason}")]
@@ -102,7 +104,7 @@ impl LabError {
     /// never get this far: `cli` refuses them with [`EXIT_USAGE`] too.
     pub fn exit_code(&self) -> u8 {
         match self {
-            LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::NothingSelected(_) => EXIT_USAGE,
+            LabError::NoDevice(_) | LabError::DataFile { .. } | LabError::Unrunnable(_) => EXIT_USAGE,
             LabError::PtxRead { .. }
             | LabError::PtxLoad { .. }
             | LabError::Driver { .. }
@@ -123,7 +125,7 @@ mod tests {
         for (error, code) in [
             (LabError::NoDevice(reason()), 2),
             (LabError::DataFile { path: path(), reason: reason() }, 2),
-            (LabError::NothingSelected(reason()), 2),
+            (LabError::Unrunnable(reason()), 2),
             (LabError::PtxRead { path: path(), reason: reason() }, 3),
             (LabError::PtxLoad { source_name: "embedded PTX".to_owned(), reason: reason() }, 3),
             (LabError::Driver { doing: "launching".to_owned(), error: reason() }, 3),

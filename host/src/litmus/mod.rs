@@ -156,7 +156,7 @@ pub fn run_one(
     if placement == Placement::InterBlock && params.testing_blocks < kernel.test.threads() {
         // Fewer testing blocks than threads per instance: two of an instance's
         // threads would share a block, and the row would not be inter-block.
-        return Err(LabError::NothingSelected(format!(
+        return Err(LabError::Unrunnable(format!(
             "{} inter-block needs {} testing blocks and only {} run at once here: try fewer --threads",
             kernel.test.name(),
             kernel.test.threads(),

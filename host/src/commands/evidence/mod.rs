@@ -126,7 +126,7 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
             .flat_map(|tool| sanitizer_runs().into_iter().map(move |(name, _)| format!("sanitize-{tool}-{name}"))),
     );
     if !options.only.is_empty() && !names.into_iter().any(|name| options.wants(&name)) {
-        return Err(LabError::NothingSelected(format!(
+        return Err(LabError::Unrunnable(format!(
             "no evidence step starts with {}; the steps are {} and sanitize-<tool>-<run>",
             options.only.join(" or "),
             RUNS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
@@ -134,13 +134,13 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
     }
     let dir = &options.dir;
     if dir.exists() && !dir.is_dir() {
-        return Err(LabError::NothingSelected(format!("{} exists and is not a directory", dir.display())));
+        return Err(LabError::Unrunnable(format!("{} exists and is not a directory", dir.display())));
     }
     if dir.is_dir() && !options.force {
         let mut entries =
             std::fs::read_dir(dir).map_err(|e| LabError::Output { path: dir.clone(), reason: e.to_string() })?;
         if entries.next().is_some() {
-            return Err(LabError::NothingSelected(format!(
+            return Err(LabError::Unrunnable(format!(
                 "{} is not empty; choose a new directory or pass --force to write into it",
                 dir.display()
             )));
@@ -155,8 +155,10 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
 pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Result<Manifest, LabError> {
     std::fs::create_dir_all(&options.dir)
         .map_err(|e| LabError::Output { path: options.dir.clone(), reason: e.to_string() })?;
-    let exe = std::env::current_exe()
-        .map_err(|e| LabError::NothingSelected(format!("cannot find this program's own path to run its steps: {e}")))?;
+    let exe = std::env::current_exe().map_err(|e| LabError::Step {
+        step: "evidence".to_owned(),
+        note: format!("cannot find this program's own path to run its steps: {e}"),
+    })?;
     let sanitizer = find_on_path("compute-sanitizer");
     let runs: Vec<&Run> = RUNS.iter().filter(|r| options.wants(r.name)).collect();
     let sanitizer_runs: Vec<(String, String, Vec<String>)> = SANITIZER_TOOLS

@@ -191,12 +191,12 @@ impl Command for LitmusArgs {
             .filter(|k| self.variant.is_empty() || self.variant.contains(&k.variant))
             .collect();
         if kernels.is_empty() {
-            return Err(LabError::NothingSelected(
+            return Err(LabError::Unrunnable(
                 "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
             ));
         }
         if self.sequential && self.placement.contains(&Placement::InterBlock) {
-            return Err(LabError::NothingSelected(
+            return Err(LabError::Unrunnable(
                 "--sequential runs intra-block only: its barrier cannot separate threads of different blocks"
                     .to_owned(),
             ));
