@@ -297,3 +297,16 @@ fn evidence_refuses_a_directory_that_holds_files_with_exit_2_before_any_gpu_is_l
     assert_eq!(out.status.code(), Some(2));
     assert!(one_line(&out.stderr).contains("is not empty"), "{}", one_line(&out.stderr));
 }
+
+#[test]
+fn render_refuses_a_plot_of_a_record_that_draws_none_with_exit_2_and_prints_nothing() {
+    let out = host()
+        .arg("render")
+        .arg(golden("publish.json"))
+        .args(["--plot", "/tmp/lab-never-written.svg"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(one_line(&out.stderr).contains("--plot: nothing to plot"));
+}

@@ -38,6 +38,14 @@ impl Command for RenderArgs {
         let text = std::fs::read_to_string(path).map_err(|e| data_error(e.to_string()))?;
         let record = report::json::import(&text)
             .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
+        // Asking for the plot of a record that draws none is the user's
+        // mistake, refused before anything is printed, not a file that could
+        // not be written.
+        if self.plot.plot.is_some()
+            && let Err(reason) = report::plot::svg(&record)
+        {
+            return Err(LabError::Unrunnable(format!("{}: --plot: {reason} in this record", path.display())));
+        }
         Ok(Written { record, to: self.output, plot: self.plot.plot, judged: false })
     }
 }
