@@ -18,18 +18,22 @@ tasks:
               (default results/h200, the reference run; make your own with
               `host evidence DIR`), check it and build it into target/book/
   ptxas       print the ptxas the tests use, installing it if missing
-  test        install ptxas if missing, then run every test (the README's test command)
+  test        the README's test command: cargo fmt --check and clippy -D warnings
+              on both workspaces, every test (installing ptxas, cuobjdump and
+              nvdisasm if missing), then the book from the reference run
   sass [--arch sm_90] [--kernel NAME] [--ptx FILE]
               print each kernel's SASS (cuobjdump), its synchronizing
               instructions and its ptxas -v resources; no GPU needed
   sanitize [--host FILE] [--out DIR]
               run every kernel under compute-sanitizer (memcheck, racecheck,
-              synccheck, initcheck); needs a GPU. Without --host, builds the
-              release host first. Logs go to DIR (default target/sanitizer).
+              synccheck, initcheck) through `host evidence DIR --only sanitize`;
+              needs a GPU. Without --host, builds the release host first. Logs
+              go to DIR/sanitizer/ (DIR defaults to target/sanitizer).
   nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE] [--sizes N,N]
               time the page's kernels compiled by rustc and by nvcc -O3,
               alternately, then every lab sum beside CUB's DeviceReduce::Sum,
-              warm and cold, in one run; needs nvcc and a GPU.";
+              warm and cold, in one run, and write DIR/nvcc-compare.json (DIR
+              defaults to target/nvcc); needs nvcc and a GPU.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();
