@@ -324,8 +324,8 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     // one chunk (`CHUNK - 1` to `CHUNK + 1`): up to `CHUNK` block 0 alone sums
     // the input and stops; past it the chunk sums take a route to the
     // combining block. `2 * CHUNK + 1`: three chunks, the last of one float.
-    // Around 64 chunks (`64 * CHUNK`, 64 being the most warps one SM holds,
-    // 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
+    // Around 64 chunks (`64 * CHUNK`, 64 being the most warps an SM holds on
+    // sm_90, 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
     // rounds of chunks a warp each and the rest a block each. Around
     // `HANDOFF_CHUNKS` chunks (where the chunk sums stop travelling through
     // the handoff slots and take the finish ticket); and between.

@@ -10,6 +10,7 @@
 //! functions with their tests beside them.
 
 #![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 pub mod app;
 pub mod cli;

@@ -34,7 +34,7 @@ impl Record {
     /// A whole run's record of `results`, on `gpu`, by this host.
     pub fn of(gpu: &Gpu, results: Results) -> Record {
         Record {
-            tool: format!("host {}", env!("CARGO_PKG_VERSION")),
+            tool: tool(),
             kernel_compiler: KERNEL_COMPILER.to_owned(),
             ptx: gpu.ptx_name().to_owned(),
             device: gpu.info.clone(),
@@ -92,6 +92,11 @@ results! {
     Litmus(LitmusResults),
     /// `litmus --tune`.
     LitmusTune(TuneResults),
+}
+
+/// The host's name and version, as every file it writes names it.
+pub fn tool() -> String {
+    format!("host {}", env!("CARGO_PKG_VERSION"))
 }
 
 /// The toolchain the host's build script compiled the kernels with.

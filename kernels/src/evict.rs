@@ -8,11 +8,12 @@ use crate::{global, thread};
 ///
 /// A cold measurement wants an L2 that holds none of the kernel's input. A
 /// *write* of twice the L2's size (nvbench's `cudaMemsetAsync`) gives that,
-/// but leaves the L2 full of dirty lines, and the timed kernel then pays for
-/// writing them back as its own reads evict them: DRAM writes that are not
-/// the kernel's, in a measurement of a kernel that only reads. A *read*
-/// leaves only clean lines, which a miss drops for free, so the timed
-/// kernel's DRAM traffic is its own.
+/// but leaves the L2 full of dirty lines, which the timed kernel's reads must
+/// write back as they evict them: DRAM writes that are not the kernel's, in a
+/// measurement of a kernel that only reads. A *read* leaves only clean lines,
+/// which an eviction drops without a write, so the timed kernel's DRAM traffic
+/// should be its own. Nsight Compute's `dram__bytes_write.sum` on the timed
+/// kernel shows which is the case on a given GPU.
 ///
 /// # Launch
 ///

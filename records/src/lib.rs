@@ -88,6 +88,23 @@ pub struct Step {
     pub note: Option<String>,
 }
 
+/// What every sanitizer step's name starts with: `sanitize-<tool>-<run>`,
+/// or `sanitize` alone for the step that says the sanitizer was not found.
+pub const SANITIZE: &str = "sanitize";
+
+/// The name of the sanitizer step that runs `run` under `tool`.
+pub fn sanitizer_step(tool: &str, run: &str) -> String {
+    format!("{SANITIZE}-{tool}-{run}")
+}
+
+impl Step {
+    /// The tool and the run of a sanitizer step ([`sanitizer_step`]); `None`
+    /// for any other step. Tool names hold no `-`.
+    pub fn sanitizer_parts(&self) -> Option<(&str, &str)> {
+        self.name.strip_prefix(SANITIZE)?.strip_prefix('-')?.split_once('-')
+    }
+}
+
 /// How a step ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]

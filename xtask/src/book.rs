@@ -25,20 +25,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lab_records::{MANIFEST, Manifest, StepOutcome};
+use lab_records::{MANIFEST, Manifest, SANITIZE, StepOutcome};
 
 use crate::Error;
 
 /// Where the chapters find what this module generates, inside `book/src/`.
 pub const GENERATED: &str = "generated";
 
-/// The page's three kernels, whose machine code Lesson 1 reads.
-pub const PAGE_KERNELS: [&str; 3] = ["sum_global_atomic", "sum_shared_atomic", "sum_tree_atomic"];
-
 /// What a generation run reads.
 pub struct Sources<'a> {
-    /// The workspace root.
-    pub root: &'a Path,
     /// The results directory (an evidence run).
     pub results: &'a Path,
     /// The host binary, for `render` and `--help`.
@@ -228,11 +223,10 @@ pub fn sanitizer_table(m: &Manifest) -> String {
     let mut out = String::from("\n| tool | run | exit | summary |\n|---|---|---|---|\n");
     let mut any = false;
     for step in &m.steps {
-        if step.outcome == StepOutcome::Skipped && step.name == "sanitize" {
+        if step.outcome == StepOutcome::Skipped && step.name == SANITIZE {
             return format!("*The sanitizer did not run: {}.*\n\n", step.note.as_deref().unwrap_or("skipped"));
         }
-        let Some(rest) = step.name.strip_prefix("sanitize-") else { continue };
-        let (tool, run) = rest.split_once('-').unwrap_or((rest, ""));
+        let Some((tool, run)) = step.sanitizer_parts() else { continue };
         let exit = step.exit_code.map_or("-".to_owned(), |c| c.to_string());
         let note = step.note.as_deref().unwrap_or("");
         out.push_str(&format!("| {tool} | `{run}` | {exit} | {note} |\n"));

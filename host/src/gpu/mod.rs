@@ -213,8 +213,8 @@ impl Gpu {
     /// whatever a previous launch left there and leaves no dirty line behind.
     ///
     /// nvbench flushes with a write of that size instead; the write evicts
-    /// just as well, but the timed kernel then writes its dirty lines back
-    /// (see `evict_l2`'s documentation).
+    /// just as well, but leaves dirty lines the timed kernel's reads would
+    /// have to write back (see `evict_l2`'s documentation).
     pub fn flush_l2(&self) -> Result<(), LabError> {
         let mut slot = self.flush.borrow_mut();
         if slot.is_none() {

@@ -40,7 +40,7 @@ pub struct PublishGeometry {
 pub enum FlagPlacement {
     /// In the round's own 16-byte slot, beside the payload: the page's layout.
     SameSlot,
-    /// Half the slots away: another line, usually another L2 slice, so the
+    /// Half the slots away: another line, likely in another L2 slice, so the
     /// flag and the payload travel as two lines, and a consumer can see one
     /// before the other.
     Apart,

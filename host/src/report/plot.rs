@@ -157,6 +157,7 @@ fn chart<DB: DrawingBackend>(
     Ok(())
 }
 
+/// The plot of `record` as SVG: GB/s against n, or for an accuracy record
 /// one panel per array of the worst error against n.
 pub fn svg(record: &Record) -> Result<String, String> {
     let mut text = String::new();

@@ -29,14 +29,8 @@ pub fn run(args: &[String]) -> super::Result {
     let mdbook = mdbook::find_or_install(&root, cargo.as_os_str())?;
     let host = super::host_binary(None)?;
     let sass_page = || page_sass(&root);
-    let sources = book::Sources {
-        root: &root,
-        results: &results,
-        host: &host,
-        strict,
-        xtask_usage: crate::USAGE,
-        sass_page: &sass_page,
-    };
+    let sources =
+        book::Sources { results: &results, host: &host, strict, xtask_usage: crate::USAGE, sass_page: &sass_page };
     let src = root.join("book/src");
     for warning in book::generate(&src, &sources)? {
         eprintln!("warning: {warning}");
@@ -56,7 +50,9 @@ fn page_sass(root: &std::path::Path) -> Result<String, Error> {
         .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
     let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, "sm_90", &root.join("target/sass"))?;
     let mut out = String::from("$ cargo xtask sass --arch sm_90 (summary of the page's kernels)\n");
-    for s in sass::summarize(&text).iter().filter(|s| book::PAGE_KERNELS.contains(&s.kernel.as_str())) {
+    // The page's three kernels, as the registry marks them.
+    let on_page = |symbol: &str| layout::sum::KERNELS.iter().any(|k| k.on_page && k.entry.symbol == symbol);
+    for s in sass::summarize(&text).iter().filter(|s| on_page(&s.kernel)) {
         out.push_str(&format!("{}\n    resources: {}\n", s.line(), sass::resources_of(&resources, &s.kernel)));
     }
     Ok(out)

@@ -8,7 +8,7 @@ use lab_records::{Manifest, Step, StepOutcome};
 use super::EvidenceOptions;
 use crate::app::Outcome;
 use crate::commands::{Checks, Command, Device, Output};
-use crate::error::{EXIT_INTERRUPTED, LabError};
+use crate::error::LabError;
 use crate::gpu::{DeviceInfo, Gpu, PtxSource};
 use crate::interrupt;
 use crate::progress::Progress;
@@ -128,8 +128,7 @@ impl Output for Evidence {
     /// Interrupted if Ctrl-C stopped the run or a step; else an error if a
     /// step could not finish; else whether every step's checks passed.
     fn outcome(&self, checks: &Checks) -> Result<Outcome, LabError> {
-        let interrupted = i32::from(EXIT_INTERRUPTED);
-        if interrupt::requested() || self.manifest.steps.iter().any(|s| s.exit_code == Some(interrupted)) {
+        if interrupt::requested() || self.manifest.steps.iter().any(|s| s.outcome == StepOutcome::Interrupted) {
             return Ok(Outcome::Interrupted);
         }
         if let Some(step) = self.failed().find(|s| s.outcome == StepOutcome::Error) {

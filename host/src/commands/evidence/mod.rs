@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Instant, SystemTime};
 
-use lab_records::{Commit, Gpu as GpuRecord, MANIFEST, Manifest, Step, StepOutcome};
+use lab_records::{Commit, Gpu as GpuRecord, MANIFEST, Manifest, SANITIZE, Step, StepOutcome, sanitizer_step};
 
 use crate::error::LabError;
 use crate::gpu::DeviceInfo;
@@ -123,7 +123,7 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
     let names = RUNS.iter().map(|r| r.name.to_owned()).chain(
         SANITIZER_TOOLS
             .iter()
-            .flat_map(|tool| sanitizer_runs().into_iter().map(move |(name, _)| format!("sanitize-{tool}-{name}"))),
+            .flat_map(|tool| sanitizer_runs().into_iter().map(move |(name, _)| sanitizer_step(tool, &name))),
     );
     if !options.only.is_empty() && !names.into_iter().any(|name| options.wants(&name)) {
         return Err(LabError::Unrunnable(format!(
@@ -164,7 +164,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     let sanitizer_runs: Vec<(String, String, Vec<String>)> = SANITIZER_TOOLS
         .iter()
         .flat_map(|tool| sanitizer_runs().into_iter().map(move |(name, args)| (tool.to_string(), name, args)))
-        .filter(|(tool, name, _)| options.wants(&format!("sanitize-{tool}-{name}")))
+        .filter(|(tool, name, _)| options.wants(&sanitizer_step(tool, name)))
         .collect();
     let sanitizing = !sanitizer_runs.is_empty();
     let total = runs.len() + if sanitizer.is_some() { sanitizer_runs.len() } else { usize::from(sanitizing) };
@@ -179,7 +179,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
         let (mut args, files) = step_arguments(step, &options.dir);
         args.splice(0..0, ptx_arguments(options));
         let result = run_step(step.name, &exe, &args, files, None);
-        interrupted = result.exit_code == Some(INTERRUPTED) || crate::interrupt::requested();
+        interrupted = result.outcome == StepOutcome::Interrupted || crate::interrupt::requested();
         steps.push(result);
         bar.step();
         if interrupted {
@@ -193,7 +193,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
                 std::fs::create_dir_all(&logs)
                     .map_err(|e| LabError::Output { path: logs.clone(), reason: e.to_string() })?;
                 for (tool, name, host_args) in &sanitizer_runs {
-                    let step_name = format!("sanitize-{tool}-{name}");
+                    let step_name = sanitizer_step(tool, name);
                     bar.message(step_name.clone());
                     let log = format!("sanitizer/{tool}-{name}.log");
                     let mut args: Vec<OsString> = sanitizer_arguments(tool);
@@ -202,7 +202,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
                     args.extend(host_args.iter().map(OsString::from));
                     let result =
                         run_step(&step_name, sanitizer, &args, vec![log.clone()], Some(&options.dir.join(&log)));
-                    let stop = result.exit_code == Some(INTERRUPTED) || crate::interrupt::requested();
+                    let stop = result.outcome == StepOutcome::Interrupted || crate::interrupt::requested();
                     steps.push(result);
                     bar.step();
                     if stop {
@@ -212,7 +212,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
             }
             None => {
                 steps.push(Step {
-                    name: "sanitize".to_owned(),
+                    name: SANITIZE.to_owned(),
                     command: "compute-sanitizer".to_owned(),
                     files: Vec::new(),
                     outcome: StepOutcome::Skipped,
@@ -227,7 +227,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     bar.finish();
 
     let manifest = Manifest {
-        tool: format!("host {}", env!("CARGO_PKG_VERSION")),
+        tool: crate::record::tool(),
         commit: build_commit(),
         gpu: gpu_record(info),
         started: humantime::format_rfc3339_seconds(started).to_string(),
@@ -241,7 +241,9 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     Ok(manifest)
 }
 
-/// The exit code of a step stopped by Ctrl-C.
+/// The lab's exit codes, as a child process reports them.
+const PASSED: i32 = crate::error::EXIT_PASSED as i32;
+const CHECK_FAILED: i32 = crate::error::EXIT_CHECK_FAILED as i32;
 const INTERRUPTED: i32 = crate::error::EXIT_INTERRUPTED as i32;
 
 /// The lab command of `step`, writing into `dir`, and the files it writes.
@@ -267,9 +269,10 @@ fn sanitizer_arguments(tool: &str) -> Vec<OsString> {
     let mut args: Vec<OsString> =
         ["--tool", tool, "--print-limit", "20", "--show-backtrace", "no"].map(OsString::from).to_vec();
     if tool == "racecheck" {
-        // racecheck's default "analysis" report has crashed the host process
-        // on the publication kernels (compute-sanitizer 2025.3, CUDA 13.0);
-        // the per-hazard report works and shows more.
+        // racecheck's default "analysis" report was seen to crash the host
+        // process on the publication kernels (exit 11, no hazard printed,
+        // compute-sanitizer 2025.3 with CUDA 13.0); the per-hazard report
+        // works and shows more.
         args.extend(["--racecheck-report", "hazard"].map(OsString::from));
     }
     args
@@ -385,8 +388,8 @@ fn run_step(name: &str, program: &Path, args: &[OsString], files: Vec<String>, l
 /// environment).
 pub fn outcome_of(exit_code: Option<i32>) -> StepOutcome {
     match exit_code {
-        Some(0) => StepOutcome::Passed,
-        Some(1) => StepOutcome::ChecksFailed,
+        Some(PASSED) => StepOutcome::Passed,
+        Some(CHECK_FAILED) => StepOutcome::ChecksFailed,
         Some(INTERRUPTED) => StepOutcome::Interrupted,
         _ => StepOutcome::Error,
     }

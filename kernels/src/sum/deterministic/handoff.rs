@@ -70,9 +70,9 @@ pub(super) unsafe fn combine(
     // reads it in whole quads, with no bounds to test.
     while first < SEGMENT as u32 {
         // Thread `t` takes slots `t, t + block, ...`, up to `GATHER` of
-        // them per pass, and loads them all before it waits on any: the
-        // blocks that started earlier have usually finished, so one
-        // round trip to L2 brings most slots in full.
+        // them per pass, and loads them all before it waits on any, so the
+        // slots of blocks that have already finished arrive in one round
+        // trip to L2 rather than one each.
         let words: [u64; GATHER] = core::array::from_fn(|j| {
             let chunk = first + j as u32 * stride;
             // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
