@@ -238,3 +238,70 @@ fn sass_on_sm_90_keeps_every_registry_promise() {
     let shared = summaries.iter().find(|s| s.kernel == layout::sum::SHARED_ATOMIC.entry.symbol).unwrap();
     assert!(shared.has_cas_loop(), "{}", shared.line());
 }
+
+/// Every access of every litmus test reaches the machine code: after the
+/// synchronised start, the test's loads and stores appear in the sm_90 SASS
+/// as separate instructions, exactly as many as the test has, with the
+/// strength its variant names and the barriers its release, acquire or fence
+/// becomes, in program order (`Kernel::sass_program`); every loaded register
+/// is recorded; the loads are issued in program order, except where the
+/// registry says `ptxas` reorders them (weak loads only); and the
+/// environment's preload and stress loads are kept live (two stress folds,
+/// and one preload fold where a role has a location to preload), as is the
+/// publication demo's preload.
+#[test]
+fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
+    let root = xtask::paths::workspace_root();
+    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump")
+        .expect("no cuobjdump found: run `cargo xtask test` (it installs one)");
+    let work = std::env::temp_dir().join(format!("lab-sass-order-test-{}", std::process::id()));
+    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx_file(), "sm_90", &work).unwrap();
+    let _ = std::fs::remove_dir_all(&work);
+    let functions = xtask::sass::split_functions(&text);
+    let mut broken = Vec::new();
+    for kernel in &layout::litmus::KERNELS {
+        let name = kernel.entry.symbol;
+        let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
+        let Some(sass) = xtask::sass::litmus_sass(body) else {
+            broken.push(format!("{name}: no synchronised-start poll (LD.E.STRONG.GPU) in its SASS"));
+            continue;
+        };
+        let expected: Vec<&str> = kernel.sass_program().collect();
+        if sass.accesses != expected {
+            broken.push(format!("{name}: test accesses {:?}, expected {expected:?}", sass.accesses));
+        }
+        let registers = kernel.test.registers() as u8;
+        let mut recorded = sass.recorded.clone();
+        recorded.sort_unstable();
+        if recorded != (0..registers).collect::<Vec<_>>() {
+            broken.push(format!("{name}: records registers {:?}, expected each of 0..{registers} once", sass.recorded));
+        }
+        let order: Option<Vec<u8>> = sass.load_registers.iter().copied().collect();
+        match order {
+            None => broken.push(format!("{name}: a test load whose value no record stores: {:?}", sass.load_registers)),
+            Some(order) => {
+                let in_order = order.is_sorted();
+                if in_order == kernel.loads_reordered_by_ptxas() {
+                    broken.push(format!(
+                        "{name}: loads issued as registers {order:?}; the registry says reordered = {}",
+                        kernel.loads_reordered_by_ptxas()
+                    ));
+                }
+            }
+        }
+        let folds = 2 + usize::from(kernel.test.roles().iter().any(|r| r.stale.is_some()));
+        if sass.kept_live != folds {
+            broken.push(format!("{name}: {} environment folds kept live, expected {folds}", sass.kept_live));
+        }
+    }
+    // The publication demo's cross-block consumers preload the payload's
+    // line (`--preload`): that load is kept live too, once per kernel.
+    for variant in layout::publish::VARIANTS.iter().filter(|v| v.placement == layout::Placement::InterBlock) {
+        let name = variant.entry.symbol;
+        let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
+        if xtask::sass::kept_live(body) != 1 {
+            broken.push(format!("{name}: {} preload folds kept live, expected 1", xtask::sass::kept_live(body)));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

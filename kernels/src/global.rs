@@ -1,8 +1,16 @@
-//! Wide loads from global memory.
+//! Loads from global memory that must reach the machine code as written.
 //!
 //! A warp that reads 16 bytes per lane moves 512 bytes per instruction, four
 //! times what 4-byte loads move: fewer instructions in flight for the same
-//! bytes, which is what a bandwidth-bound kernel needs.
+//! bytes, which is what a bandwidth-bound kernel needs ([`load_f32x4`]).
+//!
+//! A load done only for its side effect on the caches (the litmus
+//! environment's preload and stress, the publication demo's preload) is a
+//! different problem: `ptxas` deletes a weak load whose value nobody reads,
+//! whatever `asm!` said, since PTX is its input and not its output. Such a
+//! load goes through [`load_b32`] and its value into [`keep_live`], which
+//! stores it only when it is a value the lab never writes: the compare is
+//! all it costs, and it makes the load live.
 
 use core::arch::asm;
 
@@ -34,4 +42,60 @@ pub unsafe fn load_f32x4(address: *const f32) -> [f32; 4] {
         );
     }
     [x, y, z, w]
+}
+
+/// One weak 32-bit load, `ld.global.b32`: it allocates in this SM's L1 (the
+/// path a preload wants) and has no ordering at all. Feed its value to
+/// [`keep_live`] if nothing else reads it, or `ptxas` removes the load.
+///
+/// # Safety
+///
+/// `address` must be a 4-byte aligned, readable word of global memory, in
+/// the global window (`cvta.to.global`).
+#[inline(always)]
+pub unsafe fn load_b32(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned global address.
+    unsafe { asm!("ld.global.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) };
+    value
+}
+
+/// Makes `value` live: `setp.eq.u32` against `u32::MAX`, then a store of it
+/// to `sink` predicated on that compare. Every value the lab folds into one
+/// is a flag, a payload word or a loop counter, never `u32::MAX`, so the store
+/// never runs; `ptxas` cannot know that, so it keeps every load the value
+/// came from. The SASS is an `ISETP` and a predicated `STG`.
+///
+/// # Safety
+///
+/// `sink` must be a 4-byte aligned, writable word of global memory, in the
+/// global window, that may receive `value` without harm should it be
+/// `u32::MAX` after all.
+#[inline(always)]
+pub unsafe fn keep_live(value: u32, sink: *mut u32) {
+    // SAFETY: the caller guarantees the sink; the store is predicated.
+    unsafe {
+        asm!(
+            "{{ .reg .pred %p; setp.eq.u32 %p, {v}, -1; @%p st.global.b32 [{s}], {v}; }}",
+            v = in(reg32) value,
+            s = in(reg64) sink,
+            options(nostack),
+        )
+    }
+}
+
+/// `address` converted to the global window, `cvta.to.global.u64`: the form
+/// the explicit `ld.global`/`st.global` of [`load_b32`], [`keep_live`] and
+/// the litmus accesses take.
+#[inline(always)]
+pub fn to_global(address: *mut u32) -> *mut u32 {
+    let global;
+    // `nomem` is right although a pointer goes in: `cvta` computes an
+    // address and dereferences nothing, so no memory access may be assumed.
+    #[allow(clippy::pointers_in_nomem_asm_block)]
+    // SAFETY: the conversion is arithmetic on the address; it reads nothing.
+    unsafe {
+        asm!("cvta.to.global.u64 {g}, {a};", g = out(reg64) global, a = in(reg64) address, options(pure, nomem, nostack))
+    }
+    global
 }

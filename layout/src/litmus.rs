@@ -470,9 +470,14 @@ pub struct Params {
     /// 1: the sequential control (intra-block only): a barrier between
     /// roles, so each role of every instance finishes before the next starts.
     pub sequential: u32,
+    /// Always 0: an offset the kernels add to the address of a second access
+    /// to one location, which `ptxas` cannot see through, so that it keeps
+    /// both accesses (it merges two weak loads of one address it can prove
+    /// equal).
+    pub zero: u32,
 }
 
-const _: () = assert!(size_of::<Params>() == 17 * 4);
+const _: () = assert!(size_of::<Params>() == 18 * 4);
 
 /// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes
 /// through this: a host that passed a zero would get wrong instances, never
@@ -713,6 +718,53 @@ impl Kernel {
     }
 }
 
+/// What one test access or fence of [`Kernel::program`] becomes in sm_90
+/// SASS, as `ptxas` 13 writes it: a relaxed access is a load or store with
+/// its scope's `.STRONG` qualifier (`.GPU`, or `.SM` for `.cta`, whose point
+/// of coherence is the SM's L1) and nothing else; a release is a memory
+/// barrier of its scope before the store; a device-scope acquire invalidates
+/// L1 after the load (`CCTL.IVALL`), a block-scope one need not, L1 being
+/// the block's point of coherence; a fence is the memory barrier of its kind
+/// and scope, and at device scope the invalidation too.
+pub fn sass_of(ptx: &str) -> &'static [&'static str] {
+    match ptx {
+        "st.global.u32" => &["STG.E"],
+        "ld.global.u32" => &["LDG.E"],
+        "st.relaxed.gpu.global.u32" => &["STG.E.STRONG.GPU"],
+        "ld.relaxed.gpu.global.u32" => &["LDG.E.STRONG.GPU"],
+        "st.relaxed.cta.global.u32" => &["STG.E.STRONG.SM"],
+        "ld.relaxed.cta.global.u32" => &["LDG.E.STRONG.SM"],
+        "st.release.gpu.global.u32" => &["MEMBAR.ALL.GPU", "STG.E.STRONG.GPU"],
+        "ld.acquire.gpu.global.u32" => &["LDG.E.STRONG.GPU", "CCTL.IVALL"],
+        "st.release.cta.global.u32" => &["MEMBAR.ALL.CTA", "STG.E.STRONG.SM"],
+        "ld.acquire.cta.global.u32" => &["LDG.E.STRONG.SM"],
+        "fence.acq_rel.gpu" => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
+        "fence.acq_rel.cta" => &["MEMBAR.ALL.CTA"],
+        "fence.sc.gpu" => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
+        "fence.sc.cta" => &["MEMBAR.SC.CTA"],
+        _ => &["(no SASS known for this PTX)"],
+    }
+}
+
+impl Kernel {
+    /// [`Kernel::program`] as sm_90 SASS ([`sass_of`]): the test's accesses
+    /// and the barriers they become, in program order. The SASS test finds
+    /// exactly this after the synchronised start.
+    pub fn sass_program(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.program().flat_map(|ptx| sass_of(ptx).iter().copied())
+    }
+
+    /// Whether `ptxas` issues this kernel's test loads in another order than
+    /// the program's, as the SASS test finds on sm_90 (and holds to this
+    /// list, so a new `ptxas` that changes it is noticed). Only weak loads
+    /// may be reordered: the compiler owes weak accesses no order, and for
+    /// these kernels a weak outcome counted on the GPU may be the
+    /// compiler's reordering as much as the hardware's.
+    pub const fn loads_reordered_by_ptxas(&self) -> bool {
+        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw, Variant::Weak))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -736,6 +788,7 @@ mod tests {
             sync_polls: 0,
             preload: 0,
             sequential: 0,
+            zero: 0,
         }
     }
 

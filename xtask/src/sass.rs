@@ -13,6 +13,10 @@ use std::process::Command;
 
 use crate::Error;
 
+mod accesses;
+
+pub use accesses::{LitmusSass, kept_live, litmus_sass};
+
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers
 /// (`BAR`), memory barriers and fences (`MEMBAR`, `FENCE`, `ERRBAR`), cache

@@ -221,6 +221,7 @@ impl Environment {
             sync_polls: if self.sync_start { SYNC_POLLS } else { 0 },
             preload: self.preload as u32,
             sequential: u32::from(sequential),
+            zero: 0,
         }
     }
 

@@ -26,8 +26,8 @@ pub(super) unsafe fn coherence_of_reads<A: Access>(env: &Env) {
     unsafe { A::store(x, 1) };
     env.between_roles();
     let x = env.at(1, X);
-    // SAFETY: as above.
-    let (r0, r1) = unsafe { (A::load(x), A::load(x)) };
+    // SAFETY: as above; `again` is the same address.
+    let (r0, r1) = unsafe { (A::load(x), A::load(env.again(x))) };
     // SAFETY: the results buffer holds every instance's registers.
     unsafe {
         env.record(1, 0, r0);

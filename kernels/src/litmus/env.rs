@@ -14,7 +14,7 @@ use core::arch::asm;
 use layout::WARP_SIZE;
 use layout::litmus::{Location, Params, Preload, REGISTERS, STRESS_LINE_STRIDE, StressPattern, Test, rem};
 
-use crate::{atomic, order, thread};
+use crate::{atomic, global, order, thread};
 
 /// One testing thread's view of its launch.
 pub struct Env {
@@ -44,22 +44,17 @@ pub struct Args {
     pub control: *mut u32,
 }
 
-/// `address` converted to the global window (`cvta.to.global.u64`).
-#[inline(always)]
-fn to_global(address: *mut u32) -> *mut u32 {
-    let global;
-    // `nomem` is right although a pointer goes in: `cvta` computes an
-    // address and dereferences nothing, so no memory access may be assumed.
-    #[allow(clippy::pointers_in_nomem_asm_block)]
-    // SAFETY: the conversion is arithmetic on the address; it reads nothing.
-    unsafe {
-        asm!("cvta.to.global.u64 {g}, {a};", g = out(reg64) global, a = in(reg64) address, options(pure, nomem, nostack))
-    }
-    global
-}
-
 /// `iterations` of the stress pattern by this thread, on line `line` of
-/// `stress`. Plain `.b32` accesses in `asm!`, so none is optimised away.
+/// `stress`.
+///
+/// Every access is one plain `.b32` instruction in `asm!`, and each must
+/// reach the machine code: iteration `i` touches word `w` and then word
+/// `w + 1` of the line (mod the words the environment names), moving on by
+/// one word each iteration. The line's traffic is what the environment says,
+/// but no two accesses have addresses `ptxas` can prove equal, so it can
+/// neither merge two loads, nor forward a store to a load, nor drop the first
+/// of two stores, nor hoist a load out of the loop; and every loaded value is
+/// folded into one that [`global::keep_live`] keeps, so no load is dead.
 ///
 /// # Safety
 ///
@@ -70,27 +65,49 @@ unsafe fn stress(stress: *mut u32, params: &Params, iterations: u32, line: u32) 
         return;
     }
     let line = rem(u64::from(line), u64::from(params.stress_lines)) as u32;
-    let word =
-        line * STRESS_LINE_STRIDE + rem(u64::from(thread::thread_idx_x()), u64::from(params.stress_line_words)) as u32;
-    // SAFETY: `word` is below `stress_lines * STRESS_LINE_STRIDE`, since
-    // `stress_line_words` is at most 32.
-    let address = to_global(unsafe { stress.add(word as usize) });
+    let words = params.stress_line_words.max(1);
+    // SAFETY: the line starts below `stress_lines * STRESS_LINE_STRIDE`.
+    let base = global::to_global(unsafe { stress.add((line * STRESS_LINE_STRIDE) as usize) });
+    let mut word = rem(u64::from(thread::thread_idx_x()), u64::from(words)) as u32;
     let pattern = params.stress_pattern;
+    let mut seen = 0u32;
     for i in 0..iterations {
-        // SAFETY: `address` is a global word of the stress buffer; each asm is
-        // one plain access with no other effect.
+        let next = if word + 1 >= words { 0 } else { word + 1 };
+        // SAFETY: both words are below `stress_line_words`, at most 32, so
+        // inside the line's `STRESS_LINE_STRIDE` words; each asm is one plain
+        // access with no other effect.
         unsafe {
+            let (a, b) = (base.add(word as usize), base.add(next as usize));
             if pattern == StressPattern::StoreStore as u32 {
-                asm!("st.global.b32 [{a}], {v};", "st.global.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) i, options(nostack));
+                store_b32(a, i);
+                store_b32(b, i);
             } else if pattern == StressPattern::StoreLoad as u32 {
-                asm!("st.global.b32 [{a}], {v};", "ld.global.b32 {v}, [{a}];", a = in(reg64) address, v = inout(reg32) i => _, options(nostack));
+                store_b32(a, i);
+                seen ^= global::load_b32(b);
             } else if pattern == StressPattern::LoadStore as u32 {
-                asm!("ld.global.b32 {t}, [{a}];", "st.global.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) i, t = out(reg32) _, options(nostack));
+                seen ^= global::load_b32(a);
+                store_b32(b, i);
             } else {
-                asm!("ld.global.b32 {t}, [{a}];", "ld.global.b32 {t}, [{a}];", a = in(reg64) address, t = out(reg32) _, options(nostack));
+                seen ^= global::load_b32(a) ^ global::load_b32(b);
             }
         }
+        word = next;
     }
+    // SAFETY: `base` is a word of the stress buffer, which holds nothing
+    // anyone reads.
+    unsafe { global::keep_live(seen, base) };
+}
+
+/// One plain store, `st.global.b32`, of the environment's own (not a test
+/// access: those are `.u32`).
+///
+/// # Safety
+///
+/// `address` must be a writable global word, in the global window.
+#[inline(always)]
+unsafe fn store_b32(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees the address.
+    unsafe { asm!("st.global.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
 }
 
 impl Env {
@@ -122,13 +139,14 @@ impl Env {
             params,
             block: shuffled as u32,
             thread: thread::thread_idx_x(),
-            locations: to_global(args.locations),
+            locations: global::to_global(args.locations),
             results: args.results,
         };
         // SAFETY: as above.
         unsafe { stress(args.stress, &params, params.pre_stress_iterations, warp_line) };
-        // SAFETY: the locations are valid for every instance.
-        unsafe { env.preload(test) };
+        // SAFETY: the locations are valid for every instance, and the stress
+        // buffer's first word holds nothing anyone reads.
+        unsafe { env.preload(test, global::to_global(args.stress)) };
         // SAFETY: `control` is one global word, zeroed before the launch.
         unsafe { env.start(args.control) };
         Some(env)
@@ -156,19 +174,23 @@ impl Env {
 
     /// Reads, with a plain load that allocates in L1, the location each role
     /// of this test would rather see stale, for the instance this thread (or
-    /// its neighbour) will observe in that role.
+    /// its neighbour) will observe in that role. The values are folded into
+    /// one that [`global::keep_live`] keeps with `sink`: a preload whose value
+    /// is dead is deleted by `ptxas`, and leaves nothing in L1.
     ///
     /// # Safety
     ///
-    /// The location buffer must be valid for every instance.
+    /// The location buffer must be valid for every instance, and `sink` a
+    /// global word that nobody reads.
     #[inline(always)]
-    unsafe fn preload(&self, test: Test) {
+    unsafe fn preload(&self, test: Test, sink: *mut u32) {
         let preload = self.params.preload;
         if preload == Preload::None as u32 {
             return;
         }
         let thread =
             if preload == Preload::Neighbour as u32 { self.thread ^ (self.params.threads / 2) } else { self.thread };
+        let mut seen = 0;
         for (role, r) in test.roles().iter().enumerate() {
             if let Some(location) = r.stale {
                 let i = self.params.instance(role as u32, self.block, thread);
@@ -176,13 +198,13 @@ impl Env {
                     Location::X => self.params.x(i),
                     Location::Y => self.params.y(i),
                 };
-                // SAFETY: a plain load of a valid global word; its value is
-                // not used, only the line it leaves in L1.
-                unsafe {
-                    asm!("ld.global.b32 {t}, [{a}];", t = out(reg32) _, a = in(reg64) self.locations.add(word), options(nostack))
-                };
+                // SAFETY: a plain load of a valid global word; what matters
+                // is the line it leaves in L1.
+                seen ^= unsafe { global::load_b32(self.locations.add(word)) };
             }
         }
+        // SAFETY: the caller guarantees `sink`.
+        unsafe { global::keep_live(seen, sink) };
     }
 
     /// The synchronised start: count this thread in, then poll until every
@@ -226,7 +248,11 @@ impl Env {
         }
     }
 
-    /// Writes register `r` of the instance this thread observed in `role`.
+    /// Writes register `r` of the instance this thread observed in `role`,
+    /// with `st.global.cs.b32`: a plain store (the classifying launch reads
+    /// it after this launch ends) whose evict-first hint makes it
+    /// `STG.E.EF` in SASS, so that the SASS test tells it from a test's
+    /// weak store.
     ///
     /// # Safety
     ///
@@ -234,8 +260,19 @@ impl Env {
     #[inline(always)]
     pub unsafe fn record(&self, role: u32, r: u8, value: u32) {
         let slot = self.instance(role) as usize * REGISTERS + r as usize;
-        // SAFETY: `slot` is inside the results buffer. A plain store: the
-        // classifying launch reads it after this launch ends.
-        unsafe { self.results.add(slot).write(value) }
+        // SAFETY: `slot` is inside the results buffer.
+        let address = global::to_global(unsafe { self.results.add(slot) });
+        // SAFETY: a global word of the results buffer.
+        unsafe { asm!("st.global.cs.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+    }
+
+    /// `address` as the address of a second access to the same location by
+    /// this thread: offset by [`Params::zero`], which is always 0 but which
+    /// `ptxas` cannot see. Without it, `ptxas` merges two weak loads of one
+    /// address into one (so CoRR's weak outcome could not happen), forwards
+    /// a store to a later load, or drops the first of two stores.
+    #[inline(always)]
+    pub fn again(&self, address: *mut u32) -> *mut u32 {
+        address.wrapping_add(self.params.zero as usize)
     }
 }

@@ -3,7 +3,7 @@
 
 pub use layout::publish::{CONSUMER, Counts, PRODUCER, Payload, Slot};
 
-use crate::{atomic, shared, thread};
+use crate::{atomic, global, shared, thread};
 
 /// A flag store: `st.release.*` or `st.relaxed.*`.
 pub type StoreFlag = unsafe fn(*mut u32, u32);
@@ -237,18 +237,16 @@ pub unsafe fn across_blocks(
         if layout.preload != 0 {
             // A weak `ld.global` of the payload's line, which allocates in
             // this SM's L1 (a volatile read would not: PTX treats it as
-            // `ld.relaxed.sys`, which reads past L1). Its value is unused;
-            // `asm!` keeps the compiler from dropping it.
-            // SAFETY: `slot` is a live global slot (the caller's contract).
+            // `ld.relaxed.sys`, which reads past L1). `ptxas` deletes a weak
+            // load whose value is dead, so the value goes to `keep_live`,
+            // whose sink is this pair's `observed` entry: it is never written
+            // (an id is 0 or 42), and would be overwritten at the end if it were.
+            // SAFETY: `slot` is a live global slot and `observed` has one
+            // payload per pair (the caller's contract).
             unsafe {
-                core::arch::asm!(
-                    "cvta.to.global.u64 {a}, {a};",
-                    "ld.global.b32 {t}, [{a}];",
-                    a = inout(reg64) slot => _,
-                    t = out(reg32) _,
-                    options(nostack),
-                )
-            };
+                let id = global::load_b32(global::to_global(slot.cast()));
+                global::keep_live(id, global::to_global(observed.add(pair).cast()));
+            }
         }
         // SAFETY: as above.
         let seen = unsafe { consume(load, slot, flag, deadline) };

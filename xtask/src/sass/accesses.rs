@@ -1,0 +1,189 @@
+//! A litmus kernel's test accesses as `ptxas` left them: the check that
+//! every load and store of a test reaches the machine code, separately, in
+//! program order and with the strength its variant names.
+//!
+//! The PTX tests check the PTX, but PTX is `ptxas`'s input: it merges two
+//! weak loads of one address, deletes a weak load whose value is dead, and
+//! reorders weak accesses. So the SASS test reads the machine code. A
+//! litmus kernel's SASS has three parts, which the kernels make easy to
+//! tell apart:
+//!
+//! - the environment, up to the synchronised start's poll, the kernel's only
+//!   generic (not `.global`) load, `LD.E.STRONG.GPU`. Its preload and stress
+//!   loads are folded into values that `keep_live` compares with `-1`: one
+//!   `ISETP … -0x1` per fold;
+//! - the test, after the poll: its loads and stores (`LDG`/`STG` with the
+//!   variant's `.STRONG.GPU`, `.STRONG.SM` or none), the memory barriers
+//!   and cache invalidations that releases, acquires and fences become, and
+//!   the sequential control's predicated `BAR.SYNC`;
+//! - the records: each loaded register stored with `st.global.cs`, which is
+//!   `STG.E.EF`, at byte `4r` of the instance's slot for register `r`.
+//!
+//! Following each test load's destination register to the record that
+//! stores it says which register, so which of the test's loads, it is: the
+//! order `ptxas` issued the loads in.
+
+/// One SASS instruction: its opcode (`LDG.E.STRONG.GPU`) and operands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Instruction {
+    opcode: String,
+    operands: Vec<String>,
+}
+
+/// The instructions of one function's `cuobjdump -sass` text, in listing
+/// order, predicates dropped.
+fn instructions(function: &str) -> Vec<Instruction> {
+    function
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("/*")?;
+            let (address, rest) = rest.split_once("*/")?;
+            if !address.chars().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            let text = rest.split("/*").next()?.trim().trim_end_matches(';').trim();
+            let text = if text.starts_with('@') { text.split_once(' ')?.1.trim() } else { text };
+            let (opcode, operands) = text.split_once(' ').unwrap_or((text, ""));
+            let operands = operands.split(',').map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+            Some(Instruction { opcode: opcode.to_owned(), operands })
+        })
+        .collect()
+}
+
+/// Whether an opcode is one of the test's memory accesses or the
+/// synchronization they become.
+fn is_test_access(opcode: &str) -> bool {
+    opcode.starts_with("MEMBAR") || opcode.starts_with("CCTL") || is_load(opcode) || is_store(opcode)
+}
+
+fn is_load(opcode: &str) -> bool {
+    opcode.starts_with("LDG")
+}
+
+fn is_store(opcode: &str) -> bool {
+    opcode.starts_with("STG") && !is_record(opcode)
+}
+
+fn is_record(opcode: &str) -> bool {
+    opcode.starts_with("STG") && opcode.contains(".EF")
+}
+
+/// The byte offset in an address operand such as `desc[UR14][R4.64+0x4]`.
+fn offset(operand: &str) -> Option<u64> {
+    let inner = operand.rsplit('[').next()?.trim_end_matches(']');
+    match inner.split_once('+') {
+        Some((_, hex)) => u64::from_str_radix(hex.trim_start_matches("0x"), 16).ok(),
+        None => Some(0),
+    }
+}
+
+/// What the SASS of one litmus kernel shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LitmusSass {
+    /// The test's accesses and barriers after the synchronised start, in
+    /// listing order: opcodes such as `STG.E.STRONG.GPU` or `MEMBAR.ALL.GPU`.
+    pub accesses: Vec<String>,
+    /// For each test load, in the order `ptxas` issued them, the register
+    /// `r` its value is recorded as (`None`: no record stores it).
+    pub load_registers: Vec<Option<u8>>,
+    /// The registers the record stores write, in listing order.
+    pub recorded: Vec<u8>,
+    /// Folds of environment loads kept live before the start (`ISETP`
+    /// against `-0x1`).
+    pub kept_live: usize,
+}
+
+/// Folds of loaded values that `keep_live` keeps in one function's SASS:
+/// its `ISETP` compares against `-0x1`.
+pub fn kept_live(function: &str) -> usize {
+    instructions(function).iter().filter(|i| is_keep_live(i)).count()
+}
+
+fn is_keep_live(i: &Instruction) -> bool {
+    i.opcode.starts_with("ISETP") && i.operands.get(3).is_some_and(|o| o == "-0x1")
+}
+
+/// Reads one litmus kernel's SASS (the body of its `Function :` section), or
+/// `None` if it has no synchronised-start poll to split it at.
+pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
+    let all = instructions(function);
+    let start = all.iter().rposition(|i| i.opcode.starts_with("LD.E.STRONG.GPU"))?;
+    let (environment, test) = (&all[..start], &all[start + 1..]);
+    let kept_live = environment.iter().filter(|i| is_keep_live(i)).count();
+    let accesses = test.iter().filter(|i| is_test_access(&i.opcode)).map(|i| i.opcode.clone()).collect();
+    let recorded = test
+        .iter()
+        .filter(|i| is_record(&i.opcode))
+        .filter_map(|i| offset(i.operands.first()?))
+        .map(|o| ((o / 4) % layout::litmus::REGISTERS as u64) as u8)
+        .collect();
+    let load_registers = test
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| is_load(&i.opcode))
+        .map(|(k, load)| {
+            let dest = load.operands.first()?;
+            for later in &test[k + 1..] {
+                if is_record(&later.opcode) && later.operands.get(1) == Some(dest) {
+                    let o = offset(later.operands.first()?)?;
+                    return Some(((o / 4) % layout::litmus::REGISTERS as u64) as u8);
+                }
+                // Any other instruction whose first operand is the register
+                // overwrites it (stores and branches name no destination).
+                let writes = !later.opcode.starts_with("ST") && !later.opcode.starts_with("RED");
+                if writes && later.operands.first() == Some(dest) {
+                    return None;
+                }
+            }
+            None
+        })
+        .collect();
+    Some(LitmusSass { accesses, load_registers, recorded, kept_live })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The test part of `litmus_mp_weak` on sm_90 as ptxas 13 wrote it:
+    /// the loads of `x` (recorded as r1) and `y` (r0) issued in the
+    /// opposite order to the program's.
+    const MP_WEAK: &str = "
+        /*1970*/                   LDG.E R9, desc[UR14][R8.64] ;
+        /*1980*/                   ISETP.NE.U32.AND P0, PT, R9, -0x1, PT ;
+        /*19a0*/              @!P0 STG.E desc[UR14][R2.64], R9 ;
+        /*1a90*/                   LD.E.STRONG.GPU R0, desc[UR14][R2.64] ;
+        /*1af0*/               @P0 EXIT ;
+        /*2440*/                   STG.E desc[UR14][R2.64], R11 ;
+        /*2460*/                   STG.E desc[UR14][R8.64], R11 ;
+        /*2470*/               @P0 BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*2e80*/                   LDG.E R2, desc[UR14][R26.64] ;
+        /*2e90*/                   LDG.E R3, desc[UR14][R6.64] ;
+        /*3000*/                   IMAD.WIDE R4, R0, 0x4, R4 ;
+        /*3220*/                   STG.E.EF desc[UR14][R6.64], R3 ;
+        /*35b0*/                   STG.E.EF desc[UR14][R4.64+0x4], R2 ;
+        /*35c0*/                   EXIT ;
+";
+
+    #[test]
+    fn splits_environment_test_and_records() {
+        let s = litmus_sass(MP_WEAK).unwrap();
+        assert_eq!(s.accesses, ["STG.E", "STG.E", "LDG.E", "LDG.E"]);
+        assert_eq!(s.load_registers, [Some(1), Some(0)], "x's load (r1) was issued first");
+        assert_eq!(s.recorded, [0, 1]);
+        assert_eq!(s.kept_live, 1);
+        assert_eq!(kept_live(MP_WEAK), 1);
+    }
+
+    #[test]
+    fn a_register_overwritten_before_its_record_is_not_followed() {
+        let sass = MP_WEAK.replace("IMAD.WIDE R4, R0", "IMAD.WIDE R2, R0");
+        let s = litmus_sass(&sass).unwrap();
+        assert_eq!(s.load_registers, [None, Some(0)]);
+    }
+
+    #[test]
+    fn a_function_without_the_start_poll_is_not_a_litmus_kernel() {
+        assert_eq!(litmus_sass("        /*0000*/                   EXIT ;\n"), None);
+    }
+}
