@@ -443,3 +443,62 @@ pub fn allows(program: &Program, condition: &crate::program::Condition) -> bool 
     });
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::program::{Condition, Thread};
+
+    /// Store buffering, `W x; F; R y || W y; F; R x`, relaxed at `.gpu`, one
+    /// thread per CTA, with `fence` between (or none).
+    fn sb(fence: Option<bool>) -> Program {
+        let thread = |cta: u32, store: usize, load: usize| {
+            let mut events =
+                vec![Event::Store { loc: store, value: Value::Const(1), sem: Sem::Relaxed, scope: Scope::Gpu }];
+            events.extend(fence.map(|sc| Event::Fence { sc, scope: Scope::Gpu }));
+            events.push(Event::Load { loc: load, reg: 0, sem: Sem::Relaxed, scope: Scope::Gpu });
+            Thread { position: Position { cta, cluster: cta, gpu: 0 }, events, initial: Vec::new() }
+        };
+        Program { initial: vec![0, 0], threads: vec![thread(0, 0, 1), thread(1, 1, 0)] }
+    }
+
+    #[test]
+    fn store_buffering_has_four_outcomes_and_three_with_sc_fences() {
+        let registers = |o: &Outcome| (o.registers[0][0], o.registers[1][0]);
+        let relaxed: Vec<_> = outcomes(&sb(None)).iter().map(registers).collect();
+        assert_eq!(relaxed, [(0, 0), (0, 1), (1, 0), (1, 1)]);
+        assert!(outcomes(&sb(None)).iter().all(|o| o.memory == [1, 1]));
+        let fenced: Vec<_> = outcomes(&sb(Some(true))).iter().map(registers).collect();
+        assert_eq!(fenced, [(0, 1), (1, 0), (1, 1)]);
+        let both_zero = Condition::And(vec![
+            Condition::Register { thread: 0, reg: 0, value: 0 },
+            Condition::Register { thread: 1, reg: 0, value: 0 },
+        ]);
+        assert!(allows(&sb(Some(false)), &both_zero) && !allows(&sb(Some(true)), &both_zero));
+    }
+
+    #[test]
+    fn coherence_orders_are_the_strict_partial_orders_with_strong_pairs_ordered() {
+        // Three weak stores of one thread each: nothing must be ordered, so
+        // every strict partial order on three elements (19) is a candidate.
+        let weak = |cta| Thread {
+            position: Position { cta, cluster: cta, gpu: 0 },
+            events: vec![Event::Store { loc: 0, value: Value::Const(cta + 1), sem: Sem::Weak, scope: Scope::Sys }],
+            initial: Vec::new(),
+        };
+        let program = Program { initial: vec![0], threads: vec![weak(0), weak(1), weak(2)] };
+        let skeleton = Skeleton::new(&program);
+        assert_eq!(coherence_orders(&skeleton, skeleton.loc_writes[0]).len(), 19);
+        // The final value is any store's: with no order each is last.
+        assert_eq!(outcomes(&program).len(), 3);
+    }
+
+    #[test]
+    #[should_panic(expected = "a store cannot be an acquire")]
+    fn an_acquire_store_is_refused() {
+        let mut program = sb(None);
+        program.threads[0].events[0] =
+            Event::Store { loc: 0, value: Value::Const(1), sem: Sem::Acquire, scope: Scope::Gpu };
+        outcomes(&program);
+    }
+}
