@@ -1,0 +1,324 @@
+//! The lab's litmus tests ([`layout::litmus`]) as programs for the checker,
+//! and the model's verdict on each test's weak outcome.
+//!
+//! Everything is read from the test's description, so a new test, with more
+//! roles or another location, needs nothing here: each [`Role`] becomes a
+//! thread, each [`Op`] an event (every store writes 1, every location starts
+//! at 0), with the variant's semantics and scope, and the variant's fence,
+//! if it has one, between each consecutive pair of a role's accesses, as
+//! `Variant::ptx` and `Kernel::program` emit them.
+//!
+//! [`Role`]: layout::litmus::Role
+
+use layout::litmus::{Op, Test, Variant};
+use layout::{Placement, Scope as LabScope};
+
+use crate::execution::allows;
+use crate::program::{Condition, Event, Position, Program, Scope, Sem, Thread, Value};
+
+fn scope(scope: LabScope) -> Scope {
+    match scope {
+        LabScope::Cta => Scope::Cta,
+        LabScope::Gpu => Scope::Gpu,
+    }
+}
+
+/// The index of a location of the lab's tests: its place in
+/// [`layout::litmus::Location`]'s declaration.
+fn location(op: Op) -> usize {
+    match op {
+        Op::Store(loc) | Op::Load(loc, _) => loc as usize,
+    }
+}
+
+/// The program of `test` in `variant`, with role `r` running in block
+/// `blocks[r]` of one device. The lab launches no clusters, so each block is
+/// a cluster of its own.
+///
+/// A weak variant's accesses are [`Sem::Weak`]; every other variant's are
+/// relaxed at [`Variant::access_scope`], except that a release/acquire
+/// variant makes each role's flag store a release and its flag load an
+/// acquire. Register `r` of the lab's instance is register `r` of the thread
+/// that loads it.
+///
+/// # Panics
+/// If `blocks` has fewer entries than the test has roles.
+pub fn program(test: Test, variant: Variant, blocks: &[u32]) -> Program {
+    let roles = test.roles();
+    assert!(blocks.len() >= roles.len(), "{} roles, {} blocks", roles.len(), blocks.len());
+    let locations = roles.iter().flat_map(|r| r.ops.iter()).map(|&op| location(op) + 1).max().unwrap_or(0);
+    let threads = roles
+        .iter()
+        .zip(blocks)
+        .map(|(role, &block)| {
+            let mut events = Vec::new();
+            for (i, &op) in role.ops.iter().enumerate() {
+                if i > 0
+                    && let Some((sc, s)) = variant.fence()
+                {
+                    events.push(Event::Fence { sc, scope: scope(s) });
+                }
+                let flag = variant.release_acquire() && role.flag == Some(i);
+                let (sem, s) = match variant.access_scope() {
+                    None => (Sem::Weak, Scope::Sys),
+                    Some(s) => (Sem::Relaxed, scope(s)),
+                };
+                events.push(match op {
+                    Op::Store(_) => Event::Store {
+                        loc: location(op),
+                        value: Value::Const(1),
+                        sem: if flag { Sem::Release } else { sem },
+                        scope: s,
+                    },
+                    Op::Load(_, reg) => {
+                        Event::Load { loc: location(op), reg, sem: if flag { Sem::Acquire } else { sem }, scope: s }
+                    }
+                });
+            }
+            Thread { position: Position { cta: block, cluster: block, gpu: 0 }, events, initial: Vec::new() }
+        })
+        .collect();
+    Program { initial: vec![0; locations], threads }
+}
+
+/// The blocks of `test`'s roles in `placement`: all in block 0 within one
+/// block, role `r` in block `r` across blocks.
+pub fn placement_blocks(test: Test, placement: Placement) -> Vec<u32> {
+    match placement {
+        Placement::IntraBlock => vec![0; test.roles().len()],
+        Placement::InterBlock => (0..test.roles().len() as u32).collect(),
+    }
+}
+
+/// The condition that an outcome is the histogram bin `bin`: every register
+/// `r` that some role loads holds bit `r` of `bin`.
+pub fn bin_condition(test: Test, bin: u32) -> Condition {
+    let mut all = Vec::new();
+    for (thread, role) in test.roles().iter().enumerate() {
+        for &op in role.ops {
+            if let Op::Load(_, reg) = op {
+                all.push(Condition::Register { thread, reg, value: bin >> reg & 1 });
+            }
+        }
+    }
+    Condition::And(all)
+}
+
+/// Whether the PTX memory model allows `test`'s weak outcome
+/// ([`Test::weak`]) in `variant`, with role `r` in block `blocks[r]`.
+pub fn weak_allowed(test: Test, variant: Variant, blocks: &[u32]) -> bool {
+    allows(&program(test, variant, blocks), &bin_condition(test, test.weak()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use layout::litmus::KERNELS;
+
+    fn allowed(test: Test, variant: Variant, placement: Placement) -> bool {
+        weak_allowed(test, variant, &placement_blocks(test, placement))
+    }
+
+    /// The classic answers, the same list as `host/src/litmus/model.rs`'s
+    /// `the_textbook_cases`.
+    #[test]
+    fn the_textbook_cases() {
+        use Placement::{InterBlock as Inter, IntraBlock as Intra};
+        use Test::*;
+        use Variant::*;
+        // Message passing needs synchronization; either kind at a covering scope suffices.
+        assert!(allowed(Mp, RelaxedGpu, Inter));
+        assert!(!allowed(Mp, ReleaseAcquireGpu, Inter));
+        assert!(!allowed(Mp, ReleaseAcquireCta, Intra));
+        assert!(allowed(Mp, ReleaseAcquireCta, Inter), "the page's wrong-scope variant");
+        assert!(!allowed(Mp, FenceAcqRelGpu, Inter));
+        assert!(allowed(Mp, FenceAcqRelCta, Inter));
+        // Store buffering and IRIW need fence.sc.
+        assert!(allowed(Sb, FenceAcqRelGpu, Inter));
+        assert!(!allowed(Sb, FenceScGpu, Inter));
+        assert!(allowed(Iriw, FenceAcqRelGpu, Intra));
+        assert!(!allowed(Iriw, FenceScGpu, Inter));
+        assert!(allowed(Iriw, FenceScCta, Inter));
+        assert!(!allowed(Iriw, FenceScCta, Intra));
+        // Load buffering: allowed relaxed, forbidden with fences.
+        assert!(allowed(Lb, RelaxedGpu, Intra));
+        assert!(!allowed(Lb, FenceAcqRelGpu, Inter));
+        // Coherence holds for strong accesses in scope, and only for them.
+        assert!(!allowed(Corr, RelaxedGpu, Inter));
+        assert!(!allowed(Corr, RelaxedCta, Intra));
+        assert!(allowed(Corr, RelaxedCta, Inter));
+        assert!(allowed(Corr, Weak, Intra));
+        // Causality is cumulative in PTX.
+        assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
+        assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
+        assert!(allowed(Wrc, RelaxedGpu, Inter));
+    }
+
+    /// Allowed.
+    const A: bool = true;
+    /// Forbidden.
+    const F: bool = false;
+
+    /// The weak outcome's verdict for every test and variant, within one
+    /// block and across blocks, as ptx.als gives it (each row reasoned out
+    /// by hand from the axioms, the comments say how). Variants a test has
+    /// no kernel for are here too: the model answers for them all the same.
+    #[rustfmt::skip]
+    const TABLE: [(Test, Variant, bool, bool); 54] = {
+        use Test::*;
+        use Variant::*;
+        [
+// MP: forbidden only when a release pattern (release store, or fence then store) is
+        // observed by a morally strong acquire pattern: the acquire's thread then has W x in
+        // causality order before R x. A .cta release or fence leaves out the other block.
+        (Mp, Weak, A, A),
+        (Mp, RelaxedGpu, A, A),
+        (Mp, RelaxedCta, A, A),
+        (Mp, ReleaseAcquireGpu, F, F),
+        (Mp, ReleaseAcquireCta, F, A),
+        (Mp, FenceAcqRelGpu, F, F),
+        (Mp, FenceAcqRelCta, F, A),
+        (Mp, FenceScGpu, F, F),
+        (Mp, FenceScCta, F, A),
+// SB: no store follows a fence, so acq_rel fences never synchronize; only two morally
+        // strong fence.sc, ordered one way by Fence-SC, put one store before the other load.
+        (Sb, Weak, A, A),
+        (Sb, RelaxedGpu, A, A),
+        (Sb, RelaxedCta, A, A),
+        (Sb, ReleaseAcquireGpu, A, A),
+        (Sb, ReleaseAcquireCta, A, A),
+        (Sb, FenceAcqRelGpu, A, A),
+        (Sb, FenceAcqRelCta, A, A),
+        (Sb, FenceScGpu, F, F),
+        (Sb, FenceScCta, F, A),
+// LB: without a dependency nothing forbids it; with fences each fence synchronizes with
+        // the other, a cycle in causality order.
+        (Lb, Weak, A, A),
+        (Lb, RelaxedGpu, A, A),
+        (Lb, RelaxedCta, A, A),
+        (Lb, ReleaseAcquireGpu, A, A),
+        (Lb, ReleaseAcquireCta, A, A),
+        (Lb, FenceAcqRelGpu, F, F),
+        (Lb, FenceAcqRelCta, F, A),
+        (Lb, FenceScGpu, F, F),
+        (Lb, FenceScCta, F, A),
+// CoRR: SC-per-Location forbids it whenever the store and the loads are morally strong
+        // (relaxed at a scope that covers both threads); fences do not matter, and neither does
+        // release/acquire, which CoRR has no flag for. (CoRR has no fence kernels; the host's
+        // hand rule of the time called its .cta-fence variants allowed across blocks, but their
+        // accesses are .relaxed.gpu, so SC-per-Location forbids the weak outcome.)
+        (Corr, Weak, A, A),
+        (Corr, RelaxedGpu, F, F),
+        (Corr, RelaxedCta, F, A),
+        (Corr, ReleaseAcquireGpu, F, F),
+        (Corr, ReleaseAcquireCta, F, A),
+        (Corr, FenceAcqRelGpu, F, F),
+        (Corr, FenceAcqRelCta, F, F),
+        (Corr, FenceScGpu, F, F),
+        (Corr, FenceScCta, F, F),
+// WRC: forbidden when the middle thread's order reaches the last thread: observation of
+        // W x followed by base causality (release/acquire or fences, at a covering scope).
+        (Wrc, Weak, A, A),
+        (Wrc, RelaxedGpu, A, A),
+        (Wrc, RelaxedCta, A, A),
+        (Wrc, ReleaseAcquireGpu, F, F),
+        (Wrc, ReleaseAcquireCta, F, A),
+        (Wrc, FenceAcqRelGpu, F, F),
+        (Wrc, FenceAcqRelCta, F, A),
+        (Wrc, FenceScGpu, F, F),
+        (Wrc, FenceScCta, F, A),
+// IRIW: only fence.sc between the reads, morally strong with each other, makes the readers
+        // agree; acq_rel fences and release/acquire (IRIW has no flag) do not.
+        (Iriw, Weak, A, A),
+        (Iriw, RelaxedGpu, A, A),
+        (Iriw, RelaxedCta, A, A),
+        (Iriw, ReleaseAcquireGpu, A, A),
+        (Iriw, ReleaseAcquireCta, A, A),
+        (Iriw, FenceAcqRelGpu, A, A),
+        (Iriw, FenceAcqRelCta, A, A),
+        (Iriw, FenceScGpu, F, F),
+        (Iriw, FenceScCta, F, A),
+        ]
+    };
+
+    #[test]
+    fn every_test_variant_and_placement_matches_the_table() {
+        let mut wrong = Vec::new();
+        let mut rows = TABLE.iter();
+        for test in Test::ALL {
+            for variant in Variant::ALL {
+                let &(t, v, intra, inter) = rows.next().expect("a row per test and variant");
+                assert_eq!((t, v), (test, variant), "the table is in Test::ALL x Variant::ALL order");
+                for (placement, expected) in [(Placement::IntraBlock, intra), (Placement::InterBlock, inter)] {
+                    let got = allowed(test, variant, placement);
+                    println!(
+                        "{} {} {}: {}",
+                        test.name(),
+                        variant.key(),
+                        placement.key(),
+                        if got { "allowed" } else { "forbidden" }
+                    );
+                    if got != expected {
+                        wrong.push((test, variant, placement, got));
+                    }
+                }
+            }
+        }
+        assert!(rows.next().is_none());
+        assert!(wrong.is_empty(), "the checker disagrees with the table: {wrong:?}");
+    }
+
+    #[test]
+    fn the_program_of_a_kernel_is_what_its_ptx_says() {
+        // Every kernel's PTX sequence, read back from the program the checker
+        // builds: the same accesses, fences, semantics and scopes.
+        for kernel in &KERNELS {
+            let program = program(kernel.test, kernel.variant, &placement_blocks(kernel.test, Placement::InterBlock));
+            let mut ptx = kernel.program();
+            for thread in &program.threads {
+                for event in &thread.events {
+                    let text = match *event {
+                        Event::Fence { sc, scope } => {
+                            format!("fence.{}.{}", if sc { "sc" } else { "acq_rel" }, name(scope))
+                        }
+                        Event::Load { sem: Sem::Weak, .. } => "ld.global.u32".into(),
+                        Event::Store { sem: Sem::Weak, .. } => "st.global.u32".into(),
+                        Event::Load { sem, scope, .. } => format!("ld.{}.{}.global.u32", sem_name(sem), name(scope)),
+                        Event::Store { sem, scope, .. } => format!("st.{}.{}.global.u32", sem_name(sem), name(scope)),
+                    };
+                    assert_eq!(ptx.next(), Some(text.as_str()), "{}", kernel.entry.symbol);
+                }
+            }
+            assert_eq!(ptx.next(), None);
+        }
+        fn name(scope: Scope) -> &'static str {
+            match scope {
+                Scope::Cta => "cta",
+                Scope::Cluster => "cluster",
+                Scope::Gpu => "gpu",
+                Scope::Sys => "sys",
+            }
+        }
+        fn sem_name(sem: Sem) -> &'static str {
+            match sem {
+                Sem::Weak => "weak",
+                Sem::Relaxed => "relaxed",
+                Sem::Acquire => "acquire",
+                Sem::Release => "release",
+            }
+        }
+    }
+
+    #[test]
+    fn the_sequential_outcome_is_always_allowed() {
+        // A sequential run is one interleaving, so every model allows it.
+        for test in Test::ALL {
+            for variant in Variant::ALL {
+                for placement in Placement::ALL {
+                    let program = program(test, variant, &placement_blocks(test, placement));
+                    assert!(crate::allows(&program, &bin_condition(test, test.sequential())), "{test:?} {variant:?}");
+                }
+            }
+        }
+    }
+}
