@@ -454,20 +454,25 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
 /// The page's example and the device-scope version: over three launches
 /// (over six million pairs on an H200) every consumer reads `{42, 3.5}` and
 /// none times out, with each flag beside its payload or apart from it, and
-/// with or without the consumer's preload.
+/// with or without the consumer's preload, and with the preload and a
+/// producer's delay, the setting that makes the relaxed variant stale.
 fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> Result<(), String> {
     let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
-    for (flags, preload) in
-        [(FlagPlacement::SameSlot, false), (FlagPlacement::Apart, false), (FlagPlacement::Apart, true)]
-    {
+    for (flags, preload, delay_ns) in [
+        (FlagPlacement::SameSlot, false, 0),
+        (FlagPlacement::Apart, false, 0),
+        (FlagPlacement::Apart, true, 0),
+        (FlagPlacement::Apart, true, 2000),
+    ] {
         let mut geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
         geometry.flags = flags;
         geometry.preload = preload;
+        geometry.delay_ns = delay_ns;
         let c = kernels.run(variant, geometry, 3).map_err(|e| e.to_string())?;
         let expected_pairs = geometry.pairs_per_launch(variant) * 3;
         if !(c.pairs == expected_pairs && c.stale == 0 && c.timeouts == 0 && c.observed == (42, 3.5)) {
             return Err(format!(
-                "  {flags:?}, preload {preload}: expected {expected_pairs} clean pairs ending in {{42, 3.5}}, got {c:?}"
+                "  {flags:?}, preload {preload}, delay {delay_ns} ns: expected {expected_pairs} clean pairs ending in {{42, 3.5}}, got {c:?}"
             ));
         }
     }

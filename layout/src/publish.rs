@@ -143,6 +143,9 @@ pub enum Arg {
     /// Across blocks: 1 if the consumer reads the payload once before it
     /// waits.
     Preload,
+    /// Across blocks: nanoseconds the producer waits before each round's
+    /// publication.
+    DelayNs,
     /// One [`Payload`] per consumer: the last one it read.
     Observed,
     /// One [`Counts`] for the launch, zeroed before it.
@@ -154,6 +157,7 @@ const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Publish(Arg::Ro
 const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::Publish(Arg::BudgetNs));
 const FLAG_APART: Param = Param::new("flag_apart", Type::U32, ParamRole::Publish(Arg::FlagApart));
 const PRELOAD: Param = Param::new("preload", Type::U32, ParamRole::Publish(Arg::Preload));
+const DELAY_NS: Param = Param::new("delay_ns", Type::U32, ParamRole::Publish(Arg::DelayNs));
 const OBSERVED: Param = Param::new("observed", Type::MutPtr("Payload"), ParamRole::Publish(Arg::Observed));
 const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::Publish(Arg::Totals));
 
@@ -161,7 +165,7 @@ const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::Pu
 pub const INTRA_BLOCK_PARAMS: [Param; 4] = [ROUNDS, BUDGET_NS, OBSERVED, TOTALS];
 
 /// An inter-block kernel's parameters.
-pub const INTER_BLOCK_PARAMS: [Param; 7] = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, OBSERVED, TOTALS];
+pub const INTER_BLOCK_PARAMS: [Param; 8] = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, DELAY_NS, OBSERVED, TOTALS];
 
 /// One variant of the protocol. Its parameters are its placement's
 /// ([`Placement::params`]).

@@ -32,6 +32,9 @@ pub struct PublishGeometry {
     pub flags: FlagPlacement,
     /// Across blocks: the consumer reads the payload once before it waits.
     pub preload: bool,
+    /// Across blocks: nanoseconds the producer waits before each round.
+    #[serde(default)]
+    pub delay_ns: u32,
 }
 
 /// Where a cross-block round keeps its flag (`--flag`).
@@ -61,6 +64,7 @@ impl PublishGeometry {
             budget_ns: 1_000_000_000,
             flags: FlagPlacement::Apart,
             preload: false,
+            delay_ns: 0,
         }
     }
 
@@ -148,6 +152,7 @@ impl<'gpu> PublishKernels<'gpu> {
                     Arg::BudgetNs => args.push(param, &geometry.budget_ns),
                     Arg::FlagApart => args.push(param, &flag_apart),
                     Arg::Preload => args.push(param, &preload),
+                    Arg::DelayNs => args.push(param, &geometry.delay_ns),
                     Arg::Observed => args.push(param, once(&mut observed_arg, param)),
                     Arg::Totals => args.push(param, once(&mut totals_arg, param)),
                 }

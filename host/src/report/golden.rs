@@ -175,6 +175,7 @@ fn publish() -> Record {
         budget_ns: 1_000_000_000,
         flags: crate::gpu::publish::FlagPlacement::Apart,
         preload: false,
+        delay_ns: 0,
     };
     record(Results::Publish(PublishResults {
         options,

@@ -22,7 +22,7 @@ super::across_blocks! {
     /// Nothing orders the payload's plain stores
     /// before the flag's: a stale record is permitted. This is MP across blocks
     /// with a relaxed flag, the litmus suite's `mp relaxed-gpu inter-block`.
-    /// `flag_apart` and `preload` as there.
+    /// `flag_apart`, `preload` and `delay_ns` as there.
     ///
     /// Progress: a consumer can only finish if its producer runs. Both are
     /// resident when the grid fits the device, which the host arranges; if they

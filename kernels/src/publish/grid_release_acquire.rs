@@ -19,7 +19,8 @@ super::across_blocks! {
     /// it. Device scope includes both blocks, so an acquire that reads 1 makes
     /// the record visible. With `flag_apart` non-zero each round's flag sits that
     /// many slots away from its payload (the host passes half the slots); with
-    /// `preload` 1 the consumer reads the payload once before it waits. Neither
+    /// `preload` 1 the consumer reads the payload once before it waits; with
+    /// `delay_ns` the producer waits that long before each round. None of them
     /// changes what the model guarantees.
     ///
     /// Progress: a consumer can only finish if its producer runs. Both are

@@ -18,7 +18,7 @@
 //!
 //! Across blocks, each round's flag can sit in the `ready` field of its own
 //! slot (the page's layout, 16 bytes from the payload) or half the slots
-//! away ([`protocol::FlagLayout`]). Apart, the flag and the payload travel as
+//! away ([`protocol::Setup`]). Apart, the flag and the payload travel as
 //! two lines, so a consumer can see one before the other; in one line they
 //! tend to arrive together, and a broken variant is less likely to show its
 //! stale record (the memory model permits it either way).
@@ -56,6 +56,7 @@ macro_rules! across_blocks {
             budget_ns: u64,
             flag_apart: u32,
             preload: u32,
+            delay_ns: u32,
             observed: *mut $crate::publish::Payload,
             totals: *mut $crate::publish::Counts,
         ) {
@@ -67,7 +68,7 @@ macro_rules! across_blocks {
                     slots,
                     rounds,
                     budget_ns,
-                    $crate::publish::protocol::FlagLayout { apart: flag_apart, preload },
+                    $crate::publish::protocol::Setup { flag_apart, preload, delay_ns },
                     observed,
                     totals,
                 )

@@ -164,23 +164,32 @@ pub unsafe fn same_block(
 }
 // ANCHOR_END: same_block
 
-/// Where a cross-block round keeps its flag.
+/// What the cross-block protocol varies besides its flag operations: where
+/// each round's flag sits, and what the consumer and the producer do to make
+/// a stale read possible.
 #[derive(Clone, Copy)]
-pub struct FlagLayout {
-    /// 0: in the `ready` field of the round's own slot, 16 bytes from the
-    /// payload (the page's layout). Otherwise the round's flag is the
-    /// `ready` field of the slot this many slots further on (mod the slots),
-    /// so that payload and flag sit in different lines, usually in different
-    /// L2 slices. The host passes half the slot count.
-    pub apart: u32,
-    /// 1: before it waits, the consumer reads the payload once with ordinary
-    /// loads, leaving a stale copy of its line in this SM's L1.
+pub struct Setup {
+    /// 0: the round's flag is the `ready` field of its own slot, 16 bytes
+    /// from the payload (the page's layout). Otherwise it is the `ready`
+    /// field of the slot this many slots further on (mod the slots), so that
+    /// payload and flag sit in different lines, usually in different L2
+    /// slices. The host passes half the slot count.
+    pub flag_apart: u32,
+    /// 1: before it waits, the consumer reads the payload once with an
+    /// ordinary load, leaving a copy of its line in this SM's L1.
     pub preload: u32,
+    /// Nanoseconds the producer waits (on the global timer) before each
+    /// round's publication. Without a delay the producer runs ahead of its
+    /// consumer, and a consumer that preloads a round's payload finds it
+    /// already written: its L1 copy is fresh, and nothing can be stale.
+    /// With one, the preload comes first, and the copy it leaves in L1 is
+    /// the old record that a weak load after a relaxed flag may still hit.
+    pub delay_ns: u32,
 }
 
 /// The cross-block protocol, `rounds` times: thread 0 of block `2p` publishes
 /// to thread 0 of block `2p + 1` through the payload of `slots[p * rounds + r]`
-/// and the flag that `layout` places. The other threads of each block do
+/// and the flag that `setup` places, with the preload and delay it asks for. The other threads of each block do
 /// nothing.
 ///
 /// Launch: an even number of blocks, all of which must fit on the device at
@@ -200,7 +209,7 @@ pub unsafe fn across_blocks(
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
-    layout: FlagLayout,
+    setup: Setup,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
@@ -215,13 +224,17 @@ pub unsafe fn across_blocks(
     // slot count is a bijection.
     let round = |r: usize| {
         let i = pair * rounds as usize + r;
-        let j = if total == 0 { i } else { (i + layout.apart as usize) % total };
+        let j = if total == 0 { i } else { (i + setup.flag_apart as usize) % total };
         // SAFETY: `i` and `j` are below `total`, the slots the caller provided.
         unsafe { (slots.add(i), &raw mut (*slots.add(j)).ready) }
     };
 
     if block.is_multiple_of(2) {
         for r in 0..rounds as usize {
+            if setup.delay_ns != 0 {
+                let until = thread::global_timer_ns() + u64::from(setup.delay_ns);
+                while thread::global_timer_ns() < until {}
+            }
             let (slot, flag) = round(r);
             // SAFETY: as above.
             unsafe { produce(store, slot, flag) };
@@ -234,7 +247,7 @@ pub unsafe fn across_blocks(
     let mut last = Payload::EMPTY;
     for r in 0..rounds as usize {
         let (slot, flag) = round(r);
-        if layout.preload != 0 {
+        if setup.preload != 0 {
             // A weak `ld.global` of the payload's line, which allocates in
             // this SM's L1 (a volatile read would not: PTX treats it as
             // `ld.relaxed.sys`, which reads past L1). `ptxas` deletes a weak

@@ -64,6 +64,7 @@ pub const RUNS: &[Run] = &[
     step("publish", &["publish"]),
     step("publish-preload", &["publish", "--preload"]),
     step("publish-same-slot", &["publish", "--flag", "same-slot"]),
+    step("publish-stale", &["publish", "--preload", "--delay-ns", "2000"]),
     // Reductions at the memory limit: warm, cold, and warm from 4,096 floats
     // to 2^31, the largest size a 32-bit float count reaches on the card.
     plotted("bench", &["bench"]),

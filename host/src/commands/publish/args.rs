@@ -45,6 +45,13 @@ pub struct PublishArgs {
     #[arg(long)]
     pub preload: bool,
 
+    /// Across blocks, nanoseconds the producer waits before each round's
+    /// publication, so that a consumer's `--preload` reads the old record
+    /// first (without a delay the producer runs ahead, and the preload finds
+    /// the new record already there).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    pub delay_ns: u32,
+
     #[command(flatten)]
     #[allow(missing_docs)]
     pub output: OutputArgs,
@@ -70,6 +77,7 @@ impl From<&PublishArgs> for PublishOptions {
             budget_ns: args.budget_ms * 1_000_000,
             flags: args.flag,
             preload: args.preload,
+            delay_ns: args.delay_ns,
         }
     }
 }

@@ -88,6 +88,9 @@ pub struct PublishOptions {
     pub flags: FlagPlacement,
     /// Across blocks: the consumer reads the payload before it waits.
     pub preload: bool,
+    /// Across blocks: nanoseconds the producer waits before each round.
+    #[serde(default)]
+    pub delay_ns: u32,
 }
 
 /// What `publish` writes.
@@ -117,6 +120,7 @@ pub fn run(
             geometry.budget_ns = options.budget_ns;
             geometry.flags = options.flags;
             geometry.preload = options.preload;
+            geometry.delay_ns = options.delay_ns;
             let counts = kernels.run(variant, geometry, options.launches)?;
             progress.step();
             Ok(PublishRow { variant, geometry, counts })

@@ -12,7 +12,7 @@ use crate::gpu::publish::FlagPlacement;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};
 
 /// The columns of `publish`'s CSV, one row per variant.
-const HEADER: [&str; 12] = [
+const HEADER: [&str; 13] = [
     "variant",
     "participants",
     "scope",
@@ -25,6 +25,7 @@ const HEADER: [&str; 12] = [
     "observed_score",
     "flags",
     "preload",
+    "delay_ns",
 ];
 
 impl Report for PublishResults {
@@ -53,6 +54,7 @@ impl Report for PublishResults {
                     clap::ValueEnum::to_possible_value(&r.geometry.flags)
                         .map_or_else(String::new, |v| v.get_name().to_owned()),
                     r.geometry.preload.to_string(),
+                    r.geometry.delay_ns.to_string(),
                 ]
             })
             .collect();
@@ -110,8 +112,12 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
             };
             let preload =
                 if r.geometry.preload { ", and each consumer reads the payload once before it waits" } else { "" };
+            let delay = match r.geometry.delay_ns {
+                0 => String::new(),
+                ns => format!("; each producer waits {ns} ns before each round"),
+            };
             format!(
-                "Across blocks each round's flag sits {flags}{preload}.\n\
+                "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
                  The litmus twin is the MP test with the same flag, run by `host litmus --test mp`.\n"
             )
         });
