@@ -18,8 +18,7 @@
 //! Whether the weak outcome is allowed is computed, not written: the
 //! `memory-model` crate enumerates every candidate execution of the test's
 //! program and checks each against those axioms (and it agrees with the
-//! expected result of every one of the 66 Dat3M PTX litmus files it
-//! vendors). The rules below are the explanation: they name, per test, what
+//! expected result of every Dat3M PTX litmus file it vendors). The rules below are the explanation: they name, per test, what
 //! forbids the weak outcome, and give every other case its reason. A unit
 //! test holds them to the checker for every test, variant and placement, so
 //! a reason can never say "allowed" where the model says forbidden.
