@@ -12,6 +12,8 @@
 //! - `NAME.svg` and `NAME.txt`: the results directory's file, copied;
 //! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
 //! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
+//! - `litmus-anchors.md`: cuda-litmus's published Hopper rates
+//!   ([`crate::anchors`]) beside the best of the run's litmus records;
 //! - `sass-page.txt`: the synchronizing SASS of the page's kernels, made here
 //!   from the PTX (it needs no GPU);
 //! - `cli/COMMAND.txt`: `host COMMAND --help`, and `cli/xtask.txt`.
@@ -153,6 +155,15 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
         "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
         "reference-run.md" => Made::Text(steps_table(manifest) + from),
         "sass-page.txt" => Made::Text((s.sass_page)()?),
+        "litmus-anchors.md" => {
+            let anchors = crate::anchors::read(&crate::paths::workspace_root())?;
+            let runs = litmus_runs(s.results)?;
+            if runs.is_empty() {
+                Made::Missing(format!("{results} has no litmus run"))
+            } else {
+                Made::Text(crate::anchors::table(&anchors, &runs) + "\n" + from)
+            }
+        }
         "nvcc-compare.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
             Ok(text) => {
                 let comparison: crate::nvcc::Comparison =
@@ -185,6 +196,26 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
             }
         }
     })
+}
+
+/// Every `litmus*.json` of `results` but the sequential control, by step
+/// name, parsed.
+fn litmus_runs(results: &Path) -> Result<Vec<(String, serde_json::Value)>, Error> {
+    let entries = fs::read_dir(results).map_err(|e| Error(format!("cannot list {}: {e}", results.display())))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("litmus") && n.ends_with(".json") && n != "litmus-sequential.json")
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let text = read(&results.join(&name))?;
+            let value =
+                serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
+            Ok((name.trim_end_matches(".json").to_owned(), value))
+        })
+        .collect()
 }
 
 /// What stands in for a file a learner's run lacks.

@@ -3,6 +3,7 @@
 
 #![warn(missing_docs)]
 
+pub mod anchors;
 pub mod book;
 pub mod cub;
 mod error;

@@ -1,0 +1,228 @@
+//! The published litmus figures the book sets beside the reference run:
+//! `results/anchors/cuda-litmus-hopper.csv`, rows of cuda-litmus's Hopper
+//! tuning run (reeselevine/cuda-litmus, `output-files/hopper.zip`), each
+//! mapped to the lab's (test, variant) with every thread in its own block.
+//!
+//! [`table`] is a pure function: the anchors and the lab's litmus records in,
+//! Markdown out. For each anchor it finds the lab's best weak rate for the
+//! same row over every litmus run of the results directory, per million
+//! instances and per second, and says whether it reaches the published best.
+
+use std::path::Path;
+
+use crate::Error;
+
+/// The anchors file, relative to the workspace root.
+pub const FILE: &str = "results/anchors/cuda-litmus-hopper.csv";
+
+/// One published row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Anchor {
+    /// The lab's test key (`wrc`).
+    pub test: String,
+    /// The lab's variant key (`relaxed-gpu`).
+    pub variant: String,
+    /// cuda-litmus's binary name.
+    pub binary: String,
+    /// Random environments it ran in.
+    pub environments: u64,
+    /// Instances over all of them.
+    pub instances: u64,
+    /// Weak outcomes over all of them.
+    pub weak: u64,
+    /// The best environment's weak outcomes per million instances.
+    pub best_per_million: f64,
+    /// The best environment's weak outcomes per second.
+    pub best_per_second: f64,
+}
+
+/// Parses the anchors file: a header, then one row per anchor, no quoted
+/// fields.
+pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let column = |name: &str| {
+        header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{FILE}: no column `{name}`")))
+    };
+    let [test, variant, binary, environments, instances, weak, per_million, per_second] = [
+        "test",
+        "lab_variant",
+        "cuda_litmus_binary",
+        "environments",
+        "instances",
+        "weak",
+        "weak_per_million_max",
+        "weak_per_second_max",
+    ]
+    .map(column);
+    let (test, variant, binary, environments) = (test?, variant?, binary?, environments?);
+    let (instances, weak, per_million, per_second) = (instances?, weak?, per_million?, per_second?);
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let bad = |what: &str| Error(format!("{FILE}, row {}: {what}", i + 1));
+            let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
+            let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
+            let real = |k: usize| cell(k)?.parse::<f64>().map_err(|_| bad("a rate that is not a number"));
+            Ok(Anchor {
+                test: cell(test)?.to_owned(),
+                variant: cell(variant)?.to_owned(),
+                binary: cell(binary)?.to_owned(),
+                environments: int(environments)?,
+                instances: int(instances)?,
+                weak: int(weak)?,
+                best_per_million: real(per_million)?,
+                best_per_second: real(per_second)?,
+            })
+        })
+        .collect()
+}
+
+/// Reads and parses the anchors file under `root`.
+pub fn read(root: &Path) -> Result<Vec<Anchor>, Error> {
+    let path = root.join(FILE);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+    parse(&text)
+}
+
+/// The lab's best rate for one row over `runs`, with the step that gave it
+/// and that step's instances (what a zero is out of).
+#[derive(Clone, Debug, PartialEq)]
+struct Rate {
+    rate: f64,
+    step: String,
+    instances: f64,
+}
+
+/// (best per million, best per second) for one row over `runs` (step name,
+/// `host litmus` record).
+type Best = (Option<Rate>, Option<Rate>);
+
+fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
+    let kernel = format!("{}_{}", anchor.test, anchor.variant.replace('-', "_"));
+    let Some(k) = layout::litmus::KERNELS.iter().find(|k| k.entry.symbol == format!("litmus_{kernel}")) else {
+        return (None, None);
+    };
+    let weak_bin = k.test.weak() as usize;
+    let (mut per_million, mut per_second): Best = (None, None);
+    for (step, record) in runs {
+        let rows = record["results"]["rows"].as_array().map(Vec::as_slice).unwrap_or_default();
+        for row in rows.iter().filter(|r| {
+            r["kernel"] == kernel.as_str() && r["placement"] == "inter-block" && r["sequential"] == false
+        }) {
+            let counts = &row["counts"];
+            let weak = counts["histogram"][weak_bin].as_f64().unwrap_or(0.0);
+            let instances = counts["instances"].as_f64().unwrap_or(0.0);
+            let seconds = counts["seconds"].as_f64().unwrap_or(0.0);
+            // A tie goes to the run with more instances: a larger zero.
+            let better = |best: &Option<Rate>, rate: f64| {
+                best.as_ref().is_none_or(|b| rate > b.rate || (rate == b.rate && instances > b.instances))
+            };
+            if instances > 0.0 {
+                let rate = weak / instances * 1e6;
+                if better(&per_million, rate) {
+                    per_million = Some(Rate { rate, step: step.clone(), instances });
+                }
+            }
+            if seconds > 0.0 {
+                let rate = weak / seconds;
+                if better(&per_second, rate) {
+                    per_second = Some(Rate { rate, step: step.clone(), instances });
+                }
+            }
+        }
+    }
+    (per_million, per_second)
+}
+
+/// `x` with three significant digits or as a whole number, whichever is
+/// shorter to read.
+fn rate(x: f64) -> String {
+    if x == 0.0 {
+        "0".to_owned()
+    } else if x >= 100.0 {
+        format!("{x:.0}")
+    } else if x >= 1.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// The comparison table, in Markdown.
+pub fn table(anchors: &[Anchor], runs: &[(String, serde_json::Value)]) -> String {
+    let mut out = String::from(
+        "| test | variant | cuda-litmus: environments | pooled /M | best environment /M | best /s | \
+         this run: best /M | best /s | /M reached | /s reached |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---|---|\n",
+    );
+    for a in anchors {
+        let pooled = match a.weak {
+            0 => format!("0 in {}", a.instances),
+            weak => rate(weak as f64 / a.instances.max(1) as f64 * 1e6),
+        };
+        let (per_million, per_second) = best(a, runs);
+        // A zero is shown with what it is out of, never as a bare rate.
+        let shown = |b: &Option<Rate>| match b {
+            None => "not run".to_owned(),
+            Some(b) if b.rate == 0.0 => format!("0 in {:.0} (`{}`)", b.instances, b.step),
+            Some(b) => format!("{} (`{}`)", rate(b.rate), b.step),
+        };
+        // Reaching a published zero says nothing.
+        let reached = |b: &Option<Rate>, target: f64| match b {
+            None => "not run",
+            Some(_) if target == 0.0 => "—",
+            Some(b) if b.rate >= target => "yes",
+            Some(_) => "no",
+        };
+        out.push_str(&format!(
+            "| {} | `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            a.test.to_uppercase(),
+            a.variant,
+            a.environments,
+            pooled,
+            rate(a.best_per_million),
+            rate(a.best_per_second),
+            shown(&per_million),
+            shown(&per_second),
+            reached(&per_million, a.best_per_million),
+            reached(&per_second, a.best_per_second),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CSV: &str = "test,lab_variant,cuda_litmus_binary,environments,instances,weak,weak_per_million_mean,weak_per_million_max,weak_per_second_max,source_repo,source_commit,source_path
+wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,800.0,900000,r,c,p
+";
+
+    #[test]
+    fn parses_rows_and_finds_the_best_run() {
+        let anchors = parse(CSV).unwrap();
+        assert_eq!(anchors.len(), 1);
+        assert_eq!(anchors[0].environments, 97);
+        let weak = layout::litmus::Test::Wrc.weak() as usize;
+        let run = |weak_count: u64, seconds: f64| {
+            let mut histogram = vec![0u64; layout::litmus::BINS];
+            histogram[weak] = weak_count;
+            serde_json::json!({"results": {"rows": [{"kernel": "wrc_relaxed_gpu", "placement": "inter-block",
+                "sequential": false, "counts": {"instances": 1_000_000, "histogram": histogram, "seconds": seconds}}]}})
+        };
+        let runs = vec![("a".to_owned(), run(900, 1.0)), ("b".to_owned(), run(100, 0.0001))];
+        let t = table(&anchors, &runs);
+        assert!(t.contains("| 900 (`a`) | 1000000 (`b`) | yes | yes |"), "{t}");
+        assert!(t.contains("| 97 | 500 | 800 | 900000 |"), "{t}");
+    }
+
+    #[test]
+    fn a_broken_row_is_one_clear_error() {
+        let e = parse(&CSV.replace(",97,", ",many,")).unwrap_err();
+        assert!(e.0.contains("row 1") && e.0.contains("whole number"), "{}", e.0);
+    }
+}
