@@ -41,9 +41,8 @@ pub struct Anchor {
 pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column = |name: &str| {
-        header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{FILE}: no column `{name}`")))
-    };
+    let column =
+        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{FILE}: no column `{name}`")));
     let [test, variant, binary, environments, instances, weak, per_million, per_second] = [
         "test",
         "lab_variant",
@@ -107,11 +106,24 @@ fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
     };
     let weak_bin = k.test.weak() as usize;
     let (mut per_million, mut per_second): Best = (None, None);
+    // A plain run's rows, and each environment of a tuning search's as a
+    // run of its own: the published best is the best of many environments.
+    let mut sets: Vec<(String, &[serde_json::Value])> = Vec::new();
     for (step, record) in runs {
-        let rows = record["results"]["rows"].as_array().map(Vec::as_slice).unwrap_or_default();
-        for row in rows.iter().filter(|r| {
-            r["kernel"] == kernel.as_str() && r["placement"] == "inter-block" && r["sequential"] == false
-        }) {
+        if let Some(rows) = record["results"]["rows"].as_array() {
+            sets.push((step.clone(), rows));
+        }
+        for trial in record["results"]["trials"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            if let Some(rows) = trial["rows"].as_array() {
+                sets.push((format!("{step} #{}", trial["index"]), rows));
+            }
+        }
+    }
+    for (step, rows) in &sets {
+        for row in rows
+            .iter()
+            .filter(|r| r["kernel"] == kernel.as_str() && r["placement"] == "inter-block" && r["sequential"] == false)
+        {
             let counts = &row["counts"];
             let weak = counts["histogram"][weak_bin].as_f64().unwrap_or(0.0);
             let instances = counts["instances"].as_f64().unwrap_or(0.0);
@@ -218,6 +230,11 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
         let t = table(&anchors, &runs);
         assert!(t.contains("| 900 (`a`) | 1000000 (`b`) | yes | yes |"), "{t}");
         assert!(t.contains("| 97 | 500 | 800 | 900000 |"), "{t}");
+        // A tuning search's environments count one by one.
+        let search =
+            serde_json::json!({"results": {"trials": [{"index": 7, "rows": run(950, 1.0)["results"]["rows"]}]}});
+        let t = table(&anchors, &[("s".to_owned(), search)]);
+        assert!(t.contains("| 950 (`s #7`) |"), "{t}");
     }
 
     #[test]

@@ -211,8 +211,7 @@ fn litmus_runs(results: &Path) -> Result<Vec<(String, serde_json::Value)>, Error
         .into_iter()
         .map(|name| {
             let text = read(&results.join(&name))?;
-            let value =
-                serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
+            let value = serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
             Ok((name.trim_end_matches(".json").to_owned(), value))
         })
         .collect()

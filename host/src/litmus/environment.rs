@@ -76,18 +76,34 @@ pub enum Preset {
     Stress,
     /// The winner for MP and SB of one tuning search on an H200 (`host
     /// litmus --tune` runs such a search; its winners differ from GPU to GPU
-    /// and from search to search): small blocks, half of them testing,
-    /// scattered locations, a synchronised start.
+    /// and from search to search), made before the environment's preload and
+    /// stress loads were kept live, so a search today may well find another:
+    /// small blocks, half of them testing, scattered locations, a
+    /// synchronised start.
     TunedMp,
-    /// The winner for WRC and IRIW of the same search: small blocks, half of
-    /// them stressing 60 lines with stores and loads.
+    /// The winner for WRC `relaxed-gpu` across blocks, per second and per
+    /// million, of a search of 300 environments on an H200 (`host litmus
+    /// --tune 300 --seconds 0.03 --placement inter-block --test wrc,iriw
+    /// --variant relaxed-gpu,relaxed-cta,fence-acq-rel-cta`): blocks of 512
+    /// threads, a quarter of them testing and the rest stressing 42 lines
+    /// briefly, the observer's preload, no synchronised start.
     TunedWrc,
+    /// The winner for IRIW `relaxed-gpu` across blocks of the same search: as
+    /// `tuned-wrc`, with longer stores-only stress and a synchronised start.
+    TunedIriw,
 }
 
 impl Preset {
     /// Every preset.
-    pub const ALL: [Preset; 6] =
-        [Preset::Quiet, Preset::Parallel, Preset::StaleL1, Preset::Stress, Preset::TunedMp, Preset::TunedWrc];
+    pub const ALL: [Preset; 7] = [
+        Preset::Quiet,
+        Preset::Parallel,
+        Preset::StaleL1,
+        Preset::Stress,
+        Preset::TunedMp,
+        Preset::TunedWrc,
+        Preset::TunedIriw,
+    ];
 
     /// The environment of this preset.
     pub fn environment(self) -> Environment {
@@ -139,19 +155,34 @@ impl Preset {
                 preload: Preload::Observer,
             },
             Preset::TunedWrc => Environment {
-                threads: 128,
+                threads: 512,
                 blocks: None,
-                testing_percent: 50,
-                lane_multiplier: 13,
+                testing_percent: 25,
+                lane_multiplier: 55,
                 shuffle_blocks: true,
                 distance: Distance::Random,
                 stress_pattern: StressPattern::StoreLoad,
-                stress_iterations: 256,
-                stress_line_words: 4,
-                stress_lines: 60,
-                pre_stress_iterations: 64,
+                stress_iterations: 16,
+                stress_line_words: 9,
+                stress_lines: 42,
+                pre_stress_iterations: 0,
+                sync_start: false,
+                preload: Preload::Observer,
+            },
+            Preset::TunedIriw => Environment {
+                threads: 512,
+                blocks: None,
+                testing_percent: 25,
+                lane_multiplier: 117,
+                shuffle_blocks: true,
+                distance: Distance::Random,
+                stress_pattern: StressPattern::StoreStore,
+                stress_iterations: 64,
+                stress_line_words: 17,
+                stress_lines: 43,
+                pre_stress_iterations: 0,
                 sync_start: true,
-                preload: Preload::Neighbour,
+                preload: Preload::Observer,
             },
         }
     }

@@ -87,6 +87,23 @@ pub const RUNS: &[Run] = &[
     step("litmus-stale-l1", &["litmus", "--preset", "stale-l1", "--seconds", "0.5"]),
     step("litmus-tuned-mp", &["litmus", "--preset", "tuned-mp", "--seconds", "0.5"]),
     step("litmus-tuned-wrc", &["litmus", "--preset", "tuned-wrc", "--seconds", "0.5"]),
+    step("litmus-tuned-iriw", &["litmus", "--preset", "tuned-iriw", "--seconds", "0.5"]),
+    step(
+        "litmus-tune",
+        &[
+            "litmus",
+            "--tune",
+            "100",
+            "--seconds",
+            "0.03",
+            "--placement",
+            "inter-block",
+            "--test",
+            "wrc,iriw",
+            "--variant",
+            "relaxed-gpu,relaxed-cta,fence-acq-rel-cta",
+        ],
+    ),
     step("litmus-sequential", &["litmus", "--sequential", "--instances", "1000000"]),
 ];
 
