@@ -1,4 +1,4 @@
-//! The litmus suite: six classic tests of memory order, each in the variants
+//! The litmus suite: seven classic tests of memory order, each in the variants
 //! that teach something, and the parallel testing environment that runs many
 //! instances of one test per launch.
 //!
@@ -59,7 +59,7 @@ pub struct Role {
     pub stale: Option<Location>,
 }
 
-/// The six tests.
+/// The seven tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Test {
     /// Message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
@@ -76,6 +76,10 @@ pub enum Test {
     /// Independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
     /// Weak: the two readers see the two writes in opposite orders.
     Iriw,
+    /// Read-to-write causality: `W x || R x; R y || W y; R x`. Weak: the second
+    /// thread sees `x` and then misses `y`, while the third writes `y` and then
+    /// misses `x`.
+    Rwc,
 }
 
 use Location::{X, Y};
@@ -83,7 +87,7 @@ use Op::{Load, Store};
 
 impl Test {
     /// Every test, in the README's order.
-    pub const ALL: [Test; 6] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw];
+    pub const ALL: [Test; 7] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw, Test::Rwc];
 
     /// Its name on the command line and in symbols.
     pub const fn key(self) -> &'static str {
@@ -94,6 +98,7 @@ impl Test {
             Test::Corr => "corr",
             Test::Wrc => "wrc",
             Test::Iriw => "iriw",
+            Test::Rwc => "rwc",
         }
     }
 
@@ -106,6 +111,7 @@ impl Test {
             Test::Corr => "CoRR",
             Test::Wrc => "WRC",
             Test::Iriw => "IRIW",
+            Test::Rwc => "RWC",
         }
     }
 
@@ -131,6 +137,11 @@ impl Test {
             role(&[Load(X, 0), Load(Y, 1)], None, Some(Y)),
             role(&[Load(Y, 2), Load(X, 3)], None, Some(X)),
         ];
+        const RWC: [Role; 3] = [
+            role(&[Store(X)], None, None),
+            role(&[Load(X, 0), Load(Y, 1)], None, Some(Y)),
+            role(&[Store(Y), Load(X, 2)], None, Some(X)),
+        ];
         match self {
             Test::Mp => &MP,
             Test::Sb => &SB,
@@ -138,6 +149,7 @@ impl Test {
             Test::Corr => &CORR,
             Test::Wrc => &WRC,
             Test::Iriw => &IRIW,
+            Test::Rwc => &RWC,
         }
     }
 
@@ -150,7 +162,7 @@ impl Test {
     pub const fn registers(self) -> u32 {
         match self {
             Test::Mp | Test::Sb | Test::Lb | Test::Corr => 2,
-            Test::Wrc => 3,
+            Test::Wrc | Test::Rwc => 3,
             Test::Iriw => 4,
         }
     }
@@ -170,6 +182,8 @@ impl Test {
             Test::Wrc => 0b011,
             // r0 = 1, r1 = 0; r2 = 1, r3 = 0.
             Test::Iriw => 0b0101,
+            // r0 = 1, r1 = 0, r2 = 0.
+            Test::Rwc => 0b001,
         }
     }
 
@@ -185,6 +199,8 @@ impl Test {
             Test::Lb => 0b10,
             Test::Wrc => 0b111,
             Test::Iriw => 0b1111,
+            // Role 1 sees x and loads y before role 2 stores it; role 2 then sees x.
+            Test::Rwc => 0b101,
         }
     }
 
@@ -676,6 +692,15 @@ macro_rules! litmus_grid {
                 litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_iriw_fence_sc_gpu => FenceScGpu,
                 litmus_iriw_fence_sc_cta => FenceScCta,
+            }
+            Rwc {
+                litmus_rwc_weak => Weak,
+                litmus_rwc_relaxed_gpu => RelaxedGpu,
+                litmus_rwc_relaxed_cta => RelaxedCta,
+                litmus_rwc_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_rwc_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_rwc_fence_sc_gpu => FenceScGpu,
+                litmus_rwc_fence_sc_cta => FenceScCta,
             }
         }
     };

@@ -102,6 +102,13 @@ pub fn verdict(test: Test, variant: Variant, placement: Placement) -> Verdict {
             allow("acq_rel fences do not make independent readers agree on an order: only fence.sc does")
         }
         Test::Iriw => allow("relaxed: the two readers may see the two writes in different orders"),
+        Test::Rwc if sc_fence => forbid(
+            "the two fence.sc are ordered one way: either W x (seen by R x) reaches the last R x, or W y the R y",
+        ),
+        Test::Rwc if fence.is_some() => {
+            allow("acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps")
+        }
+        Test::Rwc => allow("relaxed: W y may stay invisible to R y while W x, already read, stays invisible to R x"),
     }
 }
 
@@ -157,6 +164,12 @@ mod tests {
         assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
         assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
         assert!(allowed(Wrc, RelaxedGpu, Inter));
+        // Read-to-write causality needs fence.sc in both two-access threads, as SB does.
+        assert!(allowed(Rwc, RelaxedGpu, Inter));
+        assert!(allowed(Rwc, FenceAcqRelGpu, Inter));
+        assert!(!allowed(Rwc, FenceScGpu, Inter));
+        assert!(!allowed(Rwc, FenceScCta, Intra));
+        assert!(allowed(Rwc, FenceScCta, Inter));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The litmus suite: six tests of memory order (MP, SB, LB, CoRR, WRC,
-//! IRIW), one file each, every test in the variants of
+//! The litmus suite: seven tests of memory order (MP, SB, LB, CoRR, WRC,
+//! IRIW, RWC), one file each, every test in the variants of
 //! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
 //!
 //! A test is written once, as a generic function over [`access::Access`];
@@ -21,6 +21,7 @@
 //! | CoRR | `W x` ‖ `R x; R x` | `r0 = 1, r1 = 0` |
 //! | WRC | `W x` ‖ `R x; W y` ‖ `R y; R x` | `r0 = 1, r1 = 1, r2 = 0` |
 //! | IRIW | `W x` ‖ `W y` ‖ `R x; R y` ‖ `R y; R x` | `r0 = 1, r1 = 0, r2 = 1, r3 = 0` |
+//! | RWC | `W x` ‖ `R x; R y` ‖ `W y; R x` | `r0 = 1, r1 = 0, r2 = 0` |
 //!
 //! Every litmus kernel's launch:
 //!
@@ -52,6 +53,7 @@ pub mod env;
 mod iriw;
 mod lb;
 mod mp;
+mod rwc;
 mod sb;
 mod wrc;
 
@@ -77,6 +79,9 @@ macro_rules! run {
     };
     (Iriw, $access:ty, $env:expr) => {
         iriw::independent_reads::<$access>($env)
+    };
+    (Rwc, $access:ty, $env:expr) => {
+        rwc::read_to_write_causality::<$access>($env)
     };
 }
 
