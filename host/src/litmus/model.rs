@@ -109,6 +109,13 @@ pub fn verdict(test: Test, variant: Variant, placement: Placement) -> Verdict {
             allow("acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps")
         }
         Test::Rwc => allow("relaxed: W y may stay invisible to R y while W x, already read, stays invisible to R x"),
+        Test::Isa2 if release_acquire => forbid(
+            "release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden",
+        ),
+        Test::Isa2 if fence.is_some() => forbid(
+            "fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x",
+        ),
+        Test::Isa2 => allow("relaxed: neither flag carries order, so R x may miss W x"),
     }
 }
 
@@ -170,6 +177,13 @@ mod tests {
         assert!(!allowed(Rwc, FenceScGpu, Inter));
         assert!(!allowed(Rwc, FenceScCta, Intra));
         assert!(allowed(Rwc, FenceScCta, Inter));
+        // ISA2: a chain of two release/acquire pairs is as good as one, causality being transitive.
+        assert!(allowed(Isa2, RelaxedGpu, Inter));
+        assert!(!allowed(Isa2, ReleaseAcquireGpu, Inter));
+        assert!(!allowed(Isa2, ReleaseAcquireCta, Intra));
+        assert!(allowed(Isa2, ReleaseAcquireCta, Inter));
+        assert!(!allowed(Isa2, FenceAcqRelGpu, Inter));
+        assert!(allowed(Isa2, FenceAcqRelCta, Inter));
     }
 
     #[test]
