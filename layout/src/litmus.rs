@@ -1,9 +1,10 @@
-//! The litmus suite: six classic tests of memory order, each in the variants
+//! The litmus suite: eight classic tests of memory order, each in the variants
 //! that teach something, and the parallel testing environment that runs many
 //! instances of one test per launch.
 //!
 //! A litmus test is a few threads, each doing one or two accesses to two
-//! locations `x` and `y` (both 0 at the start, every store writes 1), and an
+//! locations `x` and `y`, or three with `z` (all 0 at the start, every store
+//! writes 1), and an
 //! *outcome*: the values the loads returned. Every test has one *weak*
 //! outcome, the one no interleaving of the threads' instructions can produce.
 //! Whether the PTX memory model allows it depends on the accesses' ordering
@@ -18,7 +19,8 @@
 //! - [`Params`]: the testing environment, one `#[repr(C)]` block the host
 //!   writes and every kernel reads, with the maps from a thread to the
 //!   instance it works on ([`Params::instance`]) and from an instance to its
-//!   locations ([`Params::x`], [`Params::y`]), which kernels and host share.
+//!   locations ([`Params::x`], [`Params::y`], [`Params::z`]), which kernels
+//!   and host share.
 //! - [`outcome_bin`]: how one instance's registers become a histogram bin, on
 //!   the GPU and in the host's tests alike.
 //! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
@@ -33,6 +35,8 @@ pub enum Location {
     X,
     /// The second location (the flag, in message passing).
     Y,
+    /// The third location (ISA2's second flag).
+    Z,
 }
 
 /// One access of a role's program.
@@ -50,16 +54,18 @@ pub struct Role {
     /// The accesses, in program order. A fence variant puts its fence
     /// between each consecutive pair.
     pub ops: &'static [Op],
-    /// The index in `ops` of the flag access, if this role has one: a
-    /// release/acquire variant makes that store a release and that load an
-    /// acquire, and every other access stays relaxed.
-    pub flag: Option<usize>,
+    /// The flag accesses of this role, bit `i` for `ops[i]`: a
+    /// release/acquire variant makes each flag store a release and each flag
+    /// load an acquire, and every other access stays relaxed. Most roles have
+    /// at most one; ISA2's middle role has two (it acquires one flag and
+    /// releases the next).
+    pub flags: u8,
     /// The location whose stale copy in this thread's L1 would let the weak
     /// outcome through: what `--preload` reads before the test starts.
     pub stale: Option<Location>,
 }
 
-/// The six tests.
+/// The eight tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Test {
     /// Message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
@@ -76,14 +82,28 @@ pub enum Test {
     /// Independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
     /// Weak: the two readers see the two writes in opposite orders.
     Iriw,
+    /// Read-to-write causality: `W x || R x; R y || W y; R x`. Weak: the second
+    /// thread sees `x` and then misses `y`, while the third writes `y` and then
+    /// misses `x`.
+    Rwc,
+    /// ISA2, causality through a chain of two flags: `W x; W y || R y; W z || R z; R x`.
+    /// Weak: the third thread sees the second flag `z` but not the data `x`.
+    Isa2,
 }
 
-use Location::{X, Y};
+impl Role {
+    /// Whether `ops[i]` is a flag access ([`Role::flags`]).
+    pub const fn is_flag(&self, i: usize) -> bool {
+        i < 8 && self.flags & (1 << i) != 0
+    }
+}
+
+use Location::{X, Y, Z};
 use Op::{Load, Store};
 
 impl Test {
     /// Every test, in the README's order.
-    pub const ALL: [Test; 6] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw];
+    pub const ALL: [Test; 8] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw, Test::Rwc, Test::Isa2];
 
     /// Its name on the command line and in symbols.
     pub const fn key(self) -> &'static str {
@@ -94,6 +114,8 @@ impl Test {
             Test::Corr => "corr",
             Test::Wrc => "wrc",
             Test::Iriw => "iriw",
+            Test::Rwc => "rwc",
+            Test::Isa2 => "isa2",
         }
     }
 
@@ -106,30 +128,40 @@ impl Test {
             Test::Corr => "CoRR",
             Test::Wrc => "WRC",
             Test::Iriw => "IRIW",
+            Test::Rwc => "RWC",
+            Test::Isa2 => "ISA2",
         }
     }
 
     /// The threads' programs, role by role.
     pub const fn roles(self) -> &'static [Role] {
-        const fn role(ops: &'static [Op], flag: Option<usize>, stale: Option<Location>) -> Role {
-            Role { ops, flag, stale }
+        const fn role(ops: &'static [Op], flags: u8, stale: Option<Location>) -> Role {
+            Role { ops, flags, stale }
         }
-        const MP: [Role; 2] =
-            [role(&[Store(X), Store(Y)], Some(1), None), role(&[Load(Y, 0), Load(X, 1)], Some(0), Some(X))];
-        const SB: [Role; 2] =
-            [role(&[Store(X), Load(Y, 0)], None, Some(Y)), role(&[Store(Y), Load(X, 1)], None, Some(X))];
-        const LB: [Role; 2] = [role(&[Load(X, 0), Store(Y)], None, None), role(&[Load(Y, 1), Store(X)], None, None)];
-        const CORR: [Role; 2] = [role(&[Store(X)], None, None), role(&[Load(X, 0), Load(X, 1)], None, Some(X))];
+        const MP: [Role; 2] = [role(&[Store(X), Store(Y)], 0b10, None), role(&[Load(Y, 0), Load(X, 1)], 0b01, Some(X))];
+        const SB: [Role; 2] = [role(&[Store(X), Load(Y, 0)], 0, Some(Y)), role(&[Store(Y), Load(X, 1)], 0, Some(X))];
+        const LB: [Role; 2] = [role(&[Load(X, 0), Store(Y)], 0, None), role(&[Load(Y, 1), Store(X)], 0, None)];
+        const CORR: [Role; 2] = [role(&[Store(X)], 0, None), role(&[Load(X, 0), Load(X, 1)], 0, Some(X))];
         const WRC: [Role; 3] = [
-            role(&[Store(X)], None, None),
-            role(&[Load(X, 0), Store(Y)], Some(1), None),
-            role(&[Load(Y, 1), Load(X, 2)], Some(0), Some(X)),
+            role(&[Store(X)], 0, None),
+            role(&[Load(X, 0), Store(Y)], 0b10, None),
+            role(&[Load(Y, 1), Load(X, 2)], 0b01, Some(X)),
         ];
         const IRIW: [Role; 4] = [
-            role(&[Store(X)], None, None),
-            role(&[Store(Y)], None, None),
-            role(&[Load(X, 0), Load(Y, 1)], None, Some(Y)),
-            role(&[Load(Y, 2), Load(X, 3)], None, Some(X)),
+            role(&[Store(X)], 0, None),
+            role(&[Store(Y)], 0, None),
+            role(&[Load(X, 0), Load(Y, 1)], 0, Some(Y)),
+            role(&[Load(Y, 2), Load(X, 3)], 0, Some(X)),
+        ];
+        const RWC: [Role; 3] = [
+            role(&[Store(X)], 0, None),
+            role(&[Load(X, 0), Load(Y, 1)], 0, Some(Y)),
+            role(&[Store(Y), Load(X, 2)], 0, Some(X)),
+        ];
+        const ISA2: [Role; 3] = [
+            role(&[Store(X), Store(Y)], 0b10, None),
+            role(&[Load(Y, 0), Store(Z)], 0b11, None),
+            role(&[Load(Z, 1), Load(X, 2)], 0b01, Some(X)),
         ];
         match self {
             Test::Mp => &MP,
@@ -138,6 +170,8 @@ impl Test {
             Test::Corr => &CORR,
             Test::Wrc => &WRC,
             Test::Iriw => &IRIW,
+            Test::Rwc => &RWC,
+            Test::Isa2 => &ISA2,
         }
     }
 
@@ -150,7 +184,7 @@ impl Test {
     pub const fn registers(self) -> u32 {
         match self {
             Test::Mp | Test::Sb | Test::Lb | Test::Corr => 2,
-            Test::Wrc => 3,
+            Test::Wrc | Test::Rwc | Test::Isa2 => 3,
             Test::Iriw => 4,
         }
     }
@@ -170,6 +204,10 @@ impl Test {
             Test::Wrc => 0b011,
             // r0 = 1, r1 = 0; r2 = 1, r3 = 0.
             Test::Iriw => 0b0101,
+            // r0 = 1, r1 = 0, r2 = 0.
+            Test::Rwc => 0b001,
+            // r0 = 1 (y), r1 = 1 (z), r2 = 0 (x).
+            Test::Isa2 => 0b011,
         }
     }
 
@@ -185,12 +223,21 @@ impl Test {
             Test::Lb => 0b10,
             Test::Wrc => 0b111,
             Test::Iriw => 0b1111,
+            // Role 1 sees x and loads y before role 2 stores it; role 2 then sees x.
+            Test::Rwc => 0b101,
+            // Each role runs after the stores it reads.
+            Test::Isa2 => 0b111,
         }
     }
 
     /// Whether the test uses `y` at all (CoRR does not).
     pub const fn uses_y(self) -> bool {
         !matches!(self, Test::Corr)
+    }
+
+    /// Whether the test uses `z` at all (only ISA2 does).
+    pub const fn uses_z(self) -> bool {
+        matches!(self, Test::Isa2)
     }
 }
 
@@ -447,10 +494,12 @@ pub struct Params {
     /// Words from one instance's `x` to the next instance's.
     pub location_stride: u32,
     /// Words from the start of an instance slot to its `y`: below 32 shares
-    /// `x`'s 128-byte line.
+    /// `x`'s 128-byte line. A slot's `z` is `location_stride / 4` words
+    /// further on ([`Params::z`]).
     pub location_offset: u32,
     /// Coprime with the instance count: instance `i`'s `y` sits in the slot
-    /// of instance `i * location_multiplier` (1: its own slot).
+    /// of instance `i * location_multiplier` (1: its own slot), its `z` in
+    /// the slot of instance `i * location_multiplier^2` ([`Params::z`]).
     pub location_multiplier: u32,
     /// [`StressPattern`] as a `u32`.
     pub stress_pattern: u32,
@@ -529,7 +578,37 @@ impl Params {
         slot as usize * self.location_stride as usize + self.location_offset as usize
     }
 
-    /// Words the location buffer needs.
+    /// The word index of instance `i`'s `z`: in the slot of instance
+    /// `i * location_multiplier^2` (its own slot when the multiplier is 1),
+    /// `location_stride / 4` words after where `y` sits in a slot. So `z` keeps
+    /// `y`'s relation to `x`: on `x`'s line when `y` is (the same-line
+    /// distance puts `x`, `y` and `z` at words 0, 1 and 17 of one slot), on
+    /// the other line of the slot when `y` is (words 0, 32 and 48). Like `x`
+    /// and `y`, it is a bijection from instances to slots, and its word in a
+    /// slot is neither `x`'s (0) nor `y`'s (`location_offset`), given
+    /// `0 < location_offset` and `location_offset + location_stride / 4 <
+    /// location_stride`: no two locations of any instances share a word.
+    pub const fn z(&self, i: u32) -> usize {
+        let n = self.instances() as u64;
+        let m = self.location_multiplier as u64;
+        let slot = rem(rem(i as u64 * m, n) * m, n);
+        slot as usize * self.location_stride as usize
+            + self.location_offset as usize
+            + self.location_stride as usize / 4
+    }
+
+    /// The word index of `location` of instance `i`.
+    pub const fn word(&self, location: Location, i: u32) -> usize {
+        match location {
+            Location::X => self.x(i),
+            Location::Y => self.y(i),
+            Location::Z => self.z(i),
+        }
+    }
+
+    /// Words the location buffer needs: one slot of `location_stride` words
+    /// per instance, which holds an `x`, a `y` and a `z` (of three instances,
+    /// in general).
     pub const fn location_words(&self) -> usize {
         self.instances() as usize * self.location_stride as usize
     }
@@ -677,6 +756,26 @@ macro_rules! litmus_grid {
                 litmus_iriw_fence_sc_gpu => FenceScGpu,
                 litmus_iriw_fence_sc_cta => FenceScCta,
             }
+            Rwc {
+                litmus_rwc_weak => Weak,
+                litmus_rwc_relaxed_gpu => RelaxedGpu,
+                litmus_rwc_relaxed_cta => RelaxedCta,
+                litmus_rwc_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_rwc_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_rwc_fence_sc_gpu => FenceScGpu,
+                litmus_rwc_fence_sc_cta => FenceScCta,
+            }
+            Isa2 {
+                litmus_isa2_weak => Weak,
+                litmus_isa2_relaxed_gpu => RelaxedGpu,
+                litmus_isa2_relaxed_cta => RelaxedCta,
+                litmus_isa2_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_isa2_rel_acq_cta => ReleaseAcquireCta,
+                litmus_isa2_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_isa2_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_isa2_fence_sc_gpu => FenceScGpu,
+                litmus_isa2_fence_sc_cta => FenceScCta,
+            }
         }
     };
 }
@@ -712,7 +811,7 @@ impl Kernel {
         self.test.roles().iter().flat_map(move |role| {
             role.ops.iter().enumerate().flat_map(move |(i, &op)| {
                 let fence = if i > 0 { self.variant.fence_ptx() } else { None };
-                fence.into_iter().chain(core::iter::once(self.variant.ptx(op, role.flag == Some(i))))
+                fence.into_iter().chain(core::iter::once(self.variant.ptx(op, role.is_flag(i))))
             })
         })
     }
@@ -819,7 +918,7 @@ mod tests {
             let mut loads = 0;
             for role in test.roles() {
                 assert!(!role.ops.is_empty() && role.ops.len() <= 2);
-                assert!(role.flag.is_none_or(|f| f < role.ops.len()));
+                assert!(u32::from(role.flags) >> role.ops.len() == 0);
                 loads += role.ops.iter().filter(|op| matches!(op, Op::Load(..))).count();
             }
             assert_eq!(loads as u32, test.registers(), "{}", test.name());
@@ -894,7 +993,7 @@ mod tests {
         let p = params(Placement::InterBlock, 5, 128);
         let mut used = [false; 640 * 64];
         for i in 0..p.instances() {
-            for w in [p.x(i), p.y(i)] {
+            for w in [p.x(i), p.y(i), p.z(i)] {
                 assert!(w < p.location_words() && !used[w]);
                 used[w] = true;
             }

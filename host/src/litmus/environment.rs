@@ -334,6 +334,8 @@ mod tests {
                         assert!(coprime(u64::from(p.block_multiplier), u64::from(p.testing_blocks)));
                         assert!(coprime(u64::from(p.location_multiplier), u64::from(p.instances())));
                         assert!(p.location_offset < p.location_stride);
+                        // `z` needs a word of its own in each slot (`Params::z`).
+                        assert!(p.location_offset > 0 && p.location_offset + p.location_stride / 4 < p.location_stride);
                         for r in 1..test.threads() {
                             assert_ne!((r * p.block_step) % p.testing_blocks, 0, "{grid} {r}");
                         }

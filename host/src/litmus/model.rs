@@ -116,6 +116,20 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
             allow("acq_rel fences do not make independent readers agree on an order: only fence.sc does")
         }
         Test::Iriw => allow("relaxed: the two readers may see the two writes in different orders"),
+        Test::Rwc if sc_fence => forbid(
+            "the two fence.sc are ordered one way: either W x (seen by R x) reaches the last R x, or W y the R y",
+        ),
+        Test::Rwc if fence.is_some() => {
+            allow("acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps")
+        }
+        Test::Rwc => allow("relaxed: W y may stay invisible to R y while W x, already read, stays invisible to R x"),
+        Test::Isa2 if release_acquire => forbid(
+            "release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden",
+        ),
+        Test::Isa2 if fence.is_some() => forbid(
+            "fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x",
+        ),
+        Test::Isa2 => allow("relaxed: neither flag carries order, so R x may miss W x"),
     }
 }
 
@@ -171,6 +185,19 @@ mod tests {
         assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
         assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
         assert!(allowed(Wrc, RelaxedGpu, Inter));
+        // Read-to-write causality needs fence.sc in both two-access threads, as SB does.
+        assert!(allowed(Rwc, RelaxedGpu, Inter));
+        assert!(allowed(Rwc, FenceAcqRelGpu, Inter));
+        assert!(!allowed(Rwc, FenceScGpu, Inter));
+        assert!(!allowed(Rwc, FenceScCta, Intra));
+        assert!(allowed(Rwc, FenceScCta, Inter));
+        // ISA2: a chain of two release/acquire pairs is as good as one, causality being transitive.
+        assert!(allowed(Isa2, RelaxedGpu, Inter));
+        assert!(!allowed(Isa2, ReleaseAcquireGpu, Inter));
+        assert!(!allowed(Isa2, ReleaseAcquireCta, Intra));
+        assert!(allowed(Isa2, ReleaseAcquireCta, Inter));
+        assert!(!allowed(Isa2, FenceAcqRelGpu, Inter));
+        assert!(allowed(Isa2, FenceAcqRelCta, Inter));
     }
 
     /// Every rule's answer is the checker's, for every test, variant and

@@ -15,7 +15,8 @@ use crate::{atomic, shared, thread};
 /// Grid-stride over the instances: thread `g` classifies instances `g`,
 /// `g + grid threads`, ... Each reads the instance's four registers, adds 1
 /// to its bin with a shared-memory atomic, then zeroes the registers and the
-/// instance's `x` and `y`. After a barrier, the block's first [`BINS`]
+/// instance's `x`, `y` and `z` (every test's, whether it uses them or not: the
+/// words are the instance's alone). After a barrier, the block's first [`BINS`]
 /// threads add its counts to `histogram` with one 64-bit global atomic per
 /// non-empty bin, and thread 0 of block 0 zeroes the start counter.
 ///
@@ -49,7 +50,7 @@ pub unsafe extern "ptx-kernel" fn litmus_classify(
     while i < params.instances() {
         let registers = i as usize * REGISTERS;
         // SAFETY: the results buffer holds `REGISTERS` words per instance and
-        // the location buffer `x(i)` and `y(i)`; the test launch before this
+        // the location buffer `x(i)`, `y(i)` and `z(i)`; the test launch before this
         // one has finished (same stream), so plain accesses suffice.
         unsafe {
             let r = results.add(registers);
@@ -60,6 +61,7 @@ pub unsafe extern "ptx-kernel" fn litmus_classify(
             }
             locations.add(params.x(i)).write(0);
             locations.add(params.y(i)).write(0);
+            locations.add(params.z(i)).write(0);
         }
         i += stride;
     }

@@ -162,13 +162,9 @@ impl Env {
     /// global window.
     #[inline(always)]
     pub fn at(&self, role: u32, location: Location) -> *mut u32 {
-        let i = self.instance(role);
-        let word = match location {
-            Location::X => self.params.x(i),
-            Location::Y => self.params.y(i),
-        };
-        // SAFETY: `x` and `y` are below `location_words()`, which the caller
-        // of `enter` guaranteed.
+        let word = self.params.word(location, self.instance(role));
+        // SAFETY: `x`, `y` and `z` are below `location_words()`, which the
+        // caller of `enter` guaranteed.
         unsafe { self.locations.add(word) }
     }
 
@@ -194,10 +190,7 @@ impl Env {
         for (role, r) in test.roles().iter().enumerate() {
             if let Some(location) = r.stale {
                 let i = self.params.instance(role as u32, self.block, thread);
-                let word = match location {
-                    Location::X => self.params.x(i),
-                    Location::Y => self.params.y(i),
-                };
+                let word = self.params.word(location, i);
                 // SAFETY: a plain load of a valid global word; what matters
                 // is the line it leaves in L1.
                 seen ^= unsafe { global::load_b32(self.locations.add(word)) };

@@ -1,5 +1,5 @@
-//! The litmus suite: six tests of memory order (MP, SB, LB, CoRR, WRC,
-//! IRIW), one file each, every test in the variants of
+//! The litmus suite: eight tests of memory order (MP, SB, LB, CoRR, WRC,
+//! IRIW, RWC, ISA2), one file each, every test in the variants of
 //! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
 //!
 //! A test is written once, as a generic function over [`access::Access`];
@@ -21,6 +21,8 @@
 //! | CoRR | `W x` ‖ `R x; R x` | `r0 = 1, r1 = 0` |
 //! | WRC | `W x` ‖ `R x; W y` ‖ `R y; R x` | `r0 = 1, r1 = 1, r2 = 0` |
 //! | IRIW | `W x` ‖ `W y` ‖ `R x; R y` ‖ `R y; R x` | `r0 = 1, r1 = 0, r2 = 1, r3 = 0` |
+//! | RWC | `W x` ‖ `R x; R y` ‖ `W y; R x` | `r0 = 1, r1 = 0, r2 = 0` |
+//! | ISA2 | `W x; W y` ‖ `R y; W z` ‖ `R z; R x` | `r0 = 1, r1 = 1, r2 = 0` |
 //!
 //! Every litmus kernel's launch:
 //!
@@ -35,7 +37,7 @@
 //!
 //! Thread `t` of logical block `b` plays role `r` of instance
 //! `params.instance(r, b, t)`; the instance's locations are words
-//! `params.x(i)` and `params.y(i)` of `locations`, and its registers words
+//! `params.x(i)`, `params.y(i)` and `params.z(i)` of `locations`, and its registers words
 //! `4i..4i + 4` of `results`.
 //!
 //! # Safety
@@ -50,8 +52,10 @@ mod classify;
 mod corr;
 pub mod env;
 mod iriw;
+mod isa2;
 mod lb;
 mod mp;
+mod rwc;
 mod sb;
 mod wrc;
 
@@ -77,6 +81,12 @@ macro_rules! run {
     };
     (Iriw, $access:ty, $env:expr) => {
         iriw::independent_reads::<$access>($env)
+    };
+    (Rwc, $access:ty, $env:expr) => {
+        rwc::read_to_write_causality::<$access>($env)
+    };
+    (Isa2, $access:ty, $env:expr) => {
+        isa2::isa2::<$access>($env)
     };
 }
 
