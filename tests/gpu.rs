@@ -112,7 +112,42 @@ fn cases() -> Vec<Case> {
         ));
     }
     cases.push(("litmus_sequential_control_gives_only_program_order".to_owned(), Box::new(litmus_sequential_control)));
+    cases.push(("litmus_mutants_load_run_and_account_for_their_budget".to_owned(), Box::new(litmus_mutants_run)));
     cases
+}
+
+/// The mutants of MP `rel-acq-gpu` in both placements: each killable one is
+/// made, loaded and run, and either is killed, with the instances and time
+/// it took, or ran its whole budget; an equivalent one is never run. Whether
+/// a given mutant is killed depends on the GPU and the environment, so that
+/// is reported by `host litmus --mutants`, not asserted here.
+fn litmus_mutants_run(gpu: &Gpu) -> Result<(), String> {
+    let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut options = litmus_options(Preset::StaleL1, false);
+    options.kernels.retain(|k| k.entry().symbol == "litmus_mp_rel_acq_gpu");
+    options.budget = Budget::Instances(1_000_000);
+    let rows = host::litmus::mutants::run(&kernels, gpu, gpu.ptx_text(), &options, &Progress::new(false))
+        .map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for r in &rows {
+        let m = &r.mutant;
+        let what = format!("  {} {}: {}", m.placement.key(), m.mutation, r.skipped.as_deref().unwrap_or(""));
+        match (&r.counts, r.killed_after) {
+            (None, _) if r.skipped.is_none() => wrong.push(format!("{what}: neither run nor skipped")),
+            (Some(_), _) if !m.allowed => wrong.push(format!("{what}: an equivalent mutant ran")),
+            (Some(c), None) if c.instances < 1_000_000 => {
+                wrong.push(format!("{what}: survived on {} instances", c.instances))
+            }
+            (Some(c), Some((n, _))) if n > c.instances || c.histogram[m.kernel.test.weak() as usize] == 0 => {
+                wrong.push(format!("{what}: killed after {n} of {} instances", c.instances))
+            }
+            _ => {}
+        }
+    }
+    if rows.iter().all(|r| r.counts.is_none()) {
+        wrong.push("no mutant ran".to_owned());
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
 /// Every kernel, at every size, twice: each sum equals the Kahan reference

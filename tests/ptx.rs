@@ -305,3 +305,61 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
 }
+
+/// Every mutant `host litmus --mutants` would run assembles for sm_90, and
+/// its machine code is its mutated program: the same check as the kernels'
+/// own (`litmus_accesses_survive_to_sm_90_sass_in_program_order`), so a
+/// mutant that `ptxas` quietly "repaired" or broke further cannot pass for
+/// the mutation it names.
+#[test]
+fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
+    use host::gpu::litmus::LitmusKernel;
+    use host::litmus::mutants;
+    let mut module = String::new();
+    let mut expected = Vec::new();
+    let mut refused = 0;
+    for kernel in LitmusKernel::all() {
+        for placement in layout::Placement::ALL {
+            for (n, mutant) in mutants::mutants(kernel, placement).into_iter().enumerate() {
+                let spec = &layout::litmus::KERNELS[kernel.index()];
+                let name = format!("{}_{}", mutants::symbol(spec, n), placement.key().replace('-', "_"));
+                match mutants::module(EMBEDDED_PTX, spec, &mutant.edit, &name) {
+                    Ok(text) => {
+                        let body = text.split_once("\n\n").map_or(text.as_str(), |(_, b)| b);
+                        if module.is_empty() {
+                            module.push_str(text.split_once("\n\n").map_or("", |(h, _)| h));
+                            module.push_str("\n\n");
+                        }
+                        module.push_str(body);
+                        expected.push((name, spec, mutants::program(spec, &mutant.edit)));
+                    }
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+    }
+    assert!(expected.len() > refused, "{} mutants made, {refused} refused", expected.len());
+    let dir = std::env::temp_dir().join(format!("lab-mutants-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ptx = dir.join("mutants.ptx");
+    std::fs::write(&ptx, &module).unwrap();
+    let root = xtask::paths::workspace_root();
+    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump").expect("no cuobjdump: run `cargo xtask test`");
+    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx, "sm_90", &dir).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let functions = xtask::sass::split_functions(&text);
+    let mut broken = Vec::new();
+    for (name, spec, program) in &expected {
+        let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
+        let sass = xtask::sass::litmus_sass(body).unwrap_or_else(|| panic!("{name}: no start poll"));
+        let want: Vec<&str> = program.iter().flat_map(|p| layout::litmus::sass_of(p).iter().copied()).collect();
+        if sass.accesses != want {
+            broken.push(format!("{name}: {:?}, expected {want:?}", sass.accesses));
+        }
+        let registers: Option<Vec<u8>> = sass.load_registers.iter().copied().collect();
+        if registers.is_none() {
+            broken.push(format!("{name} ({}): a load not followed to its record", spec.entry.symbol));
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}

@@ -5,7 +5,7 @@ use crate::commands::accuracy::AccuracyReport;
 use crate::commands::bench::BenchReport;
 use crate::commands::exercise::ExerciseReport;
 use crate::commands::histogram::HistogramReport;
-use crate::commands::litmus::{LitmusResults, TuneResults};
+use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults};
 use crate::commands::publish::PublishResults;
 use crate::commands::sweep::SweepResults;
 use crate::gpu::{DeviceInfo, Gpu};
@@ -92,6 +92,8 @@ results! {
     Litmus(LitmusResults),
     /// `litmus --tune`.
     LitmusTune(TuneResults),
+    /// `litmus --mutants`.
+    LitmusMutants(MutantResults),
 }
 
 /// The host's name and version, as every file it writes names it.

@@ -81,6 +81,120 @@ pub fn program(test: Test, variant: Variant, blocks: &[u32]) -> Program {
     Program { initial: vec![0; locations], threads }
 }
 
+/// One step of a role's program, as the PTX instruction that performs it:
+/// one of the test's accesses, or a fence. A kernel's program is
+/// [`layout::litmus::Kernel::program`]; a mutant of it is the same list with
+/// one step changed, dropped or moved, which is why the checker can take it
+/// in this form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    /// An access of the test (which location, which register) and the
+    /// instruction it is, such as `ld.acquire.gpu.global.u32`.
+    Access(Op, &'a str),
+    /// A fence, such as `fence.sc.cta`.
+    Fence(&'a str),
+}
+
+/// The scope an instruction names (`.cta` or `.gpu`), if any.
+fn scope_of(ptx: &str) -> Option<Scope> {
+    let parts: Vec<&str> = ptx.split('.').collect();
+    if parts.contains(&"cta") {
+        Some(Scope::Cta)
+    } else if parts.contains(&"cluster") {
+        Some(Scope::Cluster)
+    } else if parts.contains(&"gpu") {
+        Some(Scope::Gpu)
+    } else if parts.contains(&"sys") {
+        Some(Scope::Sys)
+    } else {
+        None
+    }
+}
+
+/// The event one step is: its semantics and scope read off the instruction.
+fn event_of(step: Step<'_>) -> Result<Event, String> {
+    match step {
+        Step::Fence(ptx) => {
+            let sc = ptx.starts_with("fence.sc.");
+            if !sc && !ptx.starts_with("fence.acq_rel.") {
+                return Err(format!("`{ptx}` is no fence the checker knows"));
+            }
+            let scope = scope_of(ptx).ok_or_else(|| format!("`{ptx}` names no scope"))?;
+            Ok(Event::Fence { sc, scope })
+        }
+        Step::Access(op, ptx) => {
+            let parts: Vec<&str> = ptx.split('.').collect();
+            let sem = if parts.contains(&"release") {
+                Sem::Release
+            } else if parts.contains(&"acquire") {
+                Sem::Acquire
+            } else if parts.contains(&"relaxed") {
+                Sem::Relaxed
+            } else {
+                Sem::Weak
+            };
+            let scope = match (sem, scope_of(ptx)) {
+                (Sem::Weak, _) => Scope::Sys,
+                (_, Some(scope)) => scope,
+                (_, None) => return Err(format!("`{ptx}` is strong but names no scope")),
+            };
+            match (op, ptx.starts_with("st."), ptx.starts_with("ld.")) {
+                (Op::Store(_), true, _) => Ok(Event::Store { loc: location(op), value: Value::Const(1), sem, scope }),
+                (Op::Load(_, reg), _, true) => Ok(Event::Load { loc: location(op), reg, sem, scope }),
+                _ => Err(format!("`{ptx}` does not perform {op:?}")),
+            }
+        }
+    }
+}
+
+/// The program of `test` with each role's steps given as PTX (`roles[r]`,
+/// in program order), role `r` in block `blocks[r]`: how the checker judges
+/// a kernel's mutant. For a kernel's own steps it is [`program`].
+pub fn program_of(test: Test, roles: &[Vec<Step<'_>>], blocks: &[u32]) -> Result<Program, String> {
+    if roles.len() != test.roles().len() || blocks.len() < roles.len() {
+        return Err(format!("{} roles, {} given, {} blocks", test.roles().len(), roles.len(), blocks.len()));
+    }
+    let locations = test.roles().iter().flat_map(|r| r.ops.iter()).map(|&op| location(op) + 1).max().unwrap_or(0);
+    let threads = roles
+        .iter()
+        .zip(blocks)
+        .map(|(steps, &block)| {
+            let events = steps.iter().map(|&s| event_of(s)).collect::<Result<Vec<_>, _>>()?;
+            Ok(Thread { position: Position { cta: block, cluster: block, gpu: 0 }, events, initial: Vec::new() })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok(Program { initial: vec![0; locations], threads })
+}
+
+/// Whether the model allows `test`'s weak outcome for the program `roles`
+/// (as [`program_of`] reads it), role `r` in block `blocks[r]`.
+pub fn weak_allowed_for(test: Test, roles: &[Vec<Step<'_>>], blocks: &[u32]) -> Result<bool, String> {
+    Ok(allows(&program_of(test, roles, blocks)?, &bin_condition(test, test.weak())))
+}
+
+/// A kernel's own program as steps: each role's accesses with its variant's
+/// instructions, and the variant's fence between two of them, as
+/// [`layout::litmus::Kernel::program`] lists them.
+pub fn kernel_steps(kernel: &layout::litmus::Kernel) -> Vec<Vec<Step<'static>>> {
+    kernel
+        .test
+        .roles()
+        .iter()
+        .map(|role| {
+            let mut steps = Vec::new();
+            for (i, &op) in role.ops.iter().enumerate() {
+                if i > 0
+                    && let Some(fence) = kernel.variant.fence_ptx()
+                {
+                    steps.push(Step::Fence(fence));
+                }
+                steps.push(Step::Access(op, kernel.variant.ptx(op, role.is_flag(i))));
+            }
+            steps
+        })
+        .collect()
+}
+
 /// The blocks of `test`'s roles in `placement`: all in block 0 within one
 /// block, role `r` in block `r` across blocks.
 pub fn placement_blocks(test: Test, placement: Placement) -> Vec<u32> {
@@ -262,6 +376,29 @@ mod tests {
         (Isa2, FenceScCta, F, A),
         ]
     };
+
+    /// A kernel read from its PTX steps is the program built from its
+    /// variant, for every kernel and placement.
+    #[test]
+    fn a_kernel_read_from_its_ptx_is_its_program() {
+        for k in &KERNELS {
+            let steps = kernel_steps(k);
+            let flat: Vec<&str> = steps
+                .iter()
+                .flatten()
+                .map(|s| match *s {
+                    Step::Access(_, p) | Step::Fence(p) => p,
+                })
+                .collect();
+            assert_eq!(flat, k.program().collect::<Vec<_>>(), "{}", k.entry.symbol);
+            for placement in Placement::ALL {
+                let blocks = placement_blocks(k.test, placement);
+                assert_eq!(program_of(k.test, &steps, &blocks).unwrap(), program(k.test, k.variant, &blocks));
+            }
+        }
+        let bad = vec![vec![Step::Fence("fence.proxy.alias")], vec![]];
+        assert!(program_of(Test::Mp, &bad, &[0, 1]).unwrap_err().contains("no fence"));
+    }
 
     #[test]
     fn every_test_variant_and_placement_matches_the_table() {

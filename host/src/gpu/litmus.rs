@@ -82,6 +82,23 @@ impl<'gpu> LitmusKernels<'gpu> {
         grid: u32,
         budget: Budget,
         batch: u32,
+        shift: impl FnMut() -> u32,
+    ) -> Result<LitmusCounts, LabError> {
+        self.run_function(&self.functions[kernel.index()], kernel, params, grid, budget, batch, shift)
+    }
+
+    /// As [`LitmusKernels::run`], with `function` launched in place of
+    /// `kernel`'s own: a mutant of it ([`crate::litmus::mutants`]), which
+    /// takes the same arguments and so the same buffers and classifier.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_function(
+        &self,
+        function: &CudaFunction,
+        kernel: LitmusKernel,
+        params: Params,
+        grid: u32,
+        budget: Budget,
+        batch: u32,
         mut shift: impl FnMut() -> u32,
     ) -> Result<LitmusCounts, LabError> {
         let stream = self.gpu.stream();
@@ -103,7 +120,6 @@ impl<'gpu> LitmusKernels<'gpu> {
             block_dim: (256, 1, 1),
             shared_mem_bytes: (BINS * size_of::<u32>()) as u32,
         };
-        let function = &self.functions[kernel.index()];
         let started = Instant::now();
         let mut launches = 0u64;
         loop {
@@ -115,7 +131,8 @@ impl<'gpu> LitmusKernels<'gpu> {
                     buffers.push(&mut args, param, &device_params, &shift);
                 }
                 // SAFETY: the arguments are the kernel's registry entry's
-                // `params` (`Args` checks order, count and types), with
+                // `params` (`Args` checks order, count and types; a mutant
+                // has its kernel's parameters), with
                 // `Params` from `layout`. The buffers have
                 // `location_words()`, four per instance, `stress_words()` and
                 // one word; the classifier below zeroes locations, registers

@@ -105,6 +105,9 @@ pub struct Gpu {
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
     ptx_name: String,
+    /// The PTX text the module was loaded from: what litmus mutants are
+    /// made from.
+    ptx_text: String,
     /// The module the timing instruments (`evict_l2`, `hold`) come from: the
     /// embedded PTX, whatever `--ptx` loaded for the kernels under test, so
     /// the instrument does not change with them. Loaded on first use when
@@ -155,7 +158,7 @@ impl Gpu {
         let info = query_info(&context)?;
 
         let module = context
-            .load_module(Ptx::from_src(text))
+            .load_module(Ptx::from_src(text.as_str()))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
         Ok(Gpu {
@@ -163,6 +166,7 @@ impl Gpu {
             stream,
             module,
             ptx_name,
+            ptx_text: text,
             instruments,
             flush: RefCell::new(None),
             hold: RefCell::new(None),
@@ -173,6 +177,17 @@ impl Gpu {
     /// The kernel named `symbol` in the loaded PTX.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
         kernel_in(&self.module, &self.ptx_name, symbol)
+    }
+
+    /// The kernel named `symbol` in `ptx`, a module made at run time (a
+    /// litmus mutant: one kernel's PTX with one instruction changed), loaded
+    /// beside the lab's own. `source_name` names it in messages.
+    pub fn function_in(&self, source_name: &str, ptx: &str, symbol: &str) -> Result<CudaFunction, LabError> {
+        let module = self
+            .context
+            .load_module(Ptx::from_src(ptx))
+            .map_err(|e| LabError::PtxLoad { source_name: source_name.to_owned(), reason: describe(&e) })?;
+        kernel_in(&module, source_name, symbol)
     }
 
     /// The timing instrument named `symbol` ([`layout::baseline`]), from the
@@ -192,6 +207,11 @@ impl Gpu {
     /// Every kernel of family `F` in the loaded PTX, in registry order.
     pub fn functions<F: Registry>(&self) -> Result<Vec<CudaFunction>, LabError> {
         F::ALL.iter().map(|k| self.function(k.entry().symbol)).collect()
+    }
+
+    /// The loaded PTX's text.
+    pub fn ptx_text(&self) -> &str {
+        &self.ptx_text
     }
 
     /// Where the loaded PTX came from, for messages and records.

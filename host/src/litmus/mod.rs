@@ -5,6 +5,7 @@
 pub mod environment;
 pub mod keys;
 pub mod model;
+pub mod mutants;
 pub mod tune;
 
 use layout::Placement;
@@ -151,6 +152,21 @@ pub fn run_one(
     options: &LitmusOptions,
     state: &mut u64,
 ) -> Result<LitmusRow, LabError> {
+    run_one_with(kernels, None, kernel, placement, environment, options, state)
+}
+
+/// As [`run_one`], launching `function` (a mutant of `kernel`, with its
+/// arguments) in place of `kernel` when given. The row's verdict is still
+/// `kernel`'s: a mutant's own is its [`mutants::Mutant::allowed`].
+pub fn run_one_with(
+    kernels: &LitmusKernels<'_>,
+    function: Option<&cudarc::driver::CudaFunction>,
+    kernel: LitmusKernel,
+    placement: Placement,
+    environment: &Environment,
+    options: &LitmusOptions,
+    state: &mut u64,
+) -> Result<LitmusRow, LabError> {
     let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
     if placement == Placement::InterBlock && params.testing_blocks < kernel.test.threads() {
@@ -166,9 +182,11 @@ pub fn run_one(
     let testing = u64::from(params.testing_blocks);
     let mut shift_state = splitmix64(state);
     let shuffle = environment.shuffle_blocks;
-    let counts = kernels.run(kernel, params, grid, options.budget, options.batch, || {
-        if shuffle { (splitmix64(&mut shift_state) % testing) as u32 } else { 0 }
-    })?;
+    let shift = || if shuffle { (splitmix64(&mut shift_state) % testing) as u32 } else { 0 };
+    let counts = match function {
+        Some(f) => kernels.run_function(f, kernel, params, grid, options.budget, options.batch, shift)?,
+        None => kernels.run(kernel, params, grid, options.budget, options.batch, shift)?,
+    };
     let v = verdict(kernel.test, kernel.variant, placement);
     Ok(LitmusRow {
         kernel,

@@ -433,6 +433,40 @@ fn litmus_in_every_format() {
     every_format("litmus", &record);
     assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4);
     every_format("litmus-tune", &litmus_tune());
+    every_format("litmus-mutants", &litmus_mutants());
+}
+
+/// The mutants of MP `rel-acq-gpu` across blocks: the first killable one
+/// killed, the second survived, an equivalent one and one not made.
+fn litmus_mutants() -> Record {
+    use crate::litmus::mutants::{MutantRow, mutants};
+    let kernel = crate::gpu::litmus::LitmusKernel::of(&layout::litmus::KERNELS[3]);
+    let all = mutants(kernel, layout::Placement::InterBlock);
+    let counts = |weak: u64| {
+        let mut histogram = vec![0; layout::litmus::BINS];
+        histogram[0b11] = 1_000_000 - weak;
+        histogram[0b01] = weak;
+        crate::gpu::litmus::LitmusCounts { launches: 8, instances: 1_000_000, histogram, seconds: 0.25 }
+    };
+    let mut rows = Vec::new();
+    for (i, mutant) in all.into_iter().enumerate() {
+        rows.push(match (mutant.allowed, i % 3) {
+            (false, _) => MutantRow {
+                mutant,
+                skipped: Some("equivalent: the model still forbids it".to_owned()),
+                counts: None,
+                killed_after: None,
+            },
+            (true, 0) => {
+                MutantRow { mutant, skipped: None, counts: Some(counts(7)), killed_after: Some((131_072, 0.0325)) }
+            }
+            (true, 1) => MutantRow { mutant, skipped: None, counts: Some(counts(0)), killed_after: None },
+            (true, _) => {
+                MutantRow { mutant, skipped: Some("a register shared".to_owned()), counts: None, killed_after: None }
+            }
+        });
+    }
+    record(Results::LitmusMutants(crate::commands::litmus::MutantResults { options: litmus_options(false), rows }))
 }
 
 #[test]

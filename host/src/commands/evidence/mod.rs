@@ -105,6 +105,10 @@ pub const RUNS: &[Run] = &[
         ],
     ),
     step("litmus-sequential", &["litmus", "--sequential", "--instances", "1000000"]),
+    // Mutation testing: every forbidden row's killable mutants, each until
+    // its first weak outcome or a fifth of a second, in two environments.
+    step("litmus-mutants", &["litmus", "--mutants", "--seconds", "0.2"]),
+    step("litmus-mutants-tuned-wrc", &["litmus", "--mutants", "--preset", "tuned-wrc", "--seconds", "0.2"]),
 ];
 
 /// The sanitizer's tools, in the order the book discusses them.
@@ -151,6 +155,17 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
         )));
     }
     let dir = &options.dir;
+    if !options.only.is_empty()
+        && let Some(old) = existing_manifest(dir)
+        && old.commit != build_commit()
+    {
+        return Err(LabError::Unrunnable(format!(
+            "{} holds a run of commit {}; --only adds steps to a run of this host's commit ({}) only",
+            dir.display(),
+            old.commit.hash,
+            build_commit().hash
+        )));
+    }
     if dir.exists() && !dir.is_dir() {
         return Err(LabError::Unrunnable(format!("{} exists and is not a directory", dir.display())));
     }
@@ -252,11 +267,38 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
         wall_s: clock.elapsed().as_secs_f64(),
         steps,
     };
+    // A run of some steps (`--only`) into a run of the same commit on the
+    // same GPU completes it: one run, made in parts.
+    let manifest = match existing_manifest(&options.dir) {
+        Some(old) if !options.only.is_empty() && old.commit == manifest.commit && old.gpu == manifest.gpu => {
+            merge(old, manifest)
+        }
+        _ => manifest,
+    };
     let path = options.dir.join(MANIFEST);
     let mut text = serde_json::to_string_pretty(&manifest).expect("a manifest always serializes");
     text.push('\n');
     std::fs::write(&path, text).map_err(|e| LabError::Output { path, reason: e.to_string() })?;
     Ok(manifest)
+}
+
+/// The manifest already in `dir`, if there is one that reads.
+fn existing_manifest(dir: &Path) -> Option<Manifest> {
+    serde_json::from_str(&std::fs::read_to_string(dir.join(MANIFEST)).ok()?).ok()
+}
+
+/// `new`'s steps merged into `old`'s: a step run again replaces the old one
+/// in its place, a step new to the run is added at the end; the run started
+/// when `old` did and took both parts' time.
+fn merge(old: Manifest, new: Manifest) -> Manifest {
+    let mut steps = old.steps;
+    for step in new.steps {
+        match steps.iter_mut().find(|s| s.name == step.name) {
+            Some(slot) => *slot = step,
+            None => steps.push(step),
+        }
+    }
+    Manifest { started: old.started, wall_s: old.wall_s + new.wall_s, steps, ..new }
 }
 
 /// The lab's exit codes, as a child process reports them.
@@ -549,6 +591,41 @@ mod tests {
         assert!(options(&[]).wants("sweep-64"));
         assert!(options(&["sweep"]).wants("sweep-64") && !options(&["sweep"]).wants("bench"));
         assert!(options(&["sanitize"]).wants("sanitize-memcheck-sweep"));
+    }
+
+    #[test]
+    fn a_partial_run_completes_the_run_it_joins() {
+        let step = |name: &str, wall_s: f64| Step {
+            name: name.to_owned(),
+            command: format!("host {name}"),
+            files: Vec::new(),
+            outcome: StepOutcome::Passed,
+            exit_code: Some(0),
+            wall_s,
+            note: None,
+        };
+        let gpu = GpuRecord {
+            name: "GPU".to_owned(),
+            compute_capability: "9.0".to_owned(),
+            sm_count: 132,
+            driver: None,
+            cuda: "13.0".to_owned(),
+        };
+        let manifest = |started: &str, wall_s: f64, steps: Vec<Step>| Manifest {
+            tool: "host".to_owned(),
+            commit: build_commit(),
+            gpu: gpu.clone(),
+            started: started.to_owned(),
+            wall_s,
+            steps,
+        };
+        let old = manifest("earlier", 10.0, vec![step("sweep-64", 1.0), step("litmus", 2.0)]);
+        let new = manifest("later", 5.0, vec![step("litmus", 3.0), step("litmus-mutants", 4.0)]);
+        let merged = merge(old, new);
+        let names: Vec<&str> = merged.steps.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["sweep-64", "litmus", "litmus-mutants"]);
+        assert_eq!(merged.steps[1].wall_s, 3.0, "a step run again replaces the old one");
+        assert_eq!((merged.started.as_str(), merged.wall_s), ("earlier", 15.0));
     }
 
     #[test]

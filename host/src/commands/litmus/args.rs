@@ -3,7 +3,7 @@
 use clap::Args;
 use layout::Placement;
 
-use super::{LitmusResults, TuneResults};
+use super::{LitmusResults, MutantResults, TuneResults};
 use crate::cli::OutputArgs;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
@@ -102,6 +102,13 @@ pub struct LitmusArgs {
     /// by weak outcomes per second.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub tune: Option<u32>,
+
+    /// Mutation testing instead: for every selected row the model forbids,
+    /// run each mutant (one synchronizing element weakened) whose weak
+    /// outcome the model then allows, until its first weak outcome (killed)
+    /// or the row budget (`--instances` or `--seconds`) is spent.
+    #[arg(long, conflicts_with_all = ["tune", "sequential"])]
+    pub mutants: bool,
 
     /// Launches between two looks at the clock or the instance count.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=100_000))]
@@ -225,6 +232,10 @@ impl Command for LitmusArgs {
         };
         let litmus_kernels = LitmusKernels::load(gpu)?;
         let bar = progress(&self.output);
+        if self.mutants {
+            let rows = litmus::mutants::run(&litmus_kernels, gpu, gpu.ptx_text(), &options, &bar)?;
+            return Ok(Written::run(gpu, MutantResults { options, rows }, self.output, None));
+        }
         Ok(match self.tune {
             Some(configurations) => {
                 let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;

@@ -8,6 +8,7 @@ pub mod report;
 
 pub use args::LitmusArgs;
 
+use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::Trial;
 use crate::litmus::{LitmusOptions, LitmusRow};
 
@@ -27,4 +28,13 @@ pub struct TuneResults {
     pub options: LitmusOptions,
     /// One per configuration drawn.
     pub trials: Vec<Trial>,
+}
+
+/// What `litmus --mutants` writes.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MutantResults {
+    /// The environment and budget every mutant ran with.
+    pub options: LitmusOptions,
+    /// One row per mutant of every forbidden row selected.
+    pub rows: Vec<MutantRow>,
 }

@@ -5,9 +5,10 @@
 
 use tabled::builder::Builder;
 
-use super::{LitmusResults, TuneResults};
+use super::{LitmusResults, MutantResults, TuneResults};
 use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
+use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Environment, LitmusOptions, LitmusRow};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
@@ -190,6 +191,124 @@ pub fn litmus_tune(options: &LitmusOptions, trials: &[Trial], look: Look) -> Str
          rows the model allows.\n{table}\n{list}\n",
         trials.len()
     )
+}
+
+/// The columns of `litmus --mutants`' CSV.
+const MUTANT_HEADER: [&str; 11] = [
+    "test",
+    "variant",
+    "placement",
+    "mutation",
+    "model",
+    "skipped",
+    "instances",
+    "weak",
+    "killed",
+    "instances_to_kill",
+    "seconds_to_kill",
+];
+
+impl Report for MutantResults {
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String {
+        device_header(device, None) + "\n" + &litmus_mutants(&self.options, &self.rows, look)
+    }
+
+    fn csv(&self) -> Csv {
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| {
+                let m = &r.mutant;
+                let (instances, weak) =
+                    r.counts.as_ref().map_or((0, 0), |c| (c.instances, c.histogram[m.kernel.test.weak() as usize]));
+                vec![
+                    m.kernel.test.name().to_owned(),
+                    m.kernel.variant.key().to_owned(),
+                    m.placement.key().to_owned(),
+                    m.mutation.clone(),
+                    if m.allowed { "allowed" } else { "forbidden" }.to_owned(),
+                    r.skipped.clone().unwrap_or_default(),
+                    instances.to_string(),
+                    weak.to_string(),
+                    r.killed().to_string(),
+                    r.killed_after.map_or(String::new(), |(n, _)| n.to_string()),
+                    r.killed_after.map_or(String::new(), |(_, s)| s.to_string()),
+                ]
+            })
+            .collect();
+        Csv { header: &MUTANT_HEADER, rows }
+    }
+
+    /// A mutant that survives is a finding about the environment, not a
+    /// failed check: nothing here is judged against the model.
+    fn checks(&self) -> Checks {
+        Checks::none()
+    }
+}
+
+/// `--mutants`' tables: the mutation score per test, then every mutant with
+/// what killed it or the bound its survival leaves.
+pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -> String {
+    let mut score = Builder::default();
+    score.push_record(["test", "mutants", "equivalent", "not made", "run", "killed", "score"]);
+    let mut tests: Vec<_> = rows.iter().map(|r| r.mutant.kernel.test).collect();
+    tests.dedup();
+    let (mut all_run, mut all_killed) = (0, 0);
+    for test in tests {
+        let of: Vec<&MutantRow> = rows.iter().filter(|r| r.mutant.kernel.test == test).collect();
+        let equivalent = of.iter().filter(|r| !r.mutant.allowed).count();
+        let not_made = of.iter().filter(|r| r.mutant.allowed && r.skipped.is_some()).count();
+        let run = of.iter().filter(|r| r.counts.is_some()).count();
+        let killed = of.iter().filter(|r| r.killed()).count();
+        (all_run, all_killed) = (all_run + run, all_killed + killed);
+        score.push_record([
+            test.name().to_owned(),
+            of.len().to_string(),
+            equivalent.to_string(),
+            not_made.to_string(),
+            run.to_string(),
+            killed.to_string(),
+            percent(killed, run),
+        ]);
+    }
+    let score = render_some(score, look, 1..7);
+    let mut each = Builder::default();
+    each.push_record(["test", "variant", "placement", "mutation", "instances", "killed after", "or not seen"]);
+    for r in rows {
+        let m = &r.mutant;
+        let (instances, killed, bound) = match (&r.skipped, &r.counts) {
+            (Some(why), _) => ("-".to_owned(), "not run".to_owned(), why.clone()),
+            (None, Some(c)) => match r.killed_after {
+                Some((n, s)) => {
+                    (c.instances.to_string(), format!("{n} instances, {} s", significant(s)), String::new())
+                }
+                None => (c.instances.to_string(), "survived".to_owned(), rate_per_million(0, c.instances)),
+            },
+            (None, None) => ("-".to_owned(), "not run".to_owned(), String::new()),
+        };
+        each.push_record([
+            m.kernel.test.name().to_owned(),
+            m.kernel.variant.key().to_owned(),
+            m.placement.key().to_owned(),
+            m.mutation.clone(),
+            instances,
+            killed,
+            bound,
+        ]);
+    }
+    let each = render_some(each, look, 4..5);
+    format!(
+        "{}Mutation testing: every mutant of each forbidden row (one synchronizing element weakened) whose weak \
+         outcome the model then allows, run until its first weak outcome or the row budget.\n\
+         Mutation score in this environment: {all_killed} of {all_run} mutants killed ({}).\n{score}\n{each}\n",
+        heading(options),
+        percent(all_killed, all_run),
+    )
+}
+
+/// `part` of `whole` as a whole percentage, or `-` of nothing.
+fn percent(part: usize, whole: usize) -> String {
+    if whole == 0 { "-".to_owned() } else { format!("{:.0}%", 100.0 * part as f64 / whole as f64) }
 }
 
 /// One line per row with an outcome the model (or the sequential order)
