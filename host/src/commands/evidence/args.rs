@@ -29,13 +29,27 @@ pub struct EvidenceArgs {
     /// (e.g. `sweep,sanitize-racecheck`); every step by default.
     #[arg(long, value_delimiter = ',', value_name = "STEP")]
     pub only: Vec<String>,
+
+    /// Leave out the steps whose names start with one of these,
+    /// comma-separated. A run with `--only` or `--skip` into a directory that
+    /// holds a run of the same commit on the same GPU completes that run: its
+    /// steps replace those of the same name in the manifest, and the others
+    /// stay.
+    #[arg(long, value_delimiter = ',', value_name = "STEP")]
+    pub skip: Vec<String>,
 }
 
 /// The options of `args`, with no `--ptx` to pass on: [`Identity`] brings
 /// that.
 impl From<&EvidenceArgs> for EvidenceOptions {
     fn from(args: &EvidenceArgs) -> EvidenceOptions {
-        EvidenceOptions { dir: args.dir.clone(), force: args.force, ptx: None, only: args.only.clone() }
+        EvidenceOptions {
+            dir: args.dir.clone(),
+            force: args.force,
+            ptx: None,
+            only: args.only.clone(),
+            skip: args.skip.clone(),
+        }
     }
 }
 

@@ -130,11 +130,19 @@ pub struct EvidenceOptions {
     pub ptx: Option<PathBuf>,
     /// Run only the steps whose names start with one of these; all if empty.
     pub only: Vec<String>,
+    /// Leave out the steps whose names start with one of these.
+    pub skip: Vec<String>,
 }
 
 impl EvidenceOptions {
     fn wants(&self, step: &str) -> bool {
-        self.only.is_empty() || self.only.iter().any(|prefix| step.starts_with(prefix.as_str()))
+        let starts = |prefixes: &[String]| prefixes.iter().any(|prefix| step.starts_with(prefix.as_str()));
+        (self.only.is_empty() || starts(&self.only)) && !starts(&self.skip)
+    }
+
+    /// Whether this run is a part of one (`--only` or `--skip`).
+    fn partial(&self) -> bool {
+        !self.only.is_empty() || !self.skip.is_empty()
     }
 }
 
@@ -147,20 +155,21 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
             .iter()
             .flat_map(|tool| sanitizer_runs().into_iter().map(move |(name, _)| sanitizer_step(tool, &name))),
     );
-    if !options.only.is_empty() && !names.into_iter().any(|name| options.wants(&name)) {
+    if options.partial() && !names.into_iter().any(|name| options.wants(&name)) {
         return Err(LabError::Unrunnable(format!(
-            "no evidence step starts with {}; the steps are {} and sanitize-<tool>-<run>",
-            options.only.join(" or "),
+            "--only {} --skip {} selects no step; the steps are {} and sanitize-<tool>-<run>",
+            options.only.join(","),
+            options.skip.join(","),
             RUNS.iter().map(|r| r.name).collect::<Vec<_>>().join(", ")
         )));
     }
     let dir = &options.dir;
-    if !options.only.is_empty()
+    if options.partial()
         && let Some(old) = existing_manifest(dir)
         && old.commit != build_commit()
     {
         return Err(LabError::Unrunnable(format!(
-            "{} holds a run of commit {}; --only adds steps to a run of this host's commit ({}) only",
+            "{} holds a run of commit {}; --only and --skip add steps to a run of this host's commit ({}) only",
             dir.display(),
             old.commit.hash,
             build_commit().hash
@@ -270,7 +279,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     // A run of some steps (`--only`) into a run of the same commit on the
     // same GPU completes it: one run, made in parts.
     let manifest = match existing_manifest(&options.dir) {
-        Some(old) if !options.only.is_empty() && old.commit == manifest.commit && old.gpu == manifest.gpu => {
+        Some(old) if options.partial() && old.commit == manifest.commit && old.gpu == manifest.gpu => {
             merge(old, manifest)
         }
         _ => manifest,
@@ -587,10 +596,12 @@ mod tests {
             force: false,
             ptx: None,
             only: only.iter().map(|s| (*s).to_owned()).collect(),
+            skip: vec!["sweep-1024".to_owned()],
         };
         assert!(options(&[]).wants("sweep-64"));
         assert!(options(&["sweep"]).wants("sweep-64") && !options(&["sweep"]).wants("bench"));
         assert!(options(&["sanitize"]).wants("sanitize-memcheck-sweep"));
+        assert!(!options(&[]).wants("sweep-1024") && options(&[]).wants("sweep-256"), "--skip leaves out");
     }
 
     #[test]
@@ -657,7 +668,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("lab-evidence-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join("old.json"), "{}").unwrap();
-        let options = EvidenceOptions { dir: dir.clone(), force: false, ptx: None, only: Vec::new() };
+        let options = EvidenceOptions { dir: dir.clone(), force: false, ptx: None, only: Vec::new(), skip: Vec::new() };
         let err = prepare(&options).unwrap_err();
         assert!(err.to_string().contains("not empty"), "{err}");
         assert_eq!(err.exit_code(), 2);
