@@ -84,6 +84,8 @@ pub const RUNS: &[Run] = &[
     // Each row runs for a fixed time rather than a fixed count, so the whole
     // suite takes the same time on a slower card.
     step("litmus", &["litmus", "--seconds", "0.5"]),
+    // The default run a user types first: its wall time is in the manifest.
+    step("litmus-default", &["litmus"]),
     step("litmus-stale-l1", &["litmus", "--preset", "stale-l1", "--seconds", "0.5"]),
     step("litmus-tuned-mp", &["litmus", "--preset", "tuned-mp", "--seconds", "0.5"]),
     step("litmus-tuned-wrc", &["litmus", "--preset", "tuned-wrc", "--seconds", "0.5"]),
