@@ -247,8 +247,8 @@ fn sass_on_sm_90_keeps_every_registry_promise() {
 /// is recorded; the loads are issued in program order, except where the
 /// registry says `ptxas` reorders them (weak loads only); and the
 /// environment's preload and stress loads are kept live (two stress folds,
-/// and one preload fold where a role has a location to preload), as is the
-/// publication demo's preload.
+/// and one preload fold where a role has a location to preload), as are the
+/// publication demo's preload, payload stores and payload loads.
 #[test]
 fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
     let root = xtask::paths::workspace_root();
@@ -301,6 +301,29 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
         let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
         if xtask::sass::kept_live(body) != 1 {
             broken.push(format!("{name}: {} preload folds kept live, expected 1", xtask::sass::kept_live(body)));
+        }
+        // Its record reaches the machine too: every flag store follows the
+        // payload's two plain stores (and the release's barrier), and the
+        // consumer's two plain payload loads follow its last flag load.
+        let ops = xtask::sass::memory_opcodes(body);
+        let flag_store = |op: &String| op.starts_with("ST.E.STRONG");
+        let flag_load = |op: &String| op.starts_with("LD.E.STRONG");
+        for (i, _) in ops.iter().enumerate().filter(|(_, op)| flag_store(op)) {
+            let before: Vec<&str> =
+                ops[..i].iter().rev().filter(|op| !op.starts_with("MEMBAR")).take(2).map(String::as_str).collect();
+            if before != ["STG.E", "STG.E"] {
+                broken.push(format!("{name}: a flag store after {before:?}, not the payload's two stores"));
+            }
+        }
+        match ops.iter().rposition(flag_load) {
+            None => broken.push(format!("{name}: no flag load")),
+            Some(last) => {
+                let after: Vec<&str> =
+                    ops[last + 1..].iter().filter(|op| !op.starts_with("CCTL")).take(2).map(String::as_str).collect();
+                if after != ["LDG.E", "LDG.E"] {
+                    broken.push(format!("{name}: after the flag load {after:?}, not the payload's two loads"));
+                }
+            }
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));

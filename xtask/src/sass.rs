@@ -15,7 +15,7 @@ use crate::Error;
 
 mod accesses;
 
-pub use accesses::{LitmusSass, kept_live, litmus_sass};
+pub use accesses::{LitmusSass, kept_live, litmus_sass, memory_opcodes};
 
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers

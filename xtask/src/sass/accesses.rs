@@ -93,6 +93,14 @@ pub struct LitmusSass {
     pub kept_live: usize,
 }
 
+/// The opcodes of one function's global and generic loads and stores,
+/// memory barriers and cache invalidations, in listing order: what the
+/// publication demo's SASS promise reads.
+pub fn memory_opcodes(function: &str) -> Vec<String> {
+    let memory = |op: &str| ["LDG", "STG", "LD.", "ST.", "MEMBAR", "CCTL"].iter().any(|p| op.starts_with(p));
+    instructions(function).into_iter().map(|i| i.opcode).filter(|op| memory(op)).collect()
+}
+
 /// Folds of loaded values that `keep_live` keeps in one function's SASS:
 /// its `ISETP` compares against `-0x1`.
 pub fn kept_live(function: &str) -> usize {
@@ -173,6 +181,7 @@ mod tests {
         assert_eq!(s.recorded, [0, 1]);
         assert_eq!(s.kept_live, 1);
         assert_eq!(kept_live(MP_WEAK), 1);
+        assert_eq!(memory_opcodes(MP_WEAK)[..3], ["LDG.E", "STG.E", "LD.E.STRONG.GPU"]);
     }
 
     #[test]
