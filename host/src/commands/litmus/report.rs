@@ -180,6 +180,30 @@ pub fn litmus_tune(options: &LitmusOptions, trials: &[Trial], look: Look) -> Str
         }
     }
     let table = render_some(builder, look, 3..6);
+    // Per row as well: a test's total is dominated by its most frequent
+    // variant, and the environment best for one row is often not the best
+    // for another.
+    let mut per_row = Builder::default();
+    per_row.push_record(["test", "variant", "placement", "best configuration", "weak per second", "weak per million"]);
+    if let Some(first) = trials.first() {
+        for (k, row) in first.rows.iter().enumerate().filter(|(_, r)| r.allowed) {
+            let best = trials
+                .iter()
+                .filter_map(|t| t.rows.get(k).map(|r| (t, r)))
+                .max_by(|a, b| per_second(a.1).total_cmp(&per_second(b.1)));
+            if let Some((trial, best)) = best.filter(|(_, r)| r.weak() > 0) {
+                per_row.push_record([
+                    row.test().name().to_owned(),
+                    row.kernel.variant.key().to_owned(),
+                    row.placement.key().to_owned(),
+                    format!("#{}", trial.index + 1),
+                    significant(per_second(best)),
+                    significant(best.rate_per_million().0),
+                ]);
+            }
+        }
+    }
+    let per_row = render_some(per_row, look, 4..6);
     let mut list = Builder::default();
     list.push_record(["configuration", "environment"]);
     for trial in trials {
@@ -188,9 +212,14 @@ pub fn litmus_tune(options: &LitmusOptions, trials: &[Trial], look: Look) -> Str
     let list = render_some(list, look, 0..0);
     format!(
         "Litmus tuning: {} random environments, each running every chosen kernel; weak outcomes per second over the \
-         rows the model allows.\n{table}\n{list}\n",
+         rows the model allows.\n{table}\nThe best configuration for each allowed row that showed its weak outcome:\n{per_row}\n{list}\n",
         trials.len()
     )
+}
+
+/// A row's weak outcomes per second.
+fn per_second(row: &LitmusRow) -> f64 {
+    if row.counts.seconds > 0.0 { row.weak() as f64 / row.counts.seconds } else { 0.0 }
 }
 
 /// The columns of `litmus --mutants`' CSV.
