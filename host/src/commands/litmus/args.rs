@@ -202,6 +202,17 @@ impl Command for LitmusArgs {
                 "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
             ));
         }
+        if self.mutants {
+            let placements = if self.placement.is_empty() { Placement::ALL.to_vec() } else { self.placement.clone() };
+            let forbidden = kernels
+                .iter()
+                .any(|k| placements.iter().any(|&p| !litmus::verdict(k.test, k.variant, p).allowed));
+            if !forbidden {
+                return Err(LabError::Unrunnable(
+                    "--mutants weakens rows the model forbids, and the model forbids no selected row".to_owned(),
+                ));
+            }
+        }
         if self.sequential && self.placement.contains(&Placement::InterBlock) {
             return Err(LabError::Unrunnable(
                 "--sequential runs intra-block only: its barrier cannot separate threads of different blocks"
