@@ -300,7 +300,9 @@ impl Test {
         if self.finals().is_empty() { OTHER_BIN + 1 } else { BINS }
     }
 
-    /// The weak outcome, as a histogram bin: register `r`'s value in bit `r`.
+    /// The weak outcome, as a histogram bin: register `r`'s value in bit `r`,
+    /// or for a test with final values ([`Test::finals`]) the
+    /// [`final_bin`] of its registers and final values.
     pub const fn weak(self) -> u32 {
         match self {
             // r0 = 1 (the flag), r1 = 0 (the data).
