@@ -625,7 +625,7 @@ fn litmus_sequential_control(gpu: &Gpu) -> Result<(), String> {
                 "{:?}: {:?}, not all {}",
                 row.kernel,
                 row.outcomes(),
-                litmus::outcome_text(row.test().sequential() as usize, row.test().registers() as usize)
+                litmus::outcome_text(row.test().sequential() as usize, row.test())
             ));
         }
     }

@@ -127,7 +127,8 @@ pub enum Command {
     /// the last place of the exactly rounded sum.
     Accuracy(AccuracyArgs),
     /// Make weak memory behaviour visible: run the litmus suite (MP, SB, LB,
-    /// CoRR, WRC, IRIW in every variant and placement) in the parallel
+    /// CoRR, WRC, IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S and R, in the
+    /// variants that teach something and both placements) in the parallel
     /// testing environment, count each outcome on the GPU, and hold each
     /// count to the PTX memory model's verdict.
     Litmus(LitmusArgs),

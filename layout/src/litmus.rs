@@ -1,11 +1,13 @@
-//! The litmus suite: eight classic tests of memory order, each in the variants
-//! that teach something, and the parallel testing environment that runs many
-//! instances of one test per launch.
+//! The litmus suite: fourteen classic tests of memory order, each in the
+//! variants that teach something, and the parallel testing environment that
+//! runs many instances of one test per launch.
 //!
 //! A litmus test is a few threads, each doing one or two accesses to two
 //! locations `x` and `y`, or three with `z` (all 0 at the start, every store
-//! writes 1), and an
-//! *outcome*: the values the loads returned. Every test has one *weak*
+//! writes 1, except that a test with two stores to one location writes 1 with
+//! one and 2 with the other), and an
+//! *outcome*: the values the loads returned, and for the tests about the
+//! order of stores ([`Test::finals`]) the values the locations end with. Every test has one *weak*
 //! outcome, the one no interleaving of the threads' instructions can produce.
 //! Whether the PTX memory model allows it depends on the accesses' ordering
 //! and scope and on where the threads run; whether the H200 ever shows it is
@@ -21,8 +23,9 @@
 //!   instance it works on ([`Params::instance`]) and from an instance to its
 //!   locations ([`Params::x`], [`Params::y`], [`Params::z`]), which kernels
 //!   and host share.
-//! - [`outcome_bin`]: how one instance's registers become a histogram bin, on
-//!   the GPU and in the host's tests alike.
+//! - [`outcome_bin`] and [`final_outcome_bin`]: how one instance's registers
+//!   (and final values) become a histogram bin, on the GPU and in the host's
+//!   tests alike.
 //! - [`KERNELS`]: one registry entry per (test, variant), and [`CLASSIFY`].
 
 use crate::registry::{Entry, Family, Param, ParamRole, Type, WARP_SIZE};
@@ -42,8 +45,9 @@ pub enum Location {
 /// One access of a role's program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// Store 1 to the location.
-    Store(Location),
+    /// Store the value (1, or 2 where a test has two stores to one location
+    /// and its outcome tells them apart) to the location.
+    Store(Location, u32),
     /// Load the location into register `r` (0 to 3) of the instance.
     Load(Location, u8),
 }
@@ -65,7 +69,7 @@ pub struct Role {
     pub stale: Option<Location>,
 }
 
-/// The eight tests.
+/// The fourteen tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Test {
     /// Message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
@@ -89,6 +93,29 @@ pub enum Test {
     /// ISA2, causality through a chain of two flags: `W x; W y || R y; W z || R z; R x`.
     /// Weak: the third thread sees the second flag `z` but not the data `x`.
     Isa2,
+    /// Coherence of two writes by one thread: `W x=1; W x=2`. Weak: `x` ends 1,
+    /// the later store ordered before the earlier one.
+    Coww,
+    /// Coherence of a write and a read: `W x=1; R x || W x=2` (herd's and
+    /// GPUHarbor's CoWR). Weak: `r0 = 2` and `x` ends 1: the read sees the
+    /// other store, which coherence then places before the thread's own
+    /// earlier store.
+    Cowr,
+    /// Coherence of a read and a write, GPUHarbor's two-thread CoRW2:
+    /// `R x; W x=1 || W x=2`. Weak: `r0 = 2` and `x` ends 2: the read sees
+    /// the other store, yet the thread's later store is ordered before it.
+    Corw2,
+    /// 2+2W: `W x=1; W y=2 || W y=1; W x=2`. Weak: `x` and `y` both end 1,
+    /// each thread's second store ordered before the other's first.
+    TwoPlusTwoW,
+    /// S: `W x=2; W y=1 || R y; W x=1`. Weak: `r0 = 1` and `x` ends 2: the
+    /// second thread sees the flag, yet its store to `x` is ordered before
+    /// the first thread's.
+    S,
+    /// R: `W x=1; W y=1 || W y=2; R x`. Weak: `y` ends 2 and `r0 = 0`: the
+    /// second thread's store to `y` comes after the first's, yet its load
+    /// misses `x`.
+    R,
 }
 
 impl Role {
@@ -103,7 +130,22 @@ use Op::{Load, Store};
 
 impl Test {
     /// Every test, in the README's order.
-    pub const ALL: [Test; 8] = [Test::Mp, Test::Sb, Test::Lb, Test::Corr, Test::Wrc, Test::Iriw, Test::Rwc, Test::Isa2];
+    pub const ALL: [Test; 14] = [
+        Test::Mp,
+        Test::Sb,
+        Test::Lb,
+        Test::Corr,
+        Test::Wrc,
+        Test::Iriw,
+        Test::Rwc,
+        Test::Isa2,
+        Test::Coww,
+        Test::Cowr,
+        Test::Corw2,
+        Test::TwoPlusTwoW,
+        Test::S,
+        Test::R,
+    ];
 
     /// Its name on the command line and in symbols.
     pub const fn key(self) -> &'static str {
@@ -116,6 +158,12 @@ impl Test {
             Test::Iriw => "iriw",
             Test::Rwc => "rwc",
             Test::Isa2 => "isa2",
+            Test::Coww => "coww",
+            Test::Cowr => "cowr",
+            Test::Corw2 => "corw2",
+            Test::TwoPlusTwoW => "2plus2w",
+            Test::S => "s",
+            Test::R => "r",
         }
     }
 
@@ -130,6 +178,12 @@ impl Test {
             Test::Iriw => "IRIW",
             Test::Rwc => "RWC",
             Test::Isa2 => "ISA2",
+            Test::Coww => "CoWW",
+            Test::Cowr => "CoWR",
+            Test::Corw2 => "CoRW2",
+            Test::TwoPlusTwoW => "2+2W",
+            Test::S => "S",
+            Test::R => "R",
         }
     }
 
@@ -138,31 +192,47 @@ impl Test {
         const fn role(ops: &'static [Op], flags: u8, stale: Option<Location>) -> Role {
             Role { ops, flags, stale }
         }
-        const MP: [Role; 2] = [role(&[Store(X), Store(Y)], 0b10, None), role(&[Load(Y, 0), Load(X, 1)], 0b01, Some(X))];
-        const SB: [Role; 2] = [role(&[Store(X), Load(Y, 0)], 0, Some(Y)), role(&[Store(Y), Load(X, 1)], 0, Some(X))];
-        const LB: [Role; 2] = [role(&[Load(X, 0), Store(Y)], 0, None), role(&[Load(Y, 1), Store(X)], 0, None)];
-        const CORR: [Role; 2] = [role(&[Store(X)], 0, None), role(&[Load(X, 0), Load(X, 1)], 0, Some(X))];
+        const MP: [Role; 2] =
+            [role(&[Store(X, 1), Store(Y, 1)], 0b10, None), role(&[Load(Y, 0), Load(X, 1)], 0b01, Some(X))];
+        const SB: [Role; 2] =
+            [role(&[Store(X, 1), Load(Y, 0)], 0, Some(Y)), role(&[Store(Y, 1), Load(X, 1)], 0, Some(X))];
+        const LB: [Role; 2] = [role(&[Load(X, 0), Store(Y, 1)], 0, None), role(&[Load(Y, 1), Store(X, 1)], 0, None)];
+        const CORR: [Role; 2] = [role(&[Store(X, 1)], 0, None), role(&[Load(X, 0), Load(X, 1)], 0, Some(X))];
         const WRC: [Role; 3] = [
-            role(&[Store(X)], 0, None),
-            role(&[Load(X, 0), Store(Y)], 0b10, None),
+            role(&[Store(X, 1)], 0, None),
+            role(&[Load(X, 0), Store(Y, 1)], 0b10, None),
             role(&[Load(Y, 1), Load(X, 2)], 0b01, Some(X)),
         ];
         const IRIW: [Role; 4] = [
-            role(&[Store(X)], 0, None),
-            role(&[Store(Y)], 0, None),
+            role(&[Store(X, 1)], 0, None),
+            role(&[Store(Y, 1)], 0, None),
             role(&[Load(X, 0), Load(Y, 1)], 0, Some(Y)),
             role(&[Load(Y, 2), Load(X, 3)], 0, Some(X)),
         ];
         const RWC: [Role; 3] = [
-            role(&[Store(X)], 0, None),
+            role(&[Store(X, 1)], 0, None),
             role(&[Load(X, 0), Load(Y, 1)], 0, Some(Y)),
-            role(&[Store(Y), Load(X, 2)], 0, Some(X)),
+            role(&[Store(Y, 1), Load(X, 2)], 0, Some(X)),
         ];
         const ISA2: [Role; 3] = [
-            role(&[Store(X), Store(Y)], 0b10, None),
-            role(&[Load(Y, 0), Store(Z)], 0b11, None),
+            role(&[Store(X, 1), Store(Y, 1)], 0b10, None),
+            role(&[Load(Y, 0), Store(Z, 1)], 0b11, None),
             role(&[Load(Z, 1), Load(X, 2)], 0b01, Some(X)),
         ];
+        // The tests whose outcome includes final values. A second access to
+        // one location by one thread never has a flag: these roles have no
+        // release/acquire variants. No load of theirs gains from a stale line
+        // except R's, which must miss `x`.
+        const COWW: [Role; 1] = [role(&[Store(X, 1), Store(X, 2)], 0, None)];
+        const COWR: [Role; 2] = [role(&[Store(X, 1), Load(X, 0)], 0, None), role(&[Store(X, 2)], 0, None)];
+        const CORW2: [Role; 2] = [role(&[Load(X, 0), Store(X, 1)], 0, None), role(&[Store(X, 2)], 0, None)];
+        const TWO_PLUS_TWO_W: [Role; 2] =
+            [role(&[Store(X, 1), Store(Y, 2)], 0, None), role(&[Store(Y, 1), Store(X, 2)], 0, None)];
+        // S is message passing whose reader writes instead of reading: `y` is
+        // the flag, released by the writer and acquired by the reader.
+        const S: [Role; 2] =
+            [role(&[Store(X, 2), Store(Y, 1)], 0b10, None), role(&[Load(Y, 0), Store(X, 1)], 0b01, None)];
+        const R: [Role; 2] = [role(&[Store(X, 1), Store(Y, 1)], 0, None), role(&[Store(Y, 2), Load(X, 0)], 0, Some(X))];
         match self {
             Test::Mp => &MP,
             Test::Sb => &SB,
@@ -172,6 +242,12 @@ impl Test {
             Test::Iriw => &IRIW,
             Test::Rwc => &RWC,
             Test::Isa2 => &ISA2,
+            Test::Coww => &COWW,
+            Test::Cowr => &COWR,
+            Test::Corw2 => &CORW2,
+            Test::TwoPlusTwoW => &TWO_PLUS_TWO_W,
+            Test::S => &S,
+            Test::R => &R,
         }
     }
 
@@ -186,10 +262,47 @@ impl Test {
             Test::Mp | Test::Sb | Test::Lb | Test::Corr => 2,
             Test::Wrc | Test::Rwc | Test::Isa2 => 3,
             Test::Iriw => 4,
+            Test::Cowr | Test::Corw2 | Test::S | Test::R => 1,
+            Test::Coww | Test::TwoPlusTwoW => 0,
         }
     }
 
-    /// The weak outcome, as a histogram bin: register `r`'s value in bit `r`.
+    /// The locations whose final values are part of the outcome, in
+    /// [`Location`]'s order: empty for the tests about loads, whose outcome is
+    /// their registers alone; the locations stored twice for the tests about
+    /// the order of stores.
+    pub const fn finals(self) -> &'static [Location] {
+        match self {
+            Test::Mp | Test::Sb | Test::Lb | Test::Corr | Test::Wrc | Test::Iriw | Test::Rwc | Test::Isa2 => &[],
+            Test::Coww | Test::Cowr | Test::Corw2 | Test::S => &[X],
+            Test::TwoPlusTwoW => &[X, Y],
+            Test::R => &[Y],
+        }
+    }
+
+    /// [`Test::finals`] as a bit set, bit `l` for location `l` (`x` = 0).
+    pub const fn finals_mask(self) -> u32 {
+        let finals = self.finals();
+        let mut mask = 0;
+        let mut k = 0;
+        while k < finals.len() {
+            mask |= 1 << finals[k] as u32;
+            k += 1;
+        }
+        mask
+    }
+
+    /// Histogram bins this test's outcomes can fall in: the first
+    /// [`OTHER_BIN`]` + 1` for a test whose outcome is its registers (so its
+    /// recorded histograms keep their 17 bins), all [`BINS`] for one with
+    /// final values.
+    pub const fn bins(self) -> usize {
+        if self.finals().is_empty() { OTHER_BIN + 1 } else { BINS }
+    }
+
+    /// The weak outcome, as a histogram bin: register `r`'s value in bit `r`,
+    /// or for a test with final values ([`Test::finals`]) the
+    /// [`final_bin`] of its registers and final values.
     pub const fn weak(self) -> u32 {
         match self {
             // r0 = 1 (the flag), r1 = 0 (the data).
@@ -208,6 +321,18 @@ impl Test {
             Test::Rwc => 0b001,
             // r0 = 1 (y), r1 = 1 (z), r2 = 0 (x).
             Test::Isa2 => 0b011,
+            // x ends 1.
+            Test::Coww => final_bin(&[1]),
+            // r0 = 2, x ends 1.
+            Test::Cowr => final_bin(&[2, 1]),
+            // r0 = 2, x ends 2.
+            Test::Corw2 => final_bin(&[2, 2]),
+            // x ends 1, y ends 1.
+            Test::TwoPlusTwoW => final_bin(&[1, 1]),
+            // r0 = 1, x ends 2.
+            Test::S => final_bin(&[1, 2]),
+            // r0 = 0, y ends 2.
+            Test::R => final_bin(&[0, 2]),
         }
     }
 
@@ -227,12 +352,25 @@ impl Test {
             Test::Rwc => 0b101,
             // Each role runs after the stores it reads.
             Test::Isa2 => 0b111,
+            // The second store is the last.
+            Test::Coww => final_bin(&[2]),
+            // Role 0 reads its own store; role 1's store comes last.
+            Test::Cowr => final_bin(&[1, 2]),
+            // Role 0 reads the initial 0; role 1's store comes last.
+            Test::Corw2 => final_bin(&[0, 2]),
+            // Role 1's stores come last.
+            Test::TwoPlusTwoW => final_bin(&[2, 1]),
+            // Role 1 sees the flag, and its store to x comes last.
+            Test::S => final_bin(&[1, 1]),
+            // Role 1 sees x, and its store to y comes last.
+            Test::R => final_bin(&[1, 2]),
         }
     }
 
-    /// Whether the test uses `y` at all (CoRR does not).
+    /// Whether the test uses `y` at all (CoRR and the three coherence tests of
+    /// stores do not).
     pub const fn uses_y(self) -> bool {
-        !matches!(self, Test::Corr)
+        !matches!(self, Test::Corr | Test::Coww | Test::Cowr | Test::Corw2)
     }
 
     /// Whether the test uses `z` at all (only ISA2 does).
@@ -336,7 +474,7 @@ impl Variant {
     /// access of its role when `flag`. Test accesses, and only they, use the
     /// `.u32` type: the compiler writes `.b32` for everything else.
     pub const fn ptx(self, op: Op, flag: bool) -> &'static str {
-        let store = matches!(op, Op::Store(_));
+        let store = matches!(op, Op::Store(..));
         match (self.access_scope(), self.release_acquire() && flag, store) {
             (None, _, true) => "st.global.u32",
             (None, _, false) => "ld.global.u32",
@@ -446,16 +584,73 @@ pub const STRESS_LINE_STRIDE: u32 = 256;
 /// Registers stored per instance (the most any test has).
 pub const REGISTERS: usize = 4;
 
-/// Histogram bins: one per combination of four 0/1 registers, and
-/// [`OTHER_BIN`] for a register that holds anything else.
-pub const BINS: usize = 17;
+/// Histogram bins: one per combination of four 0/1 registers, [`OTHER_BIN`]
+/// for a register that holds anything else, and after it, from
+/// [`FIRST_FINAL_BIN`], one per outcome of a test with final values
+/// ([`final_outcome_bin`]).
+pub const BINS: usize = FIRST_FINAL_BIN + FINAL_CODES;
+
+/// The first bin of the tests whose outcome includes final values
+/// ([`Test::finals`]): the bins below it are the register-only tests'
+/// (and [`OTHER_BIN`], which every test shares).
+pub const FIRST_FINAL_BIN: usize = OTHER_BIN + 1;
+
+/// The most values (registers, then final values) an outcome with final
+/// values may have: each is 0, 1 or 2, a digit of a base-3 code.
+pub const FINAL_DIGITS: usize = 3;
+
+/// Codes of [`FINAL_DIGITS`] base-3 digits.
+pub const FINAL_CODES: usize = 27;
+
+const _: () = assert!(FINAL_CODES == 3usize.pow(FINAL_DIGITS as u32));
+
+/// The bin of an outcome with final values: `digits` are its registers
+/// `r0, r1, ...` and then the final values of [`Test::finals`] in order, each
+/// 0, 1 or 2, and the bin is [`FIRST_FINAL_BIN`] plus their base-3 code,
+/// digit `k` weighing `3^k`. A digit above 2, or more than [`FINAL_DIGITS`]
+/// of them, gives [`OTHER_BIN`].
+pub const fn final_bin(digits: &[u32]) -> u32 {
+    if digits.len() > FINAL_DIGITS {
+        return OTHER_BIN as u32;
+    }
+    let mut code = 0;
+    let mut weight = 1;
+    let mut k = 0;
+    while k < digits.len() {
+        if digits[k] > 2 {
+            return OTHER_BIN as u32;
+        }
+        code += digits[k] * weight;
+        weight *= 3;
+        k += 1;
+    }
+    FIRST_FINAL_BIN as u32 + code
+}
+
+/// The digits of an outcome with final values ([`final_bin`]) back from its
+/// bin: `None` for a bin below [`FIRST_FINAL_BIN`] or past [`BINS`].
+pub const fn final_digits(bin: usize) -> Option<[u32; FINAL_DIGITS]> {
+    if bin < FIRST_FINAL_BIN || bin >= BINS {
+        return None;
+    }
+    let mut code = (bin - FIRST_FINAL_BIN) as u32;
+    let mut digits = [0; FINAL_DIGITS];
+    let mut k = 0;
+    while k < FINAL_DIGITS {
+        digits[k] = code % 3;
+        code /= 3;
+        k += 1;
+    }
+    Some(digits)
+}
 
 /// The bin of an instance with a register that is neither 0 nor 1: a value
 /// no thread wrote. It can only mean a bug in the lab.
 pub const OTHER_BIN: usize = 16;
 
-/// The histogram bin of one instance's registers: register `r`'s value in
-/// bit `r`, or [`OTHER_BIN`]. Registers a test does not use stay 0.
+/// The histogram bin of one instance's registers, for a test whose outcome is
+/// its registers alone: register `r`'s value in bit `r`, or [`OTHER_BIN`].
+/// Registers a test does not use stay 0.
 pub const fn outcome_bin(registers: [u32; REGISTERS]) -> usize {
     let mut bin = 0;
     let mut r = 0;
@@ -467,6 +662,53 @@ pub const fn outcome_bin(registers: [u32; REGISTERS]) -> usize {
         r += 1;
     }
     bin
+}
+
+/// The histogram bin of one instance of a test with final values
+/// ([`Test::finals`]): its first `used` registers, then the final values of
+/// the locations in `finals_mask` (bit `l` for location `l`, `x`, `y`, `z`
+/// in that order) among `finals`, as [`final_bin`]'s digits. A register past
+/// `used` that is not 0 (no load wrote it), a value above 2 (no thread
+/// stored it), or more digits than [`FINAL_DIGITS`] gives [`OTHER_BIN`].
+/// With an empty `finals_mask` it is [`outcome_bin`], so the classifier can
+/// call it for every test.
+pub const fn final_outcome_bin(registers: [u32; REGISTERS], used: u32, finals: [u32; 3], finals_mask: u32) -> usize {
+    if finals_mask == 0 {
+        return outcome_bin(registers);
+    }
+    let mut code = 0;
+    let mut weight = 1;
+    let mut digits = 0;
+    let mut r = 0;
+    while r < REGISTERS {
+        if (r as u32) < used {
+            if registers[r] > 2 {
+                return OTHER_BIN;
+            }
+            code += registers[r] as usize * weight;
+            weight *= 3;
+            digits += 1;
+        } else if registers[r] != 0 {
+            return OTHER_BIN;
+        }
+        r += 1;
+    }
+    let mut l = 0;
+    while l < 3 {
+        if finals_mask & (1 << l) != 0 {
+            if finals[l] > 2 {
+                return OTHER_BIN;
+            }
+            code += finals[l] as usize * weight;
+            weight *= 3;
+            digits += 1;
+        }
+        l += 1;
+    }
+    if digits > FINAL_DIGITS {
+        return OTHER_BIN;
+    }
+    FIRST_FINAL_BIN + code
 }
 
 /// The testing environment of one launch: what the host writes into global
@@ -524,9 +766,15 @@ pub struct Params {
     /// both accesses (it merges two weak loads of one address it can prove
     /// equal).
     pub zero: u32,
+    /// The test's [`Test::registers`], for the classifier of a test with
+    /// final values ([`final_outcome_bin`]'s `used`).
+    pub outcome_registers: u32,
+    /// The test's [`Test::finals_mask`]: 0 for a test whose outcome is its
+    /// registers alone, which the classifier then bins as it always has.
+    pub outcome_finals: u32,
 }
 
-const _: () = assert!(size_of::<Params>() == 18 * 4);
+const _: () = assert!(size_of::<Params>() == 20 * 4);
 
 /// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes
 /// through this: a host that passed a zero would get wrong instances, never
@@ -776,6 +1024,50 @@ macro_rules! litmus_grid {
                 litmus_isa2_fence_sc_gpu => FenceScGpu,
                 litmus_isa2_fence_sc_cta => FenceScCta,
             }
+            Coww {
+                litmus_coww_weak => Weak,
+                litmus_coww_relaxed_gpu => RelaxedGpu,
+                litmus_coww_relaxed_cta => RelaxedCta,
+            }
+            Cowr {
+                litmus_cowr_weak => Weak,
+                litmus_cowr_relaxed_gpu => RelaxedGpu,
+                litmus_cowr_relaxed_cta => RelaxedCta,
+            }
+            Corw2 {
+                litmus_corw2_weak => Weak,
+                litmus_corw2_relaxed_gpu => RelaxedGpu,
+                litmus_corw2_relaxed_cta => RelaxedCta,
+            }
+            TwoPlusTwoW {
+                litmus_2plus2w_weak => Weak,
+                litmus_2plus2w_relaxed_gpu => RelaxedGpu,
+                litmus_2plus2w_relaxed_cta => RelaxedCta,
+                litmus_2plus2w_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_2plus2w_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_2plus2w_fence_sc_gpu => FenceScGpu,
+                litmus_2plus2w_fence_sc_cta => FenceScCta,
+            }
+            S {
+                litmus_s_weak => Weak,
+                litmus_s_relaxed_gpu => RelaxedGpu,
+                litmus_s_relaxed_cta => RelaxedCta,
+                litmus_s_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_s_rel_acq_cta => ReleaseAcquireCta,
+                litmus_s_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_s_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_s_fence_sc_gpu => FenceScGpu,
+                litmus_s_fence_sc_cta => FenceScCta,
+            }
+            R {
+                litmus_r_weak => Weak,
+                litmus_r_relaxed_gpu => RelaxedGpu,
+                litmus_r_relaxed_cta => RelaxedCta,
+                litmus_r_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_r_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_r_fence_sc_gpu => FenceScGpu,
+                litmus_r_fence_sc_cta => FenceScCta,
+            }
         }
     };
 }
@@ -888,6 +1180,8 @@ mod tests {
             preload: 0,
             sequential: 0,
             zero: 0,
+            outcome_registers: 0,
+            outcome_finals: 0,
         }
     }
 
@@ -953,6 +1247,47 @@ mod tests {
         assert_eq!(outcome_bin([1, 1, 1, 1]), 15);
         assert_eq!(outcome_bin([0, 2, 0, 0]), OTHER_BIN);
         assert_eq!(outcome_bin([u32::MAX, 0, 0, 0]), OTHER_BIN);
+    }
+
+    #[test]
+    fn final_bins_follow_the_register_bins_and_anything_else_is_other() {
+        let none = [0; 3];
+        // A register-only test bins as it always has.
+        assert_eq!(final_outcome_bin([1, 0, 0, 0], 2, none, 0), 0b01);
+        // CoWR: r0, then x's final value.
+        assert_eq!(final_outcome_bin([2, 0, 0, 0], 1, [1, 0, 0], 0b001), Test::Cowr.weak() as usize);
+        assert_eq!(final_outcome_bin([1, 0, 0, 0], 1, [2, 0, 0], 0b001), Test::Cowr.sequential() as usize);
+        // 2+2W: x, then y.
+        assert_eq!(final_outcome_bin([0; 4], 0, [1, 1, 0], 0b011), Test::TwoPlusTwoW.weak() as usize);
+        // R: r0, then y (x is not part of it, whatever it holds).
+        assert_eq!(final_outcome_bin([0, 0, 0, 0], 1, [1, 2, 0], 0b010), Test::R.weak() as usize);
+        // A value no thread stored, or a register no load wrote.
+        assert_eq!(final_outcome_bin([3, 0, 0, 0], 1, [1, 0, 0], 0b001), OTHER_BIN);
+        assert_eq!(final_outcome_bin([0, 0, 0, 0], 1, [7, 0, 0], 0b001), OTHER_BIN);
+        assert_eq!(final_outcome_bin([0, 1, 0, 0], 1, [1, 0, 0], 0b001), OTHER_BIN);
+        for test in Test::ALL {
+            let (weak, sequential) = (test.weak() as usize, test.sequential() as usize);
+            assert!(weak < test.bins() && sequential < test.bins() && weak != sequential, "{}", test.name());
+            assert!(weak != OTHER_BIN && sequential != OTHER_BIN);
+            assert_eq!(test.finals().is_empty(), weak < FIRST_FINAL_BIN, "{}", test.name());
+            if !test.finals().is_empty() {
+                assert!(test.registers() as usize + test.finals().len() <= FINAL_DIGITS);
+                assert_eq!(final_bin(&final_digits(weak).unwrap()), weak as u32, "round trip");
+            }
+        }
+    }
+
+    #[test]
+    fn every_store_writes_1_or_2_and_2_only_where_an_outcome_can_tell() {
+        for test in Test::ALL {
+            for role in test.roles() {
+                for op in role.ops {
+                    if let Op::Store(location, value) = *op {
+                        assert!(value == 1 || (value == 2 && test.finals().contains(&location)));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

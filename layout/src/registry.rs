@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn symbols_are_unique() {
-        let symbols: [&str; 96] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
+        let symbols: [&str; 160] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
         let count = entries().count();
         assert!(count < symbols.len());
         for i in 0..count {

@@ -160,7 +160,10 @@ impl<'gpu> LitmusKernels<'gpu> {
                 break;
             }
         }
-        let histogram = stream.clone_dtoh(&histogram).doing(|| doing("reading the histogram"))?;
+        let mut histogram = stream.clone_dtoh(&histogram).doing(|| doing("reading the histogram"))?;
+        // A test whose outcome is its registers never reaches the bins past
+        // its first 17, and keeps the histogram its recorded results have.
+        histogram.truncate(kernel.test.bins());
         Ok(LitmusCounts {
             launches,
             instances: launches * instances as u64,

@@ -253,6 +253,8 @@ impl Environment {
             preload: self.preload as u32,
             sequential: u32::from(sequential),
             zero: 0,
+            outcome_registers: test.registers(),
+            outcome_finals: test.finals_mask(),
         }
     }
 

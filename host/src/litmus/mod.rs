@@ -9,7 +9,7 @@ pub mod mutants;
 pub mod tune;
 
 use layout::Placement;
-use layout::litmus::{OTHER_BIN, REGISTERS, Test};
+use layout::litmus::{Location, OTHER_BIN, REGISTERS, Test, final_digits};
 
 pub use environment::{Environment, Preset};
 pub use model::{Verdict, verdict};
@@ -121,26 +121,44 @@ impl LitmusRow {
         if self.counts.seconds > 0.0 { self.counts.instances as f64 / self.counts.seconds } else { 0.0 }
     }
 
-    /// Each non-empty outcome as `(registers, count)`, `registers` as
-    /// `"r0=1 r1=0"`, or `"other"` for a value no thread wrote.
+    /// Each non-empty outcome as `(outcome, count)`, `outcome` as
+    /// `"r0=1 r1=0"` (or `"r0=2 x=1"` for a test with final values), or
+    /// `"other"` for a value no thread wrote.
     pub fn outcomes(&self) -> Vec<(String, u64)> {
-        let registers = self.test().registers() as usize;
+        let test = self.test();
         self.counts
             .histogram
             .iter()
             .enumerate()
             .filter(|&(_, &count)| count > 0)
-            .map(|(bin, &count)| (outcome_text(bin, registers), count))
+            .map(|(bin, &count)| (outcome_text(bin, test), count))
             .collect()
     }
 }
 
-/// `"r0=1 r1=0"` for histogram bin `bin` of a test with `registers` loads.
-pub fn outcome_text(bin: usize, registers: usize) -> String {
+/// `"r0=1 r1=0"` for histogram bin `bin` of `test`: each register's value,
+/// then, for a test with final values ([`Test::finals`]), each final
+/// location's (`"r0=2 x=1"`); `"other"` for [`OTHER_BIN`] or a bin that is no
+/// outcome of the test.
+pub fn outcome_text(bin: usize, test: Test) -> String {
+    let registers = (test.registers() as usize).min(REGISTERS);
     if bin == OTHER_BIN {
         return "other".to_owned();
     }
-    (0..registers.min(REGISTERS)).map(|r| format!("r{r}={}", (bin >> r) & 1)).collect::<Vec<_>>().join(" ")
+    if test.finals().is_empty() {
+        return (0..registers).map(|r| format!("r{r}={}", (bin >> r) & 1)).collect::<Vec<_>>().join(" ");
+    }
+    let Some(digits) = final_digits(bin) else { return "other".to_owned() };
+    let registers = (0..registers).map(|r| format!("r{r}={}", digits[r]));
+    let finals = test.finals().iter().enumerate().map(|(k, &location)| {
+        let name = match location {
+            Location::X => "x",
+            Location::Y => "y",
+            Location::Z => "z",
+        };
+        format!("{name}={}", digits[test.registers() as usize + k])
+    });
+    registers.chain(finals).collect::<Vec<_>>().join(" ")
 }
 
 /// Runs one kernel in one placement and environment.
@@ -230,11 +248,11 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::gpu::litmus::LitmusCounts;
-    use layout::litmus::{BINS, KERNELS};
+    use layout::litmus::KERNELS;
 
     fn row(symbol: &str, placement: Placement, sequential: bool, histogram: &[(usize, u64)]) -> LitmusRow {
         let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
-        let mut h = vec![0; BINS];
+        let mut h = vec![0; kernel.test.bins()];
         for &(bin, count) in histogram {
             h[bin] = count;
         }
@@ -261,6 +279,21 @@ mod tests {
     }
 
     #[test]
+    fn a_test_with_final_values_counts_its_own_bins() {
+        let weak = Test::Cowr.weak() as usize;
+        let r = row(
+            "litmus_cowr_relaxed_gpu",
+            Placement::InterBlock,
+            false,
+            &[(Test::Cowr.sequential() as usize, 9), (weak, 1)],
+        );
+        assert!(!r.allowed);
+        assert_eq!((r.weak(), r.forbidden()), (1, 1));
+        // Bins in code order: r0 is the low digit, so r0=2 x=1 comes before r0=1 x=2.
+        assert_eq!(r.outcomes(), [("r0=2 x=1".to_owned(), 1), ("r0=1 x=2".to_owned(), 9)]);
+    }
+
+    #[test]
     fn the_sequential_control_accepts_only_the_sequential_outcome() {
         let good = row("litmus_sb_relaxed_gpu", Placement::IntraBlock, true, &[(0b10, 100)]);
         assert_eq!(good.forbidden(), 0);
@@ -270,9 +303,16 @@ mod tests {
 
     #[test]
     fn outcomes_name_their_registers() {
-        assert_eq!(outcome_text(0b01, 2), "r0=1 r1=0");
-        assert_eq!(outcome_text(0b0101, 4), "r0=1 r1=0 r2=1 r3=0");
-        assert_eq!(outcome_text(OTHER_BIN, 4), "other");
+        assert_eq!(outcome_text(0b01, Test::Mp), "r0=1 r1=0");
+        assert_eq!(outcome_text(0b0101, Test::Iriw), "r0=1 r1=0 r2=1 r3=0");
+        assert_eq!(outcome_text(OTHER_BIN, Test::Iriw), "other");
+        // The tests with final values: registers, then the final locations.
+        assert_eq!(outcome_text(Test::Cowr.weak() as usize, Test::Cowr), "r0=2 x=1");
+        assert_eq!(outcome_text(Test::TwoPlusTwoW.weak() as usize, Test::TwoPlusTwoW), "x=1 y=1");
+        assert_eq!(outcome_text(Test::R.weak() as usize, Test::R), "r0=0 y=2");
+        assert_eq!(outcome_text(Test::Coww.sequential() as usize, Test::Coww), "x=2");
+        assert_eq!(outcome_text(OTHER_BIN, Test::Coww), "other");
+        assert_eq!(outcome_text(3, Test::Coww), "other");
         let r = row("litmus_iriw_weak", Placement::InterBlock, false, &[(15, 3), (0b0101, 2)]);
         assert_eq!(r.outcomes(), [("r0=1 r1=0 r2=1 r3=0".to_owned(), 2), ("r0=1 r1=1 r2=1 r3=1".to_owned(), 3)]);
         assert_eq!(r.instances_per_second(), 10.0);

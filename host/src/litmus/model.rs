@@ -63,6 +63,14 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
     let fence = variant.fence().filter(|&(_, scope)| covers(scope, placement));
     let sc_fence = fence.is_some_and(|(sc, _)| sc);
 
+    if test == Test::Coww {
+        // The PTX ISA counts two operations of one thread morally strong
+        // relative to each other, whatever their qualifiers: the one test
+        // whose accesses are all one thread's is forbidden even weak.
+        return forbid(
+            "coherence: one thread's two stores to x are morally strong relative to each other, so W x=2 stays last",
+        );
+    }
     if variant == Variant::Weak {
         let reordered = layout::litmus::KERNELS
             .iter()
@@ -75,6 +83,12 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
     }
     if test == Test::Corr && strong {
         return forbid("coherence: two strong reads of one location cannot go back in its coherence order");
+    }
+    if test == Test::Cowr && strong {
+        return forbid("coherence: R x cannot read a W x=2 that coherence puts before its own thread's earlier W x=1");
+    }
+    if test == Test::Corw2 && strong {
+        return forbid("coherence: R x read W x=2, so its thread's later W x=1 must follow W x=2 and be final");
     }
     if variant.fence().is_some() && fence.is_none() {
         return allow("the fences' .cta scope leaves out the other block: they synchronize nothing");
@@ -101,7 +115,9 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
             forbid("fence → W y observed by R y → fence synchronizes: R x would read a write in its own future")
         }
         Test::Lb => allow("relaxed with no dependency: no_thin_air needs a dependency, causality a synchronization"),
-        Test::Corr => forbid("coherence: two strong reads of one location cannot go back in its coherence order"),
+        Test::Corr | Test::Cowr | Test::Corw2 | Test::Coww => {
+            forbid("coherence: strong accesses to one location follow a single coherence order")
+        }
         Test::Wrc if release_acquire => {
             forbid("W x observed by R x, then release → acquire: causality (cumulativity) puts W x before the last R x")
         }
@@ -130,6 +146,27 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
             "fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x",
         ),
         Test::Isa2 => allow("relaxed: neither flag carries order, so R x may miss W x"),
+        Test::TwoPlusTwoW if sc_fence => forbid(
+            "the two fence.sc are ordered one way: the later thread's second store lands after the other's first",
+        ),
+        Test::TwoPlusTwoW if fence.is_some() => {
+            allow("acq_rel fences synchronize only through a load that observes a store: 2+2W has no load")
+        }
+        Test::TwoPlusTwoW => allow("relaxed: nothing orders a thread's two stores to different locations"),
+        Test::S if release_acquire => {
+            forbid("the acquire that reads the release's flag puts W x=2 before W x=1 in causality, so coherence")
+        }
+        Test::S if fence.is_some() => {
+            forbid("fence → W y observed by R y → fence synchronizes: W x=2 is in causality order before W x=1")
+        }
+        Test::S => allow("relaxed: nothing orders W x=2 before W y, or R y before W x=1"),
+        Test::R if sc_fence => {
+            forbid("the two fence.sc are ordered one way: either W x reaches R x, or W y=2 lands before W y=1")
+        }
+        Test::R if fence.is_some() => {
+            allow("acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten")
+        }
+        Test::R => allow("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
     }
 }
 
@@ -198,6 +235,26 @@ mod tests {
         assert!(allowed(Isa2, ReleaseAcquireCta, Inter));
         assert!(!allowed(Isa2, FenceAcqRelGpu, Inter));
         assert!(allowed(Isa2, FenceAcqRelCta, Inter));
+        // Coherence of stores: one thread's two stores keep their order even weak; a store
+        // another thread reads or overwrites needs strong accesses in scope, as CoRR's loads.
+        assert!(!allowed(Coww, Weak, Inter));
+        assert!(!allowed(Coww, RelaxedCta, Inter));
+        assert!(allowed(Cowr, Weak, Intra));
+        assert!(!allowed(Cowr, RelaxedGpu, Inter));
+        assert!(allowed(Cowr, RelaxedCta, Inter));
+        assert!(!allowed(Corw2, RelaxedCta, Intra));
+        assert!(allowed(Corw2, RelaxedCta, Inter));
+        // 2+2W and R need fence.sc, as SB does; S is message passing, so either synchronization does.
+        assert!(allowed(TwoPlusTwoW, FenceAcqRelGpu, Inter));
+        assert!(!allowed(TwoPlusTwoW, FenceScGpu, Inter));
+        assert!(allowed(TwoPlusTwoW, FenceScCta, Inter));
+        assert!(allowed(S, RelaxedGpu, Inter));
+        assert!(!allowed(S, ReleaseAcquireGpu, Inter));
+        assert!(allowed(S, ReleaseAcquireCta, Inter));
+        assert!(!allowed(S, FenceAcqRelGpu, Inter));
+        assert!(allowed(R, FenceAcqRelGpu, Inter));
+        assert!(!allowed(R, FenceScGpu, Inter));
+        assert!(!allowed(R, FenceScCta, Intra));
     }
 
     /// Every rule's answer is the checker's, for every test, variant and
@@ -219,9 +276,12 @@ mod tests {
         assert!(disagree.is_empty(), "{}", disagree.join("\n"));
     }
 
+    /// Except in CoWW, whose accesses are all one thread's: the PTX model
+    /// counts those morally strong relative to each other, weak or not.
     #[test]
     fn weak_accesses_are_never_forbidden_anything() {
-        for test in Test::ALL {
+        assert!(!allowed(Test::Coww, Variant::Weak, Placement::IntraBlock));
+        for test in Test::ALL.into_iter().filter(|&t| t != Test::Coww) {
             for p in Placement::ALL {
                 assert!(allowed(test, Variant::Weak, p));
             }

@@ -258,7 +258,7 @@ fn litmus_row(
 ) -> crate::litmus::LitmusRow {
     use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
     let kernel = LitmusKernel::of(&layout::litmus::KERNELS[kernel]);
-    let mut histogram = vec![0; layout::litmus::BINS];
+    let mut histogram = vec![0; kernel.test.bins()];
     for &(bin, n) in bins {
         histogram[bin] = n;
     }

@@ -1,4 +1,4 @@
-use layout::litmus::{BINS, Params, REGISTERS, outcome_bin};
+use layout::litmus::{BINS, Params, REGISTERS, final_outcome_bin};
 
 use crate::{atomic, shared, thread};
 
@@ -13,7 +13,10 @@ use crate::{atomic, shared, thread};
 /// # Thread mapping
 ///
 /// Grid-stride over the instances: thread `g` classifies instances `g`,
-/// `g + grid threads`, ... Each reads the instance's four registers, adds 1
+/// `g + grid threads`, ... Each reads the instance's four registers and the
+/// final values of its `x`, `y` and `z` (which only the tests about the order
+/// of stores put in their outcome, `params.outcome_finals`; for every other
+/// test the bin is the registers' alone), adds 1
 /// to its bin with a shared-memory atomic, then zeroes the registers and the
 /// instance's `x`, `y` and `z` (every test's, whether it uses them or not: the
 /// words are the instance's alone). After a barrier, the block's first [`BINS`]
@@ -54,7 +57,20 @@ pub unsafe extern "ptx-kernel" fn litmus_classify(
         // one has finished (same stream), so plain accesses suffice.
         unsafe {
             let r = results.add(registers);
-            let bin = outcome_bin([r.read(), r.add(1).read(), r.add(2).read(), r.add(3).read()]);
+            // The locations' final values: the test launch has ended, so each
+            // holds the last store in its coherence order. They are read
+            // before the zeroing below.
+            let finals = [
+                locations.add(params.x(i)).read(),
+                locations.add(params.y(i)).read(),
+                locations.add(params.z(i)).read(),
+            ];
+            let bin = final_outcome_bin(
+                [r.read(), r.add(1).read(), r.add(2).read(), r.add(3).read()],
+                params.outcome_registers,
+                finals,
+                params.outcome_finals,
+            );
             atomic::shared_add_u32(bins.add(bin), 1);
             for k in 0..REGISTERS {
                 r.add(k).write(0);

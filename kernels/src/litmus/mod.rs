@@ -1,5 +1,5 @@
-//! The litmus suite: eight tests of memory order (MP, SB, LB, CoRR, WRC,
-//! IRIW, RWC, ISA2), one file each, every test in the variants of
+//! The litmus suite: fourteen tests of memory order (MP, SB, LB, CoRR, WRC,
+//! IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S, R), one file each, every test in the variants of
 //! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
 //!
 //! A test is written once, as a generic function over [`access::Access`];
@@ -10,8 +10,9 @@
 //! instance per thread, roles assigned by permutation, stressing blocks, a
 //! synchronised start, an optional stale line in L1. After each launch,
 //! [`litmus_classify`] turns every instance's registers into a histogram bin
-//! on the device and zeroes the instance for the next launch, so the host
-//! copies 17 counters per run, not a register per instance.
+//! (with the locations' final values, for the tests whose outcome includes
+//! them) on the device and zeroes the instance for the next launch, so the
+//! host copies a few dozen counters per run, not a register per instance.
 //!
 //! | test | threads | weak outcome |
 //! |---|---|---|
@@ -23,6 +24,12 @@
 //! | IRIW | `W x` ‖ `W y` ‖ `R x; R y` ‖ `R y; R x` | `r0 = 1, r1 = 0, r2 = 1, r3 = 0` |
 //! | RWC | `W x` ‖ `R x; R y` ‖ `W y; R x` | `r0 = 1, r1 = 0, r2 = 0` |
 //! | ISA2 | `W x; W y` ‖ `R y; W z` ‖ `R z; R x` | `r0 = 1, r1 = 1, r2 = 0` |
+//! | CoWW | `W x=1; W x=2` | `x = 1` |
+//! | CoWR | `W x=1; R x` ‖ `W x=2` | `r0 = 2, x = 1` |
+//! | CoRW2 | `R x; W x=1` ‖ `W x=2` | `r0 = 2, x = 2` |
+//! | 2+2W | `W x=1; W y=2` ‖ `W y=1; W x=2` | `x = 1, y = 1` |
+//! | S | `W x=2; W y` ‖ `R y; W x=1` | `r0 = 1, x = 2` |
+//! | R | `W x; W y=1` ‖ `W y=2; R x` | `y = 2, r0 = 0` |
 //!
 //! Every litmus kernel's launch:
 //!
@@ -50,13 +57,19 @@
 pub mod access;
 mod classify;
 mod corr;
+mod corw2;
+mod cowr;
+mod coww;
 pub mod env;
 mod iriw;
 mod isa2;
 mod lb;
 mod mp;
+mod r;
 mod rwc;
+mod s;
 mod sb;
+mod two_plus_two_w;
 mod wrc;
 
 pub use classify::litmus_classify;
@@ -87,6 +100,24 @@ macro_rules! run {
     };
     (Isa2, $access:ty, $env:expr) => {
         isa2::isa2::<$access>($env)
+    };
+    (Coww, $access:ty, $env:expr) => {
+        coww::coherence_of_writes::<$access>($env)
+    };
+    (Cowr, $access:ty, $env:expr) => {
+        cowr::coherence_write_read::<$access>($env)
+    };
+    (Corw2, $access:ty, $env:expr) => {
+        corw2::coherence_read_write::<$access>($env)
+    };
+    (TwoPlusTwoW, $access:ty, $env:expr) => {
+        two_plus_two_w::two_plus_two_writes::<$access>($env)
+    };
+    (S, $access:ty, $env:expr) => {
+        s::s::<$access>($env)
+    };
+    (R, $access:ty, $env:expr) => {
+        r::r::<$access>($env)
     };
 }
 

@@ -350,7 +350,6 @@ fn percent(part: usize, whole: usize) -> String {
 pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
     let mut out = String::new();
     for (row, environment) in rows {
-        let registers = row.test().registers() as usize;
         for (bin, count) in row.forbidden_bins() {
             out += &format!(
                 "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({}). This is a bug in the GPU, the \
@@ -359,7 +358,7 @@ pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
                 row.kernel.variant.key(),
                 row.placement.key(),
                 row.counts.instances,
-                crate::litmus::outcome_text(bin, registers),
+                crate::litmus::outcome_text(bin, row.test()),
                 if row.sequential { "the sequential control predicts one outcome only" } else { &row.reason },
                 environment.summary(),
             );
