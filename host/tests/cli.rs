@@ -170,7 +170,10 @@ fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked
     for (args, says) in [
         (&["litmus", "--test", "corr", "--variant", "rel-acq-gpu"][..], "no litmus kernel matches"),
         (&["litmus", "--sequential", "--placement", "inter-block"], "--sequential runs intra-block only"),
-        (&["litmus", "--mutants", "--test", "mp", "--variant", "relaxed-gpu,weak"], "the model forbids no selected row"),
+        (
+            &["litmus", "--mutants", "--test", "mp", "--variant", "relaxed-gpu,weak"],
+            "the model forbids no selected row",
+        ),
         (&["litmus", "--mutants", "--tune", "3"], "cannot be used with"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();

@@ -139,7 +139,9 @@ fn event_of(step: Step<'_>) -> Result<Event, String> {
                 (_, None) => return Err(format!("`{ptx}` is strong but names no scope")),
             };
             match (op, ptx.starts_with("st."), ptx.starts_with("ld.")) {
-                (Op::Store(_), true, _) => Ok(Event::Store { loc: location(op), value: Value::Const(1), sem, scope }),
+                (Op::Store(_, value), true, _) => {
+                    Ok(Event::Store { loc: location(op), value: Value::Const(value), sem, scope })
+                }
                 (Op::Load(_, reg), _, true) => Ok(Event::Load { loc: location(op), reg, sem, scope }),
                 _ => Err(format!("`{ptx}` does not perform {op:?}")),
             }

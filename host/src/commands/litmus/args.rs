@@ -204,9 +204,8 @@ impl Command for LitmusArgs {
         }
         if self.mutants {
             let placements = if self.placement.is_empty() { Placement::ALL.to_vec() } else { self.placement.clone() };
-            let forbidden = kernels
-                .iter()
-                .any(|k| placements.iter().any(|&p| !litmus::verdict(k.test, k.variant, p).allowed));
+            let forbidden =
+                kernels.iter().any(|k| placements.iter().any(|&p| !litmus::verdict(k.test, k.variant, p).allowed));
             if !forbidden {
                 return Err(LabError::Unrunnable(
                     "--mutants weakens rows the model forbids, and the model forbids no selected row".to_owned(),
