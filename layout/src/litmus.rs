@@ -478,6 +478,15 @@ impl Split {
         }
     }
 
+    /// The roles of the tests it applies to, for a block split; `None` for
+    /// the placements that fit every test.
+    pub const fn roles(self) -> Option<u32> {
+        match self {
+            Split::Blocks(i) => Some(BLOCK_SPLITS[i as usize].roles),
+            _ => None,
+        }
+    }
+
     /// The block (0, 1, ...) that `role` runs in, relative to role 0's.
     pub const fn block_of(self, role: u32) -> u32 {
         match self {
@@ -678,7 +687,7 @@ pub struct Params {
     pub sync_polls: u32,
     /// [`Preload`] as a `u32`.
     pub preload: u32,
-    /// 1: the sequential control (intra-block only): a barrier between
+    /// 1: the sequential control (one block or one warp only): a barrier between
     /// roles, so each role of every instance finishes before the next starts.
     pub sequential: u32,
     /// Always 0: an offset the kernels add to the address of a second access

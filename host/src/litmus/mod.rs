@@ -7,8 +7,7 @@ pub mod keys;
 pub mod model;
 pub mod tune;
 
-use layout::Placement;
-use layout::litmus::{OTHER_BIN, REGISTERS, Test};
+use layout::litmus::{OTHER_BIN, REGISTERS, Split, Test};
 
 pub use environment::{Environment, Preset};
 pub use model::{Verdict, verdict};
@@ -24,9 +23,10 @@ use crate::rng::splitmix64;
 pub struct LitmusOptions {
     /// The kernels (tests in variants), in registry order.
     pub kernels: Vec<LitmusKernel>,
-    /// The placements to run each kernel in.
+    /// The placements to run each kernel in (a block split runs only the
+    /// kernels whose test has its number of roles: [`Split::fits`]).
     #[serde(with = "keys::list")]
-    pub placements: Vec<Placement>,
+    pub placements: Vec<Split>,
     /// How long each row runs.
     pub budget: Budget,
     /// Launches between two looks at the clock.
@@ -35,7 +35,8 @@ pub struct LitmusOptions {
     pub preset: Option<Preset>,
     /// The environment.
     pub environment: Environment,
-    /// The sequential control: roles one after the other (intra-block only).
+    /// The sequential control: roles one after the other (in one block or
+    /// one warp only).
     pub sequential: bool,
     /// The seed of every random choice (multipliers, block rotations).
     pub seed: u64,
@@ -48,7 +49,7 @@ pub struct LitmusRow {
     pub kernel: LitmusKernel,
     /// Where the instance's threads ran.
     #[serde(with = "keys::one")]
-    pub placement: Placement,
+    pub placement: Split,
     /// Whether the run was the sequential control.
     pub sequential: bool,
     /// Blocks per launch (testing and stressing).
@@ -146,20 +147,22 @@ pub fn outcome_text(bin: usize, registers: usize) -> String {
 pub fn run_one(
     kernels: &LitmusKernels<'_>,
     kernel: LitmusKernel,
-    placement: Placement,
+    placement: Split,
     environment: &Environment,
     options: &LitmusOptions,
     state: &mut u64,
 ) -> Result<LitmusRow, LabError> {
     let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
-    if placement == Placement::InterBlock && params.testing_blocks < kernel.test.threads() {
-        // Fewer testing blocks than threads per instance: two of an instance's
-        // threads would share a block, and the row would not be inter-block.
+    let blocks = placement.blocks(kernel.test);
+    if params.testing_blocks < blocks {
+        // Fewer testing blocks than blocks per instance: two of an instance's
+        // threads meant for different blocks would share one, and the row
+        // would not run in its placement.
         return Err(LabError::Unrunnable(format!(
-            "{} inter-block needs {} testing blocks and only {} run at once here: try fewer --threads",
+            "{} {} needs {blocks} testing blocks and only {} run at once here: try fewer --threads",
             kernel.test.name(),
-            kernel.test.threads(),
+            placement.key(),
             params.testing_blocks
         )));
     }
@@ -181,7 +184,15 @@ pub fn run_one(
     })
 }
 
-/// Runs every kernel of `options` in every placement.
+/// The (kernel, placement) pairs of `options`, kernel by kernel: each kernel
+/// in each of the placements that fit its test.
+pub fn pairs(options: &LitmusOptions) -> impl Iterator<Item = (LitmusKernel, Split)> + '_ {
+    options.kernels.iter().flat_map(move |&kernel| {
+        options.placements.iter().filter(move |p| p.fits(kernel.test)).map(move |&p| (kernel, p))
+    })
+}
+
+/// Runs every kernel of `options` in every placement that fits its test.
 ///
 /// After Ctrl-C ([`interrupt::requested`]) the row running stops at its next
 /// look at the clock, after a whole batch of launches, and keeps what it
@@ -192,17 +203,15 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<LitmusRow>, LabError> {
     let mut state = options.seed;
-    progress.start((options.kernels.len() * options.placements.len()) as u64);
+    progress.start(pairs(options).count() as u64);
     let mut rows = Vec::new();
-    'rows: for &kernel in &options.kernels {
-        for &placement in &options.placements {
-            if interrupt::requested() {
-                break 'rows;
-            }
-            progress.message(format!("{} {}", kernel.key(), placement.key()));
-            rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
-            progress.step();
+    for (kernel, placement) in pairs(options) {
+        if interrupt::requested() {
+            break;
         }
+        progress.message(format!("{} {}", kernel.key(), placement.key()));
+        rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
+        progress.step();
     }
     progress.finish();
     Ok(rows)
@@ -214,6 +223,8 @@ mod tests {
     use crate::gpu::litmus::LitmusCounts;
     use layout::litmus::{BINS, KERNELS};
 
+    use layout::Placement;
+
     fn row(symbol: &str, placement: Placement, sequential: bool, histogram: &[(usize, u64)]) -> LitmusRow {
         let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
         let mut h = vec![0; BINS];
@@ -223,7 +234,7 @@ mod tests {
         let v = verdict(kernel.test, kernel.variant, placement);
         LitmusRow {
             kernel,
-            placement,
+            placement: placement.into(),
             sequential,
             grid: 264,
             allowed: v.allowed,
