@@ -762,14 +762,22 @@ impl Params {
             let warp = rem((thread / WARP_SIZE + role) as u64, warps as u64) as u32;
             let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
             block * self.threads + warp * WARP_SIZE + lane
+        } else if self.placement == Placement::InterBlock as u32 {
+            let partner_block =
+                rem(block as u64 + role as u64 * self.block_step as u64, self.testing_blocks as u64) as u32;
+            let lane = thread.wrapping_mul(multiplier) & (self.threads - 1);
+            partner_block * self.threads + lane
         } else if self.placement == PLACEMENT_WARP {
             // The same warp of the same block: only the lane moves, and the
             // rotation by `role * stride` keeps the roles' lanes apart.
-            let stride = if self.roles == 0 { 0 } else { WARP_SIZE / self.roles };
+            let stride = match WARP_SIZE.checked_div(self.roles) {
+                Some(stride) => stride,
+                None => 0,
+            };
             let rotated = (thread % WARP_SIZE).wrapping_add(role.wrapping_mul(stride)) % WARP_SIZE;
             let lane = rotated.wrapping_mul(self.lane_multiplier) % WARP_SIZE;
             block * self.threads + (thread / WARP_SIZE) * WARP_SIZE + lane
-        } else if self.placement == PLACEMENT_BLOCKS {
+        } else {
             // The part's block, then the intra-block map inside it.
             let part = self.parts.wrapping_shr(4 * role) & 0xF;
             let partner_block =
@@ -778,11 +786,6 @@ impl Params {
             let warp = rem((thread / WARP_SIZE + role) as u64, warps as u64) as u32;
             let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
             partner_block * self.threads + warp * WARP_SIZE + lane
-        } else {
-            let partner_block =
-                rem(block as u64 + role as u64 * self.block_step as u64, self.testing_blocks as u64) as u32;
-            let lane = thread.wrapping_mul(multiplier) & (self.threads - 1);
-            partner_block * self.threads + lane
         }
     }
 
@@ -1079,7 +1082,7 @@ impl Kernel {
     /// these kernels a weak outcome counted on the GPU may be the
     /// compiler's reordering as much as the hardware's.
     pub const fn loads_reordered_by_ptxas(&self) -> bool {
-        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw, Variant::Weak))
+        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw | Test::Isa2, Variant::Weak))
     }
 }
 

@@ -357,9 +357,17 @@ mod tests {
                 assert_eq!(weak_allowed(test, variant, &placement_blocks(test, Split::Warp)), intra);
                 for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     let got = weak_allowed(test, variant, &placement_blocks(test, split));
-                    println!("{} {} {}: {}", test.name(), variant.key(), split.key(), if got { "allowed" } else { "forbidden" });
+                    println!(
+                        "{} {} {}: {}",
+                        test.name(),
+                        variant.key(),
+                        split.key(),
+                        if got { "allowed" } else { "forbidden" }
+                    );
                     assert!(intra <= got && got <= inter, "{test:?} {variant:?} {split:?}");
-                    if variant.access_scope() != Some(LabScope::Cta) && variant.fence().is_none_or(|(_, s)| s == LabScope::Gpu) {
+                    if variant.access_scope() != Some(LabScope::Cta)
+                        && variant.fence().is_none_or(|(_, s)| s == LabScope::Gpu)
+                    {
                         assert_eq!(got, inter, "{test:?} {variant:?} {split:?}");
                     }
                 }

@@ -341,7 +341,10 @@ mod tests {
                         for r in 1..test.threads() {
                             assert_ne!((r * p.block_step) % p.testing_blocks, 0, "{grid} {r}");
                         }
-                        assert_eq!((p.placement, p.parts, p.roles), (placement.code(), placement.parts(), test.threads()));
+                        assert_eq!(
+                            (p.placement, p.parts, p.roles),
+                            (placement.code(), placement.parts(), test.threads())
+                        );
                     }
                 }
             }
