@@ -272,4 +272,31 @@ mod tests {
         let (rate, (lo, hi)) = r.rate_per_million();
         assert!((rate - 400_000.0).abs() < 1e-6 && lo < rate && rate < hi);
     }
+
+    #[test]
+    fn a_row_keys_its_placement_in_json_and_splits_run_where_they_fit() {
+        let split = Split::ALL.into_iter().find(|s| s.key() == "blocks-0-12").unwrap();
+        let mut r = row("litmus_wrc_relaxed_gpu", Placement::InterBlock, false, &[(0, 1)]);
+        r.placement = split;
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["placement"], "blocks-0-12");
+        assert_eq!(serde_json::from_value::<LitmusRow>(json).unwrap(), r);
+        let kernels: Vec<LitmusKernel> = ["litmus_mp_weak", "litmus_wrc_weak", "litmus_iriw_weak"]
+            .iter()
+            .map(|s| LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == *s).unwrap()))
+            .collect();
+        let options = LitmusOptions {
+            kernels,
+            placements: Split::ALL.to_vec(),
+            budget: crate::gpu::litmus::Budget::Instances(1),
+            batch: 1,
+            preset: None,
+            environment: Preset::Parallel.environment(),
+            sequential: false,
+            seed: 1,
+        };
+        // MP: warp, intra and inter; WRC: three splits more; IRIW: thirteen.
+        assert_eq!(pairs(&options).count(), 3 + 6 + 16);
+        assert!(pairs(&options).all(|(k, p)| p.fits(k.test)));
+    }
 }
