@@ -555,9 +555,9 @@ fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {
     }
 }
 
-/// A short run of every litmus kernel in both placements: it finishes, every
-/// instance is counted, and no outcome the model forbids appears (nor a
-/// register value no thread wrote).
+/// A short run of every litmus kernel in the default placements (intra- and
+/// inter-block): it finishes, every instance is counted, and no outcome the
+/// model forbids appears (nor a register value no thread wrote).
 fn litmus_sees_nothing_forbidden(gpu: &Gpu, preset: Preset) -> Result<(), String> {
     let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
     let rows =
