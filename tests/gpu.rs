@@ -22,7 +22,7 @@ use host::input::{self, Distribution};
 use host::litmus::{self, LitmusOptions, Preset};
 use host::progress::Progress;
 use host::{exact, reference};
-use layout::Placement;
+use layout::litmus::Split;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 /// Sizes that are and are not multiples of every block: one element, less
@@ -113,6 +113,7 @@ fn cases() -> Vec<Case> {
     }
     cases.push(("litmus_sequential_control_gives_only_program_order".to_owned(), Box::new(litmus_sequential_control)));
     cases.push(("litmus_mutants_load_run_and_account_for_their_budget".to_owned(), Box::new(litmus_mutants_run)));
+    cases.push(("litmus_every_placement_of_two_kernels".to_owned(), Box::new(litmus_every_placement)));
     cases
 }
 
@@ -579,7 +580,7 @@ fn broken_ptx_names_the_file() -> Result<(), String> {
 fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {
     LitmusOptions {
         kernels: LitmusKernel::all().collect(),
-        placements: if sequential { vec![Placement::IntraBlock] } else { Placement::ALL.to_vec() },
+        placements: if sequential { vec![Split::IntraBlock] } else { Split::DEFAULT.to_vec() },
         budget: Budget::Instances(2_000_000),
         batch: 4,
         preset: Some(preset),
@@ -589,9 +590,9 @@ fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {
     }
 }
 
-/// A short run of every litmus kernel in both placements: it finishes, every
-/// instance is counted, and no outcome the model forbids appears (nor a
-/// register value no thread wrote).
+/// A short run of every litmus kernel in the default placements (intra- and
+/// inter-block): it finishes, every instance is counted, and no outcome the
+/// model forbids appears (nor a register value no thread wrote).
 fn litmus_sees_nothing_forbidden(gpu: &Gpu, preset: Preset) -> Result<(), String> {
     let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
     let rows =
@@ -627,6 +628,53 @@ fn litmus_sequential_control(gpu: &Gpu) -> Result<(), String> {
                 row.outcomes(),
                 litmus::outcome_text(row.test().sequential() as usize, row.test())
             ));
+        }
+    }
+    Ok(())
+}
+
+/// A short run of two kernels whose verdicts depend most on where the
+/// threads run (WRC with `.cta` acq_rel fences, IRIW with `fence.sc.cta`) in
+/// every placement that fits them: one warp, one block, each block split and
+/// every role apart. Every instance is counted and nothing the model forbids
+/// appears; then the sequential control in one warp gives only program
+/// order.
+fn litmus_every_placement(gpu: &Gpu) -> Result<(), String> {
+    let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
+    let chosen = ["litmus_wrc_fence_acq_rel_cta", "litmus_iriw_fence_sc_cta"];
+    let mut options = litmus_options(Preset::Parallel, false);
+    options.kernels.retain(|k| chosen.contains(&k.symbol()));
+    if options.kernels.len() != 2 {
+        return Err(format!("expected two kernels, found {:?}", options.kernels));
+    }
+    options.placements = Split::ALL.to_vec();
+    options.budget = Budget::Instances(500_000);
+    let rows = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
+    let expected: usize = options.kernels.iter().map(|k| Split::ALL.iter().filter(|s| s.fits(k.test)).count()).sum();
+    if rows.len() != expected {
+        return Err(format!("{} rows, expected {expected}", rows.len()));
+    }
+    for row in &rows {
+        let counted: u64 = row.counts.histogram.iter().sum();
+        if counted != row.counts.instances || row.counts.instances < 500_000 {
+            return Err(format!(
+                "{:?} {}: {counted} counted of {} run",
+                row.kernel,
+                row.placement.key(),
+                row.counts.instances
+            ));
+        }
+        if row.forbidden() > 0 {
+            return Err(format!("{:?} {}: forbidden outcomes {:?}", row.kernel, row.placement.key(), row.outcomes()));
+        }
+    }
+    options.sequential = true;
+    options.placements = vec![Split::Warp];
+    let rows = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
+    for row in &rows {
+        let predicted = row.counts.histogram[row.test().sequential() as usize];
+        if predicted != row.counts.instances || predicted == 0 {
+            return Err(format!("{:?} in one warp: {:?}, not only program order", row.kernel, row.outcomes()));
         }
     }
     Ok(())

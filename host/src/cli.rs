@@ -337,6 +337,31 @@ mod tests {
     }
 
     #[test]
+    fn litmus_placements_default_to_two_and_all_expands_in_place() {
+        use layout::litmus::Split;
+        let placements = |args: &[&str]| {
+            let Command::Litmus(a) = parse(args).unwrap().command else {
+                panic!("not litmus");
+            };
+            a.placements()
+        };
+        assert_eq!(placements(&["litmus"]), Split::DEFAULT);
+        assert_eq!(placements(&["litmus", "--sequential"]), [Split::IntraBlock]);
+        let warp_then_all = placements(&["litmus", "--placement", "warp,inter-block,all"]);
+        assert_eq!(warp_then_all.len(), Split::ALL.len());
+        assert_eq!(&warp_then_all[..3], [Split::Warp, Split::InterBlock, Split::IntraBlock]);
+        let split = placements(&["litmus", "--placement", "blocks-01-2"]);
+        assert_eq!(split.len(), 1);
+        assert_eq!(split[0].key(), "blocks-01-2");
+        let params = parse(&["litmus"]).map(|c| match c.command {
+            Command::Litmus(a) => a.environment().params(layout::litmus::Test::Wrc, split[0], 8, false, 1),
+            _ => panic!("not litmus"),
+        });
+        let params = params.unwrap();
+        assert_eq!((params.placement, params.parts, params.roles), (layout::litmus::PLACEMENT_BLOCKS, 0x100, 3));
+    }
+
+    #[test]
     fn the_largest_exact_size_is_accepted_and_the_next_refused() {
         assert_eq!(parse_size("5592405"), Ok(5_592_405));
         assert!(parse_size("5592406").is_err());

@@ -169,7 +169,11 @@ fn no_cuda_device_is_one_line_and_exit_2_for_every_command_that_needs_one() {
 fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked_for() {
     for (args, says) in [
         (&["litmus", "--test", "corr", "--variant", "rel-acq-gpu"][..], "no litmus kernel matches"),
-        (&["litmus", "--sequential", "--placement", "inter-block"], "--sequential runs intra-block only"),
+        (&["litmus", "--sequential", "--placement", "inter-block"], "--sequential runs in one block or one warp only"),
+        (&["litmus", "--sequential", "--placement", "blocks-01-2"], "not blocks-01-2"),
+        (&["litmus", "--sequential", "--placement", "all"], "--sequential runs in one block or one warp only"),
+        (&["litmus", "--test", "mp,iriw", "--placement", "blocks-0-12"], "splits 3 roles"),
+        (&["litmus", "--placement", "blocks-9"], "invalid value 'blocks-9'"),
         (
             &["litmus", "--mutants", "--test", "mp", "--variant", "relaxed-gpu,weak"],
             "the model forbids no selected row",
@@ -177,7 +181,20 @@ fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked
         (&["litmus", "--mutants", "--tune", "3"], "cannot be used with"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
-        assert!(one_line(&out.stderr).contains(says), "{args:?}");
+        assert!(one_line(&out.stderr).contains(says), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+#[test]
+fn every_litmus_placement_gets_as_far_as_the_gpu() {
+    for args in [
+        &["litmus", "--placement", "all"][..],
+        &["litmus", "--placement", "warp,blocks-01-2,blocks-0-1-23"],
+        &["litmus", "--sequential", "--placement", "warp,intra-block"],
+    ] {
+        let out = host().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.code() == Some(2) && stderr.starts_with("error: no CUDA device"), "{args:?}: {stderr}");
     }
 }
 

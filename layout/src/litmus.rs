@@ -515,6 +515,176 @@ impl Variant {
     }
 }
 
+/// One split of a test's roles over blocks that is neither all together nor
+/// all apart: the roles of one part share a block (in different warps), and
+/// each part has a block of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockSplit {
+    /// Its name: `blocks-` and the parts, separated by `-`, each part its
+    /// roles' digits in increasing order, the parts ordered by their first
+    /// role (cuda-litmus's `TB_01_2` is `blocks-01-2`).
+    pub key: &'static str,
+    /// The roles of the tests it applies to.
+    pub roles: u32,
+    /// Role `r`'s part in bits `4r` to `4r + 3`; parts are numbered in the
+    /// order of their first role, so role 0 is always in part 0.
+    pub parts: u32,
+}
+
+/// Every [`BlockSplit`] of three and of four roles: the set partitions of
+/// the roles with more than one part and fewer parts than roles (two roles
+/// have none, their only partitions being the intra- and inter-block
+/// placements). A unit test holds this table to the enumeration.
+pub const BLOCK_SPLITS: [BlockSplit; 16] = [
+    BlockSplit { key: "blocks-01-2", roles: 3, parts: 0x0100 },
+    BlockSplit { key: "blocks-02-1", roles: 3, parts: 0x0010 },
+    BlockSplit { key: "blocks-0-12", roles: 3, parts: 0x0110 },
+    BlockSplit { key: "blocks-012-3", roles: 4, parts: 0x1000 },
+    BlockSplit { key: "blocks-013-2", roles: 4, parts: 0x0100 },
+    BlockSplit { key: "blocks-01-23", roles: 4, parts: 0x1100 },
+    BlockSplit { key: "blocks-01-2-3", roles: 4, parts: 0x2100 },
+    BlockSplit { key: "blocks-023-1", roles: 4, parts: 0x0010 },
+    BlockSplit { key: "blocks-02-13", roles: 4, parts: 0x1010 },
+    BlockSplit { key: "blocks-02-1-3", roles: 4, parts: 0x2010 },
+    BlockSplit { key: "blocks-03-12", roles: 4, parts: 0x0110 },
+    BlockSplit { key: "blocks-0-123", roles: 4, parts: 0x1110 },
+    BlockSplit { key: "blocks-0-12-3", roles: 4, parts: 0x2110 },
+    BlockSplit { key: "blocks-03-1-2", roles: 4, parts: 0x0210 },
+    BlockSplit { key: "blocks-0-13-2", roles: 4, parts: 0x1210 },
+    BlockSplit { key: "blocks-0-1-23", roles: 4, parts: 0x2210 },
+];
+
+/// Where the threads of one litmus instance run: the litmus suite's
+/// placement, richer than [`Placement`] (which the publication demo shares),
+/// after cuda-litmus, which runs a test's threads in every split over blocks,
+/// and with one more, every role in one warp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Split {
+    /// Distinct lanes of one warp.
+    Warp,
+    /// Different warps of one block: [`Placement::IntraBlock`].
+    IntraBlock,
+    /// The roles split over blocks as `BLOCK_SPLITS[i]` says.
+    Blocks(u8),
+    /// Every role in a block of its own: [`Placement::InterBlock`].
+    InterBlock,
+}
+
+/// [`Params::placement`] of [`Split::Warp`].
+pub const PLACEMENT_WARP: u32 = 2;
+/// [`Params::placement`] of [`Split::Blocks`]; [`Params::parts`] says which.
+pub const PLACEMENT_BLOCKS: u32 = 3;
+
+/// Every [`Split`], from the most together to the most apart.
+const fn all_splits() -> [Split; 19] {
+    let mut all = [Split::Warp; 19];
+    all[1] = Split::IntraBlock;
+    let mut i = 0;
+    while i < BLOCK_SPLITS.len() {
+        all[2 + i] = Split::Blocks(i as u8);
+        i += 1;
+    }
+    all[18] = Split::InterBlock;
+    all
+}
+
+impl Split {
+    /// Every placement, from the most together to the most apart; the
+    /// [`Split::Blocks`] ones apply to the tests with their number of roles
+    /// only ([`Split::fits`]).
+    pub const ALL: [Split; 19] = all_splits();
+
+    /// The placements `host litmus` runs by default: today's two.
+    pub const DEFAULT: [Split; 2] = [Split::IntraBlock, Split::InterBlock];
+
+    /// Its name on the command line and in JSON.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Split::Warp => "warp",
+            Split::IntraBlock => Placement::IntraBlock.key(),
+            Split::InterBlock => Placement::InterBlock.key(),
+            Split::Blocks(i) => BLOCK_SPLITS[i as usize].key,
+        }
+    }
+
+    /// Whether it applies to `test`: every placement but a block split,
+    /// which applies to the tests with its number of roles.
+    pub const fn fits(self, test: Test) -> bool {
+        match self {
+            Split::Blocks(i) => BLOCK_SPLITS[i as usize].roles == test.threads(),
+            _ => true,
+        }
+    }
+
+    /// The roles of the tests it applies to, for a block split; `None` for
+    /// the placements that fit every test.
+    pub const fn roles(self) -> Option<u32> {
+        match self {
+            Split::Blocks(i) => Some(BLOCK_SPLITS[i as usize].roles),
+            _ => None,
+        }
+    }
+
+    /// The block (0, 1, ...) that `role` runs in, relative to role 0's.
+    pub const fn block_of(self, role: u32) -> u32 {
+        match self {
+            Split::Warp | Split::IntraBlock => 0,
+            Split::InterBlock => role,
+            Split::Blocks(i) => (BLOCK_SPLITS[i as usize].parts >> (4 * (role & 7))) & 0xF,
+        }
+    }
+
+    /// Whether roles `a` and `b` run in one block.
+    pub const fn same_block(self, a: u32, b: u32) -> bool {
+        self.block_of(a) == self.block_of(b)
+    }
+
+    /// Distinct blocks an instance of `test` spans.
+    pub const fn blocks(self, test: Test) -> u32 {
+        self.blocks_for(test.threads())
+    }
+
+    /// Distinct blocks an instance of `roles` roles spans.
+    pub const fn blocks_for(self, roles: u32) -> u32 {
+        let mut most = 0;
+        let mut r = 0;
+        while r < roles {
+            if self.block_of(r) > most {
+                most = self.block_of(r);
+            }
+            r += 1;
+        }
+        most + 1
+    }
+
+    /// [`Params::placement`] for it.
+    pub const fn code(self) -> u32 {
+        match self {
+            Split::Warp => PLACEMENT_WARP,
+            Split::IntraBlock => Placement::IntraBlock as u32,
+            Split::InterBlock => Placement::InterBlock as u32,
+            Split::Blocks(_) => PLACEMENT_BLOCKS,
+        }
+    }
+
+    /// [`Params::parts`] for it: the block split's parts, else 0.
+    pub const fn parts(self) -> u32 {
+        match self {
+            Split::Blocks(i) => BLOCK_SPLITS[i as usize].parts,
+            _ => 0,
+        }
+    }
+}
+
+impl From<Placement> for Split {
+    fn from(placement: Placement) -> Split {
+        match placement {
+            Placement::IntraBlock => Split::IntraBlock,
+            Placement::InterBlock => Split::InterBlock,
+        }
+    }
+}
+
 /// What the testing threads read before the test starts, to leave a stale
 /// copy of a location in an SM's L1 (which weak and `.cta` loads may hit,
 /// and which no other SM's store updates).
@@ -717,7 +887,8 @@ pub const fn final_outcome_bin(registers: [u32; REGISTERS], used: u32, finals: [
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Params {
-    /// [`Placement`] as a `u32`.
+    /// [`Split::code`]: [`Placement`] as a `u32` for the intra- and
+    /// inter-block placements, [`PLACEMENT_WARP`] or [`PLACEMENT_BLOCKS`].
     pub placement: u32,
     /// Blocks that run the test; the grid's other blocks stress memory.
     pub testing_blocks: u32,
@@ -758,7 +929,7 @@ pub struct Params {
     pub sync_polls: u32,
     /// [`Preload`] as a `u32`.
     pub preload: u32,
-    /// 1: the sequential control (intra-block only): a barrier between
+    /// 1: the sequential control (one block or one warp only): a barrier between
     /// roles, so each role of every instance finishes before the next starts.
     pub sequential: u32,
     /// Always 0: an offset the kernels add to the address of a second access
@@ -772,9 +943,15 @@ pub struct Params {
     /// The test's [`Test::finals_mask`]: 0 for a test whose outcome is its
     /// registers alone, which the classifier then bins as it always has.
     pub outcome_finals: u32,
+    /// The test's roles (threads per instance): one warp's lanes are split
+    /// among them ([`Params::instance`], [`PLACEMENT_WARP`]).
+    pub roles: u32,
+    /// [`Split::parts`]: with [`PLACEMENT_BLOCKS`], role `r`'s part in bits
+    /// `4r` to `4r + 3`; otherwise 0.
+    pub parts: u32,
 }
 
-const _: () = assert!(size_of::<Params>() == 20 * 4);
+const _: () = assert!(size_of::<Params>() == 22 * 4);
 
 /// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes
 /// through this: a host that passed a zero would get wrong instances, never
@@ -792,9 +969,35 @@ impl Params {
     /// The instance that thread `thread` of logical block `block` works on in
     /// `role`. For each role this is a bijection on the instances (every
     /// instance gets exactly one thread per role), and the threads of one
-    /// instance sit in different warps of one block (intra-block, given at
-    /// least as many warps as roles) or in different blocks (inter-block,
-    /// given `role * block_step` is never a multiple of the testing blocks).
+    /// instance sit where [`Params::placement`] says:
+    ///
+    /// - Intra-block: in different warps of one block, given at least as many
+    ///   warps as roles. Role `r` takes the warp `r` further on and lane
+    ///   `lane * multiplier^r` of it.
+    /// - Inter-block: in different blocks, given `r * block_step` is never a
+    ///   multiple of the testing blocks for `0 < r < roles`. Role `r` takes
+    ///   the block `r * block_step` further on and thread
+    ///   `thread * multiplier^r` of it.
+    /// - One warp ([`PLACEMENT_WARP`]): in distinct lanes of one warp. Role
+    ///   `r` keeps its warp, and takes lane `((lane + r * s) * multiplier) mod
+    ///   32`, with `s = 32 / roles`. Each role's map permutes the lanes (a
+    ///   rotation, then a multiplication by an odd number modulo 32), so it is
+    ///   a bijection. The thread of role `r` for an instance at lane `L` is at
+    ///   lane `(L * multiplier^-1 - r * s) mod 32` (an odd number is
+    ///   invertible modulo 32), and two roles `r != r'` below `roles` differ by
+    ///   `(r - r') * s`, between `s` and `(roles - 1) * s <= 32 - s` in size:
+    ///   never a multiple of 32, so their lanes differ.
+    /// - A block split ([`PLACEMENT_BLOCKS`]): role `r` of part `p` takes the
+    ///   block `p * block_step` further on and, in it, what intra-block takes.
+    ///   Each of the three steps (block, warp, lane) is a bijection, so the
+    ///   whole is. Two roles of one part share their block and sit in warps
+    ///   `r` and `r'` back, distinct given at least as many warps as roles;
+    ///   two roles of different parts `p != p'` sit in blocks `(p - p') *
+    ///   block_step` apart, never a multiple of the testing blocks, since
+    ///   `0 < |p - p'| < roles`.
+    ///
+    /// The intra- and inter-block maps are the ones the reference results
+    /// were measured with, unchanged.
     pub const fn instance(&self, role: u32, block: u32, thread: u32) -> u32 {
         let mut multiplier = 1u32;
         let mut r = 0;
@@ -807,11 +1010,30 @@ impl Params {
             let warp = rem((thread / WARP_SIZE + role) as u64, warps as u64) as u32;
             let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
             block * self.threads + warp * WARP_SIZE + lane
-        } else {
+        } else if self.placement == Placement::InterBlock as u32 {
             let partner_block =
                 rem(block as u64 + role as u64 * self.block_step as u64, self.testing_blocks as u64) as u32;
             let lane = thread.wrapping_mul(multiplier) & (self.threads - 1);
             partner_block * self.threads + lane
+        } else if self.placement == PLACEMENT_WARP {
+            // The same warp of the same block: only the lane moves, and the
+            // rotation by `role * stride` keeps the roles' lanes apart.
+            let stride = match WARP_SIZE.checked_div(self.roles) {
+                Some(stride) => stride,
+                None => 0,
+            };
+            let rotated = (thread % WARP_SIZE).wrapping_add(role.wrapping_mul(stride)) % WARP_SIZE;
+            let lane = rotated.wrapping_mul(self.lane_multiplier) % WARP_SIZE;
+            block * self.threads + (thread / WARP_SIZE) * WARP_SIZE + lane
+        } else {
+            // The part's block, then the intra-block map inside it.
+            let part = self.parts.wrapping_shr(4 * role) & 0xF;
+            let partner_block =
+                rem(block as u64 + part as u64 * self.block_step as u64, self.testing_blocks as u64) as u32;
+            let warps = self.threads / WARP_SIZE;
+            let warp = rem((thread / WARP_SIZE + role) as u64, warps as u64) as u32;
+            let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
+            partner_block * self.threads + warp * WARP_SIZE + lane
         }
     }
 
@@ -1152,7 +1374,7 @@ impl Kernel {
     /// these kernels a weak outcome counted on the GPU may be the
     /// compiler's reordering as much as the hardware's.
     pub const fn loads_reordered_by_ptxas(&self) -> bool {
-        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw, Variant::Weak))
+        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw | Test::Isa2, Variant::Weak))
     }
 }
 
@@ -1160,9 +1382,10 @@ impl Kernel {
 mod tests {
     use super::*;
 
-    fn params(placement: Placement, testing_blocks: u32, threads: u32) -> Params {
+    fn params(placement: impl Into<Split>, testing_blocks: u32, threads: u32) -> Params {
+        let split = placement.into();
         Params {
-            placement: placement as u32,
+            placement: split.code(),
             testing_blocks,
             threads,
             lane_multiplier: 5,
@@ -1182,6 +1405,8 @@ mod tests {
             zero: 0,
             outcome_registers: 0,
             outcome_finals: 0,
+            roles: 4,
+            parts: split.parts(),
         }
     }
 
@@ -1292,35 +1517,149 @@ mod tests {
 
     #[test]
     fn each_role_is_a_bijection_and_an_instance_spans_distinct_warps_or_blocks() {
-        for (placement, blocks) in [(Placement::IntraBlock, 3), (Placement::InterBlock, 5)] {
-            let p = params(placement, blocks, 128);
-            let n = p.instances() as usize;
-            // owner[role][instance] = (block, thread)
-            let mut owner = [[(u32::MAX, 0u32); 640]; 4];
-            for role in 0..4u32 {
-                for block in 0..blocks {
-                    for thread in 0..128 {
-                        let i = p.instance(role, block, thread) as usize;
-                        assert!(i < n);
-                        assert_eq!(owner[role as usize][i].0, u32::MAX, "role {role} maps two threads to {i}");
-                        owner[role as usize][i] = (block, thread);
+        // Every placement, with every number of roles it applies to, on 3
+        // and on 5 testing blocks (block step 3 suits 5; with 3 blocks only
+        // the placements in one block can run, inter-block needing step 1).
+        for split in Split::ALL {
+            for roles in 2..=4u32 {
+                if let Split::Blocks(i) = split
+                    && BLOCK_SPLITS[i as usize].roles != roles
+                {
+                    continue;
+                }
+                let one_block = split.blocks_for(roles) == 1;
+                for blocks in [3, 5] {
+                    if !one_block && blocks == 3 {
+                        continue;
                     }
+                    let mut p = params(split, blocks, 128);
+                    p.roles = roles;
+                    check_instances(split, &p, roles);
                 }
             }
-            // The four roles' threads of each instance, pairwise.
-            for i in 0..n {
-                let threads = owner.map(|role| role[i]);
-                for a in 0..4 {
-                    for b in 0..a {
-                        let (x, y) = (threads[a], threads[b]);
-                        match placement {
-                            Placement::IntraBlock => assert!(x.0 == y.0 && x.1 / 32 != y.1 / 32),
-                            Placement::InterBlock => assert_ne!(x.0, y.0),
-                        }
+        }
+    }
+
+    /// Each of `roles` roles maps the threads onto the instances one to one,
+    /// and the roles of each instance sit where `split` says: in one warp at
+    /// distinct lanes, in one block in distinct warps, or in distinct blocks.
+    fn check_instances(split: Split, p: &Params, roles: u32) {
+        let n = p.instances() as usize;
+        // owner[role][instance] = (block, thread)
+        let mut owner = [[(u32::MAX, 0u32); 640]; 4];
+        for role in 0..roles {
+            for block in 0..p.testing_blocks {
+                for thread in 0..p.threads {
+                    let i = p.instance(role, block, thread) as usize;
+                    assert!(i < n);
+                    assert_eq!(owner[role as usize][i].0, u32::MAX, "{split:?}: role {role} maps two threads to {i}");
+                    owner[role as usize][i] = (block, thread);
+                }
+            }
+        }
+        for i in 0..n {
+            let threads = owner.map(|role| role[i]);
+            for a in 0..roles {
+                for b in 0..a {
+                    let (x, y) = (threads[a as usize], threads[b as usize]);
+                    let placed = if !split.same_block(a, b) {
+                        x.0 != y.0
+                    } else if split == Split::Warp {
+                        x.0 == y.0 && x.1 / 32 == y.1 / 32 && x.1 != y.1
+                    } else {
+                        x.0 == y.0 && x.1 / 32 != y.1 / 32
+                    };
+                    assert!(placed, "{split:?} with {roles} roles, instance {i}, roles {a} and {b}: {x:?} {y:?}");
+                }
+            }
+        }
+    }
+
+    /// The intra- and inter-block maps are the ones the reference results
+    /// were measured with: the formulas as they were before the other
+    /// placements, written out again here.
+    #[test]
+    fn the_two_original_placements_keep_their_map() {
+        for (placement, blocks) in [(Placement::IntraBlock, 3), (Placement::InterBlock, 5)] {
+            let p = params(placement, blocks, 128);
+            for role in 0..4u32 {
+                let multiplier = 5u32.pow(role);
+                for block in 0..blocks {
+                    for thread in 0..128 {
+                        let expected = match placement {
+                            Placement::IntraBlock => {
+                                block * 128 + (thread / 32 + role) % 4 * 32 + (thread % 32) * multiplier % 32
+                            }
+                            Placement::InterBlock => (block + role * 3) % blocks * 128 + thread * multiplier % 128,
+                        };
+                        assert_eq!(p.instance(role, block, thread), expected);
                     }
                 }
             }
         }
+    }
+
+    /// The table of block splits is every set partition of three and four
+    /// roles but the two with one part or one role per part, each once,
+    /// canonical (parts numbered by their first role), named by its parts.
+    #[test]
+    fn the_block_splits_are_the_set_partitions() {
+        for roles in [3u32, 4] {
+            // Restricted growth strings: part[r] <= max(part[..r]) + 1.
+            let mut count = 0;
+            for code in 0..(1u32 << (4 * roles)) {
+                let part = |r: u32| (code >> (4 * r)) & 0xF;
+                let mut most = 0;
+                let mut canonical = part(0) == 0;
+                for r in 1..roles {
+                    canonical &= part(r) <= most + 1;
+                    most = most.max(part(r));
+                }
+                if !canonical || most == 0 || most == roles - 1 {
+                    continue;
+                }
+                count += 1;
+                let mut found = BLOCK_SPLITS.iter().filter(|s| s.roles == roles && s.parts == code);
+                let split = found.next().expect("every split is in the table");
+                assert!(found.next().is_none(), "{roles} roles, parts {code:#x} twice");
+                let mut key = [0u8; 16];
+                key[..6].copy_from_slice(b"blocks");
+                let mut len = 6;
+                for p in 0..=most {
+                    key[len] = b'-';
+                    len += 1;
+                    for r in (0..roles).filter(|&r| part(r) == p) {
+                        key[len] = b'0' + r as u8;
+                        len += 1;
+                    }
+                }
+                assert_eq!(split.key.as_bytes(), &key[..len]);
+            }
+            assert_eq!(count, BLOCK_SPLITS.iter().filter(|s| s.roles == roles).count());
+        }
+        assert_eq!(BLOCK_SPLITS.iter().filter(|s| s.roles == 3).count(), 3);
+        assert_eq!(BLOCK_SPLITS.iter().filter(|s| s.roles == 4).count(), 13);
+    }
+
+    #[test]
+    fn placements_have_distinct_keys_and_fit_their_tests() {
+        for (i, a) in Split::ALL.iter().enumerate() {
+            for b in &Split::ALL[..i] {
+                assert_ne!(a.key(), b.key());
+            }
+        }
+        assert_eq!(Split::from(Placement::IntraBlock).key(), "intra-block");
+        assert_eq!(Split::from(Placement::InterBlock).key(), "inter-block");
+        assert_eq!(Split::from(Placement::InterBlock).code(), Placement::InterBlock as u32);
+        for test in Test::ALL {
+            let fitting = Split::ALL.iter().filter(|s| s.fits(test)).count();
+            assert_eq!(fitting, [0, 3, 3, 6, 16][test.threads() as usize], "{}", test.name());
+        }
+        let wrc = Split::ALL.iter().find(|s| s.key() == "blocks-0-12").unwrap();
+        assert_eq!([0, 1, 2].map(|r| wrc.block_of(r)), [0, 1, 1]);
+        assert_eq!(wrc.blocks(Test::Wrc), 2);
+        assert_eq!(Split::InterBlock.blocks(Test::Iriw), 4);
+        assert_eq!(Split::Warp.blocks(Test::Iriw), 1);
     }
 
     #[test]

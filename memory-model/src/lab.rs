@@ -10,8 +10,8 @@
 //!
 //! [`Role`]: layout::litmus::Role
 
-use layout::litmus::{Op, Test, Variant};
-use layout::{Placement, Scope as LabScope};
+use layout::Scope as LabScope;
+use layout::litmus::{Op, Split, Test, Variant};
 
 use crate::execution::allows;
 use crate::program::{Condition, Event, Position, Program, Scope, Sem, Thread, Value};
@@ -198,12 +198,12 @@ pub fn kernel_steps(kernel: &layout::litmus::Kernel) -> Vec<Vec<Step<'static>>> 
 }
 
 /// The blocks of `test`'s roles in `placement`: all in block 0 within one
-/// block, role `r` in block `r` across blocks.
-pub fn placement_blocks(test: Test, placement: Placement) -> Vec<u32> {
-    match placement {
-        Placement::IntraBlock => vec![0; test.roles().len()],
-        Placement::InterBlock => (0..test.roles().len() as u32).collect(),
-    }
+/// block, and within one warp (the PTX model has no warp scope, so a warp is
+/// one block to it), role `r` in block `r` across blocks, and in a block
+/// split each role in its part's block ([`Split::block_of`]).
+pub fn placement_blocks(test: Test, placement: impl Into<Split>) -> Vec<u32> {
+    let split = placement.into();
+    (0..test.threads()).map(|r| split.block_of(r)).collect()
 }
 
 /// The condition that an outcome is the histogram bin `bin`: for a test
@@ -249,6 +249,7 @@ pub fn weak_allowed(test: Test, variant: Variant, blocks: &[u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use layout::Placement;
     use layout::litmus::KERNELS;
 
     fn allowed(test: Test, variant: Variant, placement: Placement) -> bool {
@@ -577,9 +578,39 @@ mod tests {
         // A sequential run is one interleaving, so every model allows it.
         for test in Test::ALL {
             for variant in Variant::ALL {
-                for placement in Placement::ALL {
+                for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     let program = program(test, variant, &placement_blocks(test, placement));
                     assert!(crate::allows(&program, &bin_condition(test, test.sequential())), "{test:?} {variant:?}");
+                }
+            }
+        }
+    }
+
+    /// One warp is one block to the model, and a block split lies between
+    /// the two: what `.cta` forbids in one block it may allow split, never
+    /// the other way, and `.gpu` variants do not care where the roles run.
+    #[test]
+    fn the_new_placements_lie_between_intra_and_inter_block() {
+        for test in Test::ALL {
+            for variant in Variant::ALL {
+                let intra = allowed(test, variant, Placement::IntraBlock);
+                let inter = allowed(test, variant, Placement::InterBlock);
+                assert_eq!(weak_allowed(test, variant, &placement_blocks(test, Split::Warp)), intra);
+                for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
+                    let got = weak_allowed(test, variant, &placement_blocks(test, split));
+                    println!(
+                        "{} {} {}: {}",
+                        test.name(),
+                        variant.key(),
+                        split.key(),
+                        if got { "allowed" } else { "forbidden" }
+                    );
+                    assert!(intra <= got && got <= inter, "{test:?} {variant:?} {split:?}");
+                    if variant.access_scope() != Some(LabScope::Cta)
+                        && variant.fence().is_none_or(|(_, s)| s == LabScope::Gpu)
+                    {
+                        assert_eq!(got, inter, "{test:?} {variant:?} {split:?}");
+                    }
                 }
             }
         }

@@ -2,8 +2,7 @@
 //! `layout::litmus::Params` in words, the named presets, and the random
 //! draws of `--tune`.
 
-use layout::Placement;
-use layout::litmus::{Params, Preload, StressPattern, Test};
+use layout::litmus::{Params, Preload, Split, StressPattern, Test};
 
 use crate::rng::splitmix64;
 
@@ -215,7 +214,8 @@ impl Environment {
 
     /// The kernel parameters for `test` in `placement` on a grid of `grid`
     /// blocks; `seed` picks the multipliers a random choice leaves open.
-    pub fn params(&self, test: Test, placement: Placement, grid: u32, sequential: bool, seed: u64) -> Params {
+    pub fn params(&self, test: Test, placement: impl Into<Split>, grid: u32, sequential: bool, seed: u64) -> Params {
+        let placement = placement.into();
         debug_assert!(self.lane_multiplier % 2 == 1, "an even lane multiplier does not permute the lanes");
         let mut state = seed;
         let testing_blocks = self.testing_blocks(grid);
@@ -235,7 +235,7 @@ impl Environment {
             1
         };
         Params {
-            placement: placement as u32,
+            placement: placement.code(),
             testing_blocks,
             threads: self.threads,
             lane_multiplier: self.lane_multiplier,
@@ -255,6 +255,8 @@ impl Environment {
             zero: 0,
             outcome_registers: test.registers(),
             outcome_finals: test.finals_mask(),
+            roles,
+            parts: placement.parts(),
         }
     }
 
@@ -327,7 +329,7 @@ mod tests {
                 None => Environment::random(&mut state),
             };
             for test in Test::ALL {
-                for placement in Placement::ALL {
+                for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     for grid in [4, 5, 132, 264, 1056] {
                         let p = env.params(test, placement, grid, false, k as u64);
                         assert!(p.testing_blocks >= 4 && p.testing_blocks <= grid);
@@ -341,6 +343,10 @@ mod tests {
                         for r in 1..test.threads() {
                             assert_ne!((r * p.block_step) % p.testing_blocks, 0, "{grid} {r}");
                         }
+                        assert_eq!(
+                            (p.placement, p.parts, p.roles),
+                            (placement.code(), placement.parts(), test.threads())
+                        );
                     }
                 }
             }

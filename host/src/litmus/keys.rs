@@ -4,8 +4,7 @@
 //! line, in tables and in JSON (`layout` has no clap or serde to derive).
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use layout::Placement;
-use layout::litmus::{Preload, StressPattern, Test, Variant};
+use layout::litmus::{Preload, Split, StressPattern, Test, Variant};
 
 /// A `layout` enum with a fixed list of values, each named by a key.
 pub trait Keyed: Copy + Send + Sync + 'static {
@@ -30,7 +29,22 @@ macro_rules! keyed {
     )*};
 }
 
-keyed!(Variant, Placement);
+keyed!(Variant);
+
+impl Keyed for Split {
+    const ALL: &'static [Self] = &Split::ALL;
+    fn key(self) -> &'static str {
+        Split::key(self)
+    }
+    fn help(self) -> Option<&'static str> {
+        Some(match self {
+            Split::Warp => "every thread in one warp, at distinct lanes",
+            Split::IntraBlock => "every thread in one block, in distinct warps",
+            Split::InterBlock => "every thread in a block of its own",
+            Split::Blocks(_) => "the threads of each part (named by role) share a block",
+        })
+    }
+}
 
 impl Keyed for Preload {
     const ALL: &'static [Self] = &Preload::ALL;
@@ -141,7 +155,7 @@ mod tests {
     fn every_name_finds_its_value() {
         round_trips::<Test>();
         round_trips::<Variant>();
-        round_trips::<Placement>();
+        round_trips::<Split>();
         round_trips::<Preload>();
         round_trips::<StressPattern>();
     }

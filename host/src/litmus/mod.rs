@@ -8,8 +8,7 @@ pub mod model;
 pub mod mutants;
 pub mod tune;
 
-use layout::Placement;
-use layout::litmus::{Location, OTHER_BIN, REGISTERS, Test, final_digits};
+use layout::litmus::{Location, OTHER_BIN, REGISTERS, Split, Test, final_digits};
 
 pub use environment::{Environment, Preset};
 pub use model::{Verdict, verdict};
@@ -25,9 +24,10 @@ use crate::rng::splitmix64;
 pub struct LitmusOptions {
     /// The kernels (tests in variants), in registry order.
     pub kernels: Vec<LitmusKernel>,
-    /// The placements to run each kernel in.
+    /// The placements to run each kernel in (a block split runs only the
+    /// kernels whose test has its number of roles: [`Split::fits`]).
     #[serde(with = "keys::list")]
-    pub placements: Vec<Placement>,
+    pub placements: Vec<Split>,
     /// How long each row runs.
     pub budget: Budget,
     /// Launches between two looks at the clock.
@@ -36,7 +36,8 @@ pub struct LitmusOptions {
     pub preset: Option<Preset>,
     /// The environment.
     pub environment: Environment,
-    /// The sequential control: roles one after the other (intra-block only).
+    /// The sequential control: roles one after the other (in one block or
+    /// one warp only).
     pub sequential: bool,
     /// The seed of every random choice (multipliers, block rotations).
     pub seed: u64,
@@ -49,7 +50,7 @@ pub struct LitmusRow {
     pub kernel: LitmusKernel,
     /// Where the instance's threads ran.
     #[serde(with = "keys::one")]
-    pub placement: Placement,
+    pub placement: Split,
     /// Whether the run was the sequential control.
     pub sequential: bool,
     /// Blocks per launch (testing and stressing).
@@ -165,7 +166,7 @@ pub fn outcome_text(bin: usize, test: Test) -> String {
 pub fn run_one(
     kernels: &LitmusKernels<'_>,
     kernel: LitmusKernel,
-    placement: Placement,
+    placement: Split,
     environment: &Environment,
     options: &LitmusOptions,
     state: &mut u64,
@@ -180,20 +181,22 @@ pub fn run_one_with(
     kernels: &LitmusKernels<'_>,
     function: Option<&cudarc::driver::CudaFunction>,
     kernel: LitmusKernel,
-    placement: Placement,
+    placement: Split,
     environment: &Environment,
     options: &LitmusOptions,
     state: &mut u64,
 ) -> Result<LitmusRow, LabError> {
     let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
-    if placement == Placement::InterBlock && params.testing_blocks < kernel.test.threads() {
-        // Fewer testing blocks than threads per instance: two of an instance's
-        // threads would share a block, and the row would not be inter-block.
+    let blocks = placement.blocks(kernel.test);
+    if params.testing_blocks < blocks {
+        // Fewer testing blocks than blocks per instance: two of an instance's
+        // threads meant for different blocks would share one, and the row
+        // would not run in its placement.
         return Err(LabError::Unrunnable(format!(
-            "{} inter-block needs {} testing blocks and only {} run at once here: try fewer --threads",
+            "{} {} needs {blocks} testing blocks and only {} run at once here: try fewer --threads",
             kernel.test.name(),
-            kernel.test.threads(),
+            placement.key(),
             params.testing_blocks
         )));
     }
@@ -217,7 +220,15 @@ pub fn run_one_with(
     })
 }
 
-/// Runs every kernel of `options` in every placement.
+/// The (kernel, placement) pairs of `options`, kernel by kernel: each kernel
+/// in each of the placements that fit its test.
+pub fn pairs(options: &LitmusOptions) -> impl Iterator<Item = (LitmusKernel, Split)> + '_ {
+    options.kernels.iter().flat_map(move |&kernel| {
+        options.placements.iter().filter(move |p| p.fits(kernel.test)).map(move |&p| (kernel, p))
+    })
+}
+
+/// Runs every kernel of `options` in every placement that fits its test.
 ///
 /// After Ctrl-C ([`interrupt::requested`]) the row running stops at its next
 /// look at the clock, after a whole batch of launches, and keeps what it
@@ -228,17 +239,15 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<LitmusRow>, LabError> {
     let mut state = options.seed;
-    progress.start((options.kernels.len() * options.placements.len()) as u64);
+    progress.start(pairs(options).count() as u64);
     let mut rows = Vec::new();
-    'rows: for &kernel in &options.kernels {
-        for &placement in &options.placements {
-            if interrupt::requested() {
-                break 'rows;
-            }
-            progress.message(format!("{} {}", kernel.key(), placement.key()));
-            rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
-            progress.step();
+    for (kernel, placement) in pairs(options) {
+        if interrupt::requested() {
+            break;
         }
+        progress.message(format!("{} {}", kernel.key(), placement.key()));
+        rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
+        progress.step();
     }
     progress.finish();
     Ok(rows)
@@ -250,6 +259,8 @@ mod tests {
     use crate::gpu::litmus::LitmusCounts;
     use layout::litmus::KERNELS;
 
+    use layout::Placement;
+
     fn row(symbol: &str, placement: Placement, sequential: bool, histogram: &[(usize, u64)]) -> LitmusRow {
         let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
         let mut h = vec![0; kernel.test.bins()];
@@ -259,7 +270,7 @@ mod tests {
         let v = verdict(kernel.test, kernel.variant, placement);
         LitmusRow {
             kernel,
-            placement,
+            placement: placement.into(),
             sequential,
             grid: 264,
             allowed: v.allowed,
@@ -318,5 +329,32 @@ mod tests {
         assert_eq!(r.instances_per_second(), 10.0);
         let (rate, (lo, hi)) = r.rate_per_million();
         assert!((rate - 400_000.0).abs() < 1e-6 && lo < rate && rate < hi);
+    }
+
+    #[test]
+    fn a_row_keys_its_placement_in_json_and_splits_run_where_they_fit() {
+        let split = Split::ALL.into_iter().find(|s| s.key() == "blocks-0-12").unwrap();
+        let mut r = row("litmus_wrc_relaxed_gpu", Placement::InterBlock, false, &[(0, 1)]);
+        r.placement = split;
+        let json = serde_json::to_value(&r).unwrap();
+        assert_eq!(json["placement"], "blocks-0-12");
+        assert_eq!(serde_json::from_value::<LitmusRow>(json).unwrap(), r);
+        let kernels: Vec<LitmusKernel> = ["litmus_mp_weak", "litmus_wrc_weak", "litmus_iriw_weak"]
+            .iter()
+            .map(|s| LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == *s).unwrap()))
+            .collect();
+        let options = LitmusOptions {
+            kernels,
+            placements: Split::ALL.to_vec(),
+            budget: crate::gpu::litmus::Budget::Instances(1),
+            batch: 1,
+            preset: None,
+            environment: Preset::Parallel.environment(),
+            sequential: false,
+            seed: 1,
+        };
+        // MP: warp, intra and inter; WRC: three splits more; IRIW: thirteen.
+        assert_eq!(pairs(&options).count(), 3 + 6 + 16);
+        assert!(pairs(&options).all(|(k, p)| p.fits(k.test)));
     }
 }

@@ -23,8 +23,8 @@
 //! test holds them to the checker for every test, variant and placement, so
 //! a reason can never say "allowed" where the model says forbidden.
 
-use layout::litmus::{Test, Variant};
-use layout::{Placement, Scope};
+use layout::Scope;
+use layout::litmus::{Split, Test, Variant};
 
 /// The model's answer for one (test, variant, placement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,15 +35,29 @@ pub struct Verdict {
     pub reason: &'static str,
 }
 
-/// Whether an operation of `scope` includes every thread of an instance in
-/// `placement`.
-pub fn covers(scope: Scope, placement: Placement) -> bool {
-    scope.covers(placement)
+/// Whether an operation of `scope` includes every one of `roles` of an
+/// instance in `placement`: `.gpu` always, `.cta` only when they all run in
+/// one block (one warp is one block here: PTX has no warp scope).
+pub fn covers(scope: Scope, placement: Split, mut roles: impl Iterator<Item = u32>) -> bool {
+    match scope {
+        Scope::Gpu => true,
+        Scope::Cta => {
+            let first = roles.next();
+            roles.all(|r| first.is_none_or(|f| placement.same_block(f, r)))
+        }
+    }
+}
+
+/// The roles of `test` with a fence, in a fence variant: those with two
+/// accesses. They are the threads whose fences must order one another.
+fn fenced_roles(test: Test) -> impl Iterator<Item = u32> {
+    test.roles().iter().enumerate().filter(|(_, r)| r.ops.len() > 1).map(|(i, _)| i as u32)
 }
 
 /// The verdict on `test`'s weak outcome in `variant` and `placement`: the
 /// model checker's answer, with the rule that explains it.
-pub fn verdict(test: Test, variant: Variant, placement: Placement) -> Verdict {
+pub fn verdict(test: Test, variant: Variant, placement: impl Into<Split>) -> Verdict {
+    let placement = placement.into();
     let blocks = memory_model::lab::placement_blocks(test, placement);
     let allowed = memory_model::lab::weak_allowed(test, variant, &blocks);
     Verdict { allowed, reason: explain(test, variant, placement).reason }
@@ -51,16 +65,21 @@ pub fn verdict(test: Test, variant: Variant, placement: Placement) -> Verdict {
 
 /// The hand-written rule for `test` in `variant` and `placement`: what
 /// forbids the weak outcome, or why nothing does.
-fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
+fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
     let allow = |reason| Verdict { allowed: true, reason };
     let forbid = |reason| Verdict { allowed: false, reason };
+    let split = matches!(placement, Split::Blocks(_));
     // The accesses are morally strong: atomic, at a scope that covers every
-    // thread of the instance.
-    let strong = variant.access_scope().is_some_and(|s| covers(s, placement));
+    // thread of the instance (every thread accesses a location another
+    // thread accesses, so a `.cta` access of any role in another block
+    // breaks some pair).
+    let strong = variant.access_scope().is_some_and(|s| covers(s, placement, 0..test.threads()));
     // Release/acquire on the flag synchronizes (the data accesses share its scope).
     let release_acquire = variant.release_acquire() && strong;
-    // The fences synchronize: every fence variant uses `.relaxed.gpu` accesses.
-    let fence = variant.fence().filter(|&(_, scope)| covers(scope, placement));
+    // The fences synchronize: every fence variant uses `.relaxed.gpu`
+    // accesses, so only the fenced threads need to share the fence's scope
+    // (in a block split, a one-access role may sit in a block of its own).
+    let fence = variant.fence().filter(|&(_, scope)| covers(scope, placement, fenced_roles(test)));
     let sc_fence = fence.is_some_and(|(sc, _)| sc);
 
     if test == Test::Coww {
@@ -91,10 +110,18 @@ fn explain(test: Test, variant: Variant, placement: Placement) -> Verdict {
         return forbid("coherence: R x read W x=2, so its thread's later W x=1 must follow W x=2 and be final");
     }
     if variant.fence().is_some() && fence.is_none() {
-        return allow("the fences' .cta scope leaves out the other block: they synchronize nothing");
+        return allow(if split {
+            "the fenced threads run in different blocks: .cta fences cannot order them all"
+        } else {
+            "the fences' .cta scope leaves out the other block: they synchronize nothing"
+        });
     }
     if !strong {
-        return allow("the accesses' .cta scope leaves out the other block: not morally strong");
+        return allow(if split {
+            "some threads run in different blocks: .cta accesses between them are not morally strong"
+        } else {
+            "the accesses' .cta scope leaves out the other block: not morally strong"
+        });
     }
     match test {
         Test::Mp if release_acquire => {
@@ -175,14 +202,20 @@ mod tests {
     use super::*;
     use layout::litmus::KERNELS;
 
-    fn allowed(test: Test, variant: Variant, placement: Placement) -> bool {
+    use layout::Placement;
+
+    fn allowed(test: Test, variant: Variant, placement: impl Into<Split>) -> bool {
         verdict(test, variant, placement).allowed
+    }
+
+    fn split(key: &str) -> Split {
+        Split::ALL.into_iter().find(|s| s.key() == key).unwrap()
     }
 
     #[test]
     fn every_kernel_and_placement_has_a_verdict_with_a_reason() {
         for k in &KERNELS {
-            for p in Placement::ALL {
+            for p in Split::ALL.into_iter().filter(|s| s.fits(k.test)) {
                 let v = verdict(k.test, k.variant, p);
                 assert!(!v.reason.is_empty() && !v.reason.contains('\n'));
             }
@@ -257,6 +290,32 @@ mod tests {
         assert!(!allowed(R, FenceScCta, Intra));
     }
 
+    /// The new placements: one warp is one block to the model; in a block
+    /// split, `.cta` fences order the fenced threads when those share a
+    /// block, while `.cta` accesses need every thread in one block.
+    #[test]
+    fn warps_and_block_splits() {
+        use Test::*;
+        use Variant::*;
+        assert!(!allowed(Mp, ReleaseAcquireCta, Split::Warp));
+        assert!(!allowed(Iriw, FenceScCta, Split::Warp));
+        // WRC's fenced threads are roles 1 and 2; its writer may be elsewhere,
+        // its accesses being .relaxed.gpu.
+        assert!(!allowed(Wrc, FenceAcqRelCta, split("blocks-0-12")));
+        assert!(allowed(Wrc, FenceAcqRelCta, split("blocks-01-2")));
+        // With .cta accesses the writer's W x is not morally strong to the reader in the other block.
+        assert!(allowed(Wrc, ReleaseAcquireCta, split("blocks-0-12")));
+        // IRIW's fence.sc.cta needs only the two readers together.
+        assert!(!allowed(Iriw, FenceScCta, split("blocks-0-1-23")));
+        assert!(allowed(Iriw, FenceScCta, split("blocks-02-13")));
+        // RWC's fenced threads are roles 1 and 2.
+        assert!(!allowed(Rwc, FenceScCta, split("blocks-0-12")));
+        // ISA2 chains three fenced threads: any split breaks a link.
+        assert!(allowed(Isa2, FenceScCta, split("blocks-0-12")));
+        // Device scope does not care where the threads run.
+        assert!(!allowed(Isa2, ReleaseAcquireGpu, split("blocks-02-1")));
+    }
+
     /// Every rule's answer is the checker's, for every test, variant and
     /// placement (not only the kernels that exist).
     #[test]
@@ -264,7 +323,7 @@ mod tests {
         let mut disagree = Vec::new();
         for test in Test::ALL {
             for variant in Variant::ALL {
-                for placement in Placement::ALL {
+                for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     let rule = explain(test, variant, placement);
                     let blocks = memory_model::lab::placement_blocks(test, placement);
                     if rule.allowed != memory_model::lab::weak_allowed(test, variant, &blocks) {
@@ -280,9 +339,9 @@ mod tests {
     /// counts those morally strong relative to each other, weak or not.
     #[test]
     fn weak_accesses_are_never_forbidden_anything() {
-        assert!(!allowed(Test::Coww, Variant::Weak, Placement::IntraBlock));
+        assert!(!allowed(Test::Coww, Variant::Weak, Split::IntraBlock));
         for test in Test::ALL.into_iter().filter(|&t| t != Test::Coww) {
-            for p in Placement::ALL {
+            for p in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                 assert!(allowed(test, Variant::Weak, p));
             }
         }

@@ -21,8 +21,7 @@
 //! the kernel, the environment around the test, is untouched. The edited
 //! kernel is renamed and loaded as a module of its own.
 
-use layout::Placement;
-use layout::litmus::{Kernel, Op};
+use layout::litmus::{Kernel, Op, Split};
 use memory_model::lab::{Step, kernel_steps, placement_blocks, weak_allowed_for};
 
 use super::{LitmusOptions, keys, run_one_with, verdict};
@@ -66,7 +65,7 @@ pub struct Mutant {
     pub kernel: LitmusKernel,
     /// Where its threads run.
     #[serde(with = "keys::one")]
-    pub placement: Placement,
+    pub placement: Split,
     /// What was weakened, in words.
     pub mutation: String,
     /// The edit of the kernel's program.
@@ -142,7 +141,7 @@ pub fn program(kernel: &Kernel, edit: &Edit) -> Vec<String> {
 
 /// Whether the model allows `kernel`'s weak outcome after `edit`, in
 /// `placement`.
-fn allowed_after(kernel: &Kernel, placement: Placement, edit: &Edit) -> bool {
+fn allowed_after(kernel: &Kernel, placement: Split, edit: &Edit) -> bool {
     let roles = apply(&kernel_steps(kernel), edit);
     let steps: Vec<Vec<Step<'_>>> = roles
         .iter()
@@ -213,10 +212,11 @@ pub fn edits(kernel: &Kernel) -> Vec<(String, Edit)> {
     out
 }
 
-/// The mutants of `kernel` in `placement`, if the model forbids its weak
-/// outcome there (an allowed row has nothing to weaken).
-pub fn mutants(kernel: LitmusKernel, placement: Placement) -> Vec<Mutant> {
-    if verdict(kernel.test, kernel.variant, placement).allowed {
+/// The mutants of `kernel` in `placement`, if the placement fits its test
+/// and the model forbids its weak outcome there (an allowed row has nothing
+/// to weaken).
+pub fn mutants(kernel: LitmusKernel, placement: Split) -> Vec<Mutant> {
+    if !placement.fits(kernel.test) || verdict(kernel.test, kernel.variant, placement).allowed {
         return Vec::new();
     }
     let spec: &Kernel = &layout::litmus::KERNELS[kernel.index()];
@@ -429,8 +429,8 @@ mod tests {
 
     #[test]
     fn allowed_rows_have_no_mutants_and_forbidden_ones_have_killable_ones() {
-        assert!(mutants(kernel("litmus_mp_relaxed_gpu"), Placement::InterBlock).is_empty());
-        let m = mutants(kernel("litmus_mp_rel_acq_gpu"), Placement::InterBlock);
+        assert!(mutants(kernel("litmus_mp_relaxed_gpu"), Split::InterBlock).is_empty());
+        let m = mutants(kernel("litmus_mp_rel_acq_gpu"), Split::InterBlock);
         let allowed: Vec<&str> = m.iter().filter(|m| m.allowed).map(|m| m.mutation.as_str()).collect();
         // Either half of the pair relaxed, or narrowed to .cta across blocks,
         // lets the stale read through; reversing a role's accesses does too.
@@ -441,7 +441,7 @@ mod tests {
 
     #[test]
     fn an_sc_fence_weakened_to_acq_rel_lets_store_buffering_through() {
-        let m = mutants(kernel("litmus_sb_fence_sc_gpu"), Placement::InterBlock);
+        let m = mutants(kernel("litmus_sb_fence_sc_gpu"), Split::InterBlock);
         let weakened = m.iter().find(|m| m.mutation == "role 0: its fence.sc.gpu made fence.acq_rel.gpu").unwrap();
         assert!(weakened.allowed);
     }
@@ -450,7 +450,7 @@ mod tests {
     fn every_mutant_of_every_forbidden_row_is_a_module_or_says_why_not() {
         let ptx = crate::gpu::EMBEDDED_PTX;
         for k in LitmusKernel::all() {
-            for p in Placement::ALL {
+            for p in Split::ALL {
                 for (n, m) in mutants(k, p).iter().enumerate() {
                     let spec = &KERNELS[k.index()];
                     match module(ptx, spec, &m.edit, &symbol(spec, n)) {

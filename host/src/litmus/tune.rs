@@ -5,7 +5,7 @@
 
 use layout::litmus::Test;
 
-use super::{Environment, LitmusOptions, LitmusRow, run_one};
+use super::{Environment, LitmusOptions, LitmusRow, pairs, run_one};
 use crate::error::LabError;
 use crate::gpu::litmus::LitmusKernels;
 use crate::interrupt;
@@ -43,7 +43,7 @@ pub fn run(
     progress: &Progress,
 ) -> Result<Vec<Trial>, LabError> {
     let mut state = options.seed;
-    progress.start((configurations * options.kernels.len() * options.placements.len()) as u64);
+    progress.start((configurations * pairs(options).count()) as u64);
     let mut trials = Vec::new();
     for index in 0..configurations {
         if interrupt::requested() {
@@ -52,14 +52,12 @@ pub fn run(
         let environment = Environment::random(&mut state);
         progress.message(format!("configuration {}", index + 1));
         let mut rows = Vec::new();
-        'rows: for &kernel in &options.kernels {
-            for &placement in &options.placements {
-                if interrupt::requested() {
-                    break 'rows;
-                }
-                rows.push(run_one(kernels, kernel, placement, &environment, options, &mut state)?);
-                progress.step();
+        for (kernel, placement) in pairs(options) {
+            if interrupt::requested() {
+                break;
             }
+            rows.push(run_one(kernels, kernel, placement, &environment, options, &mut state)?);
+            progress.step();
         }
         if !rows.is_empty() {
             trials.push(Trial { index, environment, rows });

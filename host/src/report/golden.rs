@@ -240,7 +240,7 @@ fn litmus_options(sequential: bool) -> crate::litmus::LitmusOptions {
     use crate::litmus::{LitmusOptions, Preset};
     LitmusOptions {
         kernels: [&layout::litmus::KERNELS[1], &layout::litmus::KERNELS[3]].map(LitmusKernel::of).to_vec(),
-        placements: layout::Placement::ALL.to_vec(),
+        placements: layout::litmus::Split::DEFAULT.to_vec(),
         budget: Budget::Instances(1_000_000),
         batch: 16,
         preset: Some(Preset::Parallel),
@@ -265,7 +265,7 @@ fn litmus_row(
     let v = crate::litmus::verdict(kernel.test, kernel.variant, placement);
     crate::litmus::LitmusRow {
         kernel,
-        placement,
+        placement: placement.into(),
         sequential,
         grid: 1056,
         allowed: v.allowed,
@@ -441,7 +441,7 @@ fn litmus_in_every_format() {
 fn litmus_mutants() -> Record {
     use crate::litmus::mutants::{MutantRow, mutants};
     let kernel = crate::gpu::litmus::LitmusKernel::of(&layout::litmus::KERNELS[3]);
-    let all = mutants(kernel, layout::Placement::InterBlock);
+    let all = mutants(kernel, layout::litmus::Split::InterBlock);
     let counts = |weak: u64| {
         let mut histogram = vec![0; layout::litmus::BINS];
         histogram[0b11] = 1_000_000 - weak;

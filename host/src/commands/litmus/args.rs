@@ -1,7 +1,8 @@
 //! `litmus`'s command line, and how it runs.
 
 use clap::Args;
-use layout::Placement;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use layout::litmus::Split;
 
 use super::{LitmusResults, MutantResults, TuneResults};
 use crate::cli::OutputArgs;
@@ -10,7 +11,28 @@ use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use crate::litmus::environment::{Distance, Environment};
+use crate::litmus::keys::Keyed;
 use crate::litmus::{self, LitmusOptions, Preset, keys};
+
+/// One value of `--placement`: a placement, or `all` of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlacementChoice {
+    /// Every placement that fits each test ([`Split::ALL`]).
+    All,
+    /// One placement.
+    One(Split),
+}
+
+/// A clap parser for `--placement`: `all` or a placement's key.
+fn placement_parser() -> impl TypedValueParser<Value = PlacementChoice> {
+    let all = PossibleValue::new("all").help("every placement that fits each test");
+    let names = std::iter::once(all)
+        .chain(Split::ALL.iter().map(|&s| PossibleValue::new(s.key()).help(Keyed::help(s).unwrap_or_default())));
+    PossibleValuesParser::new(names).map(|key| match keys::from_key::<Split>(&key) {
+        Some(split) => PlacementChoice::One(split),
+        None => PlacementChoice::All,
+    })
+}
 
 /// `litmus`'s flags. Every environment flag overrides the preset's value.
 #[derive(Debug, Args)]
@@ -23,9 +45,12 @@ pub struct LitmusArgs {
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Variant>())]
     pub variant: Vec<layout::litmus::Variant>,
 
-    /// Placements, comma-separated; both by default.
-    #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::Placement>())]
-    pub placement: Vec<layout::Placement>,
+    /// Placements, comma-separated: intra-block and inter-block by default,
+    /// `all` for every placement that fits each test. A block split
+    /// (`blocks-01-2`: roles 0 and 1 share a block, role 2 has its own) runs
+    /// the tests with its number of roles only.
+    #[arg(long, value_delimiter = ',', value_parser = placement_parser())]
+    pub placement: Vec<PlacementChoice>,
 
     /// Run each (test, variant, placement) for at least this many instances.
     #[arg(long, default_value_t = 10_000_000, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
@@ -93,8 +118,9 @@ pub struct LitmusArgs {
     #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>())]
     pub preload: Option<layout::litmus::Preload>,
 
-    /// The sequential control: a barrier between roles, intra-block only;
-    /// every outcome but the one program order predicts fails the run.
+    /// The sequential control: a barrier between roles, intra-block (or in
+    /// one warp, with `--placement warp`) only; every outcome but the one
+    /// program order predicts fails the run.
     #[arg(long)]
     pub sequential: bool,
 
@@ -146,6 +172,51 @@ impl LitmusArgs {
         e.sync_start = self.sync_start.unwrap_or(e.sync_start);
         e.preload = self.preload.unwrap_or(e.preload);
         e
+    }
+
+    /// The placements to run, in the order given (`all` where it stands,
+    /// each once): intra-block and inter-block by default, intra-block alone
+    /// for the sequential control.
+    pub fn placements(&self) -> Vec<Split> {
+        if self.placement.is_empty() {
+            return if self.sequential { vec![Split::IntraBlock] } else { Split::DEFAULT.to_vec() };
+        }
+        let mut placements = Vec::new();
+        for choice in &self.placement {
+            let more = match *choice {
+                PlacementChoice::All => Split::ALL.to_vec(),
+                PlacementChoice::One(split) => vec![split],
+            };
+            for split in more {
+                if !placements.contains(&split) {
+                    placements.push(split);
+                }
+            }
+        }
+        placements
+    }
+
+    /// Refuses placements the kernels cannot run: a placement with two
+    /// blocks in the sequential control (its barrier orders one block), and
+    /// a block split that fits none of the tests selected.
+    fn check_placements(&self, kernels: &[LitmusKernel]) -> Result<(), LabError> {
+        for split in self.placements() {
+            if self.sequential && !matches!(split, Split::Warp | Split::IntraBlock) {
+                return Err(LabError::Unrunnable(format!(
+                    "--sequential runs in one block or one warp only (intra-block, warp), not {}: its barrier \
+                     cannot separate threads of different blocks",
+                    split.key()
+                )));
+            }
+            if !kernels.iter().any(|k| split.fits(k.test)) {
+                return Err(LabError::Unrunnable(format!(
+                    "placement {} splits {} roles, and none of the tests selected has that many",
+                    split.key(),
+                    split.roles().unwrap_or(0)
+                )));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -202,34 +273,24 @@ impl Command for LitmusArgs {
                 "no litmus kernel matches: none of the tests given has any of the variants given".to_owned(),
             ));
         }
+        self.check_placements(&kernels)?;
         if self.mutants {
-            let placements = if self.placement.is_empty() { Placement::ALL.to_vec() } else { self.placement.clone() };
-            let forbidden =
-                kernels.iter().any(|k| placements.iter().any(|&p| !litmus::verdict(k.test, k.variant, p).allowed));
+            let placements = self.placements();
+            let forbidden = kernels
+                .iter()
+                .any(|k| placements.iter().any(|&p| p.fits(k.test) && !litmus::verdict(k.test, k.variant, p).allowed));
             if !forbidden {
                 return Err(LabError::Unrunnable(
                     "--mutants weakens rows the model forbids, and the model forbids no selected row".to_owned(),
                 ));
             }
         }
-        if self.sequential && self.placement.contains(&Placement::InterBlock) {
-            return Err(LabError::Unrunnable(
-                "--sequential runs intra-block only: its barrier cannot separate threads of different blocks"
-                    .to_owned(),
-            ));
-        }
         Ok(kernels)
     }
 
     fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Written, LabError> {
         let environment = self.environment();
-        let placements = if self.sequential {
-            vec![Placement::IntraBlock]
-        } else if self.placement.is_empty() {
-            Placement::ALL.to_vec()
-        } else {
-            self.placement.clone()
-        };
+        let placements = self.placements();
         let options = LitmusOptions {
             kernels,
             placements,

@@ -384,7 +384,7 @@ mod tests {
         let v = verdict(kernel.test, kernel.variant, Placement::InterBlock);
         LitmusRow {
             kernel,
-            placement: Placement::InterBlock,
+            placement: Placement::InterBlock.into(),
             sequential,
             grid: 1056,
             allowed: v.allowed,
