@@ -1,4 +1,4 @@
-//! The litmus suite: fourteen classic tests of memory order, each in the
+//! The litmus suite: sixteen classic tests of memory order, each in the
 //! variants that teach something, and the parallel testing environment that
 //! runs many instances of one test per launch.
 //!
@@ -69,7 +69,7 @@ pub struct Role {
     pub stale: Option<Location>,
 }
 
-/// The fourteen tests.
+/// The sixteen tests.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Test {
     /// Message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
@@ -116,6 +116,14 @@ pub enum Test {
     /// second thread's store to `y` comes after the first's, yet its load
     /// misses `x`.
     R,
+    /// Z6.3: `W x=1; W y=1 || W y=2; W z=1 || R z; R x`. Weak: `y` ends 2,
+    /// `r0 = 1` and `r1 = 0`: the third thread sees the second's flag, and
+    /// the second's `y` lands after the first's, yet `x` is missed.
+    Z6_3,
+    /// 3.2W: `W x=2; W y=1 || W y=2; W z=1 || W z=2; W x=1`. Weak: `x`, `y`
+    /// and `z` all end 2, a cycle of three threads' stores in coherence
+    /// order against program order.
+    ThreeTwoW,
 }
 
 impl Role {
@@ -130,7 +138,7 @@ use Op::{Load, Store};
 
 impl Test {
     /// Every test, in the README's order.
-    pub const ALL: [Test; 14] = [
+    pub const ALL: [Test; 16] = [
         Test::Mp,
         Test::Sb,
         Test::Lb,
@@ -145,6 +153,8 @@ impl Test {
         Test::TwoPlusTwoW,
         Test::S,
         Test::R,
+        Test::Z6_3,
+        Test::ThreeTwoW,
     ];
 
     /// Its name on the command line and in symbols.
@@ -164,6 +174,8 @@ impl Test {
             Test::TwoPlusTwoW => "2plus2w",
             Test::S => "s",
             Test::R => "r",
+            Test::Z6_3 => "z6dot3",
+            Test::ThreeTwoW => "3dot2w",
         }
     }
 
@@ -184,6 +196,8 @@ impl Test {
             Test::TwoPlusTwoW => "2+2W",
             Test::S => "S",
             Test::R => "R",
+            Test::Z6_3 => "Z6.3",
+            Test::ThreeTwoW => "3.2W",
         }
     }
 
@@ -233,6 +247,18 @@ impl Test {
         const S: [Role; 2] =
             [role(&[Store(X, 2), Store(Y, 1)], 0b10, None), role(&[Load(Y, 0), Store(X, 1)], 0b01, None)];
         const R: [Role; 2] = [role(&[Store(X, 1), Store(Y, 1)], 0, None), role(&[Store(Y, 2), Load(X, 0)], 0, Some(X))];
+        // Z6.3's flags are z, released by the second thread and acquired by
+        // the third, and y, which the first thread releases but nobody reads.
+        const Z6_3: [Role; 3] = [
+            role(&[Store(X, 1), Store(Y, 1)], 0b10, None),
+            role(&[Store(Y, 2), Store(Z, 1)], 0b10, None),
+            role(&[Load(Z, 0), Load(X, 1)], 0b01, Some(X)),
+        ];
+        const THREE_TWO_W: [Role; 3] = [
+            role(&[Store(X, 2), Store(Y, 1)], 0, None),
+            role(&[Store(Y, 2), Store(Z, 1)], 0, None),
+            role(&[Store(Z, 2), Store(X, 1)], 0, None),
+        ];
         match self {
             Test::Mp => &MP,
             Test::Sb => &SB,
@@ -248,6 +274,8 @@ impl Test {
             Test::TwoPlusTwoW => &TWO_PLUS_TWO_W,
             Test::S => &S,
             Test::R => &R,
+            Test::Z6_3 => &Z6_3,
+            Test::ThreeTwoW => &THREE_TWO_W,
         }
     }
 
@@ -259,11 +287,11 @@ impl Test {
     /// Registers per instance: the loads.
     pub const fn registers(self) -> u32 {
         match self {
-            Test::Mp | Test::Sb | Test::Lb | Test::Corr => 2,
+            Test::Mp | Test::Sb | Test::Lb | Test::Corr | Test::Z6_3 => 2,
             Test::Wrc | Test::Rwc | Test::Isa2 => 3,
             Test::Iriw => 4,
             Test::Cowr | Test::Corw2 | Test::S | Test::R => 1,
-            Test::Coww | Test::TwoPlusTwoW => 0,
+            Test::Coww | Test::TwoPlusTwoW | Test::ThreeTwoW => 0,
         }
     }
 
@@ -276,7 +304,8 @@ impl Test {
             Test::Mp | Test::Sb | Test::Lb | Test::Corr | Test::Wrc | Test::Iriw | Test::Rwc | Test::Isa2 => &[],
             Test::Coww | Test::Cowr | Test::Corw2 | Test::S => &[X],
             Test::TwoPlusTwoW => &[X, Y],
-            Test::R => &[Y],
+            Test::R | Test::Z6_3 => &[Y],
+            Test::ThreeTwoW => &[X, Y, Z],
         }
     }
 
@@ -333,6 +362,10 @@ impl Test {
             Test::S => final_bin(&[1, 2]),
             // r0 = 0, y ends 2.
             Test::R => final_bin(&[0, 2]),
+            // r0 = 1 (z), r1 = 0 (x), y ends 2.
+            Test::Z6_3 => final_bin(&[1, 0, 2]),
+            // x, y and z all end 2.
+            Test::ThreeTwoW => final_bin(&[2, 2, 2]),
         }
     }
 
@@ -364,6 +397,11 @@ impl Test {
             Test::S => final_bin(&[1, 1]),
             // Role 1 sees x, and its store to y comes last.
             Test::R => final_bin(&[1, 2]),
+            // Role 2 sees both flags; role 1's store to y comes last.
+            Test::Z6_3 => final_bin(&[1, 1, 2]),
+            // Each location's last store is the later role's: x by role 2,
+            // y by role 1, z by role 2.
+            Test::ThreeTwoW => final_bin(&[1, 2, 2]),
         }
     }
 
@@ -373,9 +411,9 @@ impl Test {
         !matches!(self, Test::Corr | Test::Coww | Test::Cowr | Test::Corw2)
     }
 
-    /// Whether the test uses `z` at all (only ISA2 does).
+    /// Whether the test uses `z` at all (ISA2, Z6.3 and 3.2W do).
     pub const fn uses_z(self) -> bool {
-        matches!(self, Test::Isa2)
+        matches!(self, Test::Isa2 | Test::Z6_3 | Test::ThreeTwoW)
     }
 }
 
@@ -1290,6 +1328,26 @@ macro_rules! litmus_grid {
                 litmus_r_fence_sc_gpu => FenceScGpu,
                 litmus_r_fence_sc_cta => FenceScCta,
             }
+            Z6_3 {
+                litmus_z6dot3_weak => Weak,
+                litmus_z6dot3_relaxed_gpu => RelaxedGpu,
+                litmus_z6dot3_relaxed_cta => RelaxedCta,
+                litmus_z6dot3_rel_acq_gpu => ReleaseAcquireGpu,
+                litmus_z6dot3_rel_acq_cta => ReleaseAcquireCta,
+                litmus_z6dot3_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_z6dot3_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_z6dot3_fence_sc_gpu => FenceScGpu,
+                litmus_z6dot3_fence_sc_cta => FenceScCta,
+            }
+            ThreeTwoW {
+                litmus_3dot2w_weak => Weak,
+                litmus_3dot2w_relaxed_gpu => RelaxedGpu,
+                litmus_3dot2w_relaxed_cta => RelaxedCta,
+                litmus_3dot2w_fence_acq_rel_gpu => FenceAcqRelGpu,
+                litmus_3dot2w_fence_acq_rel_cta => FenceAcqRelCta,
+                litmus_3dot2w_fence_sc_gpu => FenceScGpu,
+                litmus_3dot2w_fence_sc_cta => FenceScCta,
+            }
         }
     };
 }
@@ -1374,7 +1432,10 @@ impl Kernel {
     /// these kernels a weak outcome counted on the GPU may be the
     /// compiler's reordering as much as the hardware's.
     pub const fn loads_reordered_by_ptxas(&self) -> bool {
-        matches!((self.test, self.variant), (Test::Mp | Test::Wrc | Test::Iriw | Test::Isa2, Variant::Weak))
+        matches!(
+            (self.test, self.variant),
+            (Test::Mp | Test::Wrc | Test::Iriw | Test::Isa2 | Test::Z6_3, Variant::Weak)
+        )
     }
 }
 

@@ -194,6 +194,19 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
             allow("acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten")
         }
         Test::R => allow("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
+        Test::Z6_3 if sc_fence => {
+            forbid("the three fence.sc are ordered one way: W y=2 after W y=1 then puts W x before the last R x")
+        }
+        Test::Z6_3 => {
+            allow("W y=2 landing after W y=1 is coherence, not observation: nothing synchronizes role 0 with role 1")
+        }
+        Test::ThreeTwoW if sc_fence => {
+            forbid("the three fence.sc are ordered one way: the stores cannot chain into a cycle against it")
+        }
+        Test::ThreeTwoW if fence.is_some() => {
+            allow("acq_rel fences synchronize only through a load that observes a store: 3.2W has no load")
+        }
+        Test::ThreeTwoW => allow("relaxed: nothing orders a thread's two stores to different locations"),
     }
 }
 

@@ -1,5 +1,5 @@
-//! The litmus suite: fourteen tests of memory order (MP, SB, LB, CoRR, WRC,
-//! IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S, R), one file each, every test in the variants of
+//! The litmus suite: sixteen tests of memory order (MP, SB, LB, CoRR, WRC,
+//! IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S, R, Z6.3, 3.2W), one file each, every test in the variants of
 //! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
 //!
 //! A test is written once, as a generic function over [`access::Access`];
@@ -30,6 +30,8 @@
 //! | 2+2W | `W x=1; W y=2` ‖ `W y=1; W x=2` | `x = 1, y = 1` |
 //! | S | `W x=2; W y` ‖ `R y; W x=1` | `r0 = 1, x = 2` |
 //! | R | `W x; W y=1` ‖ `W y=2; R x` | `y = 2, r0 = 0` |
+//! | Z6.3 | `W x; W y` ‖ `W y=2; W z` ‖ `R z; R x` | `y = 2, r0 = 1, r1 = 0` |
+//! | 3.2W | `W x=2; W y` ‖ `W y=2; W z` ‖ `W z=2; W x` | `x = y = z = 2` |
 //!
 //! Every litmus kernel's launch:
 //!
@@ -69,8 +71,10 @@ mod r;
 mod rwc;
 mod s;
 mod sb;
+mod three_two_w;
 mod two_plus_two_w;
 mod wrc;
+mod z6_3;
 
 pub use classify::litmus_classify;
 
@@ -118,6 +122,12 @@ macro_rules! run {
     };
     (R, $access:ty, $env:expr) => {
         r::r::<$access>($env)
+    };
+    (Z6_3, $access:ty, $env:expr) => {
+        z6_3::z6_3::<$access>($env)
+    };
+    (ThreeTwoW, $access:ty, $env:expr) => {
+        three_two_w::three_two_writes::<$access>($env)
     };
 }
 
