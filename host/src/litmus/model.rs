@@ -215,8 +215,6 @@ mod tests {
     use super::*;
     use layout::litmus::KERNELS;
 
-    use layout::Placement;
-
     fn allowed(test: Test, variant: Variant, placement: impl Into<Split>) -> bool {
         verdict(test, variant, placement).allowed
     }
@@ -235,73 +233,10 @@ mod tests {
         }
     }
 
-    /// The classic answers, as the PTX model (and C++'s, which maps onto it)
-    /// gives them with every thread in scope.
-    #[test]
-    fn the_textbook_cases() {
-        use Placement::{InterBlock as Inter, IntraBlock as Intra};
-        use Test::*;
-        use Variant::*;
-        // Message passing needs synchronization; either kind at a covering scope suffices.
-        assert!(allowed(Mp, RelaxedGpu, Inter));
-        assert!(!allowed(Mp, ReleaseAcquireGpu, Inter));
-        assert!(!allowed(Mp, ReleaseAcquireCta, Intra));
-        assert!(allowed(Mp, ReleaseAcquireCta, Inter), "the page's wrong-scope variant");
-        assert!(!allowed(Mp, FenceAcqRelGpu, Inter));
-        assert!(allowed(Mp, FenceAcqRelCta, Inter));
-        // Store buffering and IRIW need fence.sc.
-        assert!(allowed(Sb, FenceAcqRelGpu, Inter));
-        assert!(!allowed(Sb, FenceScGpu, Inter));
-        assert!(allowed(Iriw, FenceAcqRelGpu, Intra));
-        assert!(!allowed(Iriw, FenceScGpu, Inter));
-        assert!(allowed(Iriw, FenceScCta, Inter));
-        assert!(!allowed(Iriw, FenceScCta, Intra));
-        // Load buffering: allowed relaxed, forbidden with fences.
-        assert!(allowed(Lb, RelaxedGpu, Intra));
-        assert!(!allowed(Lb, FenceAcqRelGpu, Inter));
-        // Coherence holds for strong accesses in scope, and only for them.
-        assert!(!allowed(Corr, RelaxedGpu, Inter));
-        assert!(!allowed(Corr, RelaxedCta, Intra));
-        assert!(allowed(Corr, RelaxedCta, Inter));
-        assert!(allowed(Corr, Weak, Intra));
-        // Causality is cumulative in PTX.
-        assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
-        assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
-        assert!(allowed(Wrc, RelaxedGpu, Inter));
-        // Read-to-write causality needs fence.sc in both two-access threads, as SB does.
-        assert!(allowed(Rwc, RelaxedGpu, Inter));
-        assert!(allowed(Rwc, FenceAcqRelGpu, Inter));
-        assert!(!allowed(Rwc, FenceScGpu, Inter));
-        assert!(!allowed(Rwc, FenceScCta, Intra));
-        assert!(allowed(Rwc, FenceScCta, Inter));
-        // ISA2: a chain of two release/acquire pairs is as good as one, causality being transitive.
-        assert!(allowed(Isa2, RelaxedGpu, Inter));
-        assert!(!allowed(Isa2, ReleaseAcquireGpu, Inter));
-        assert!(!allowed(Isa2, ReleaseAcquireCta, Intra));
-        assert!(allowed(Isa2, ReleaseAcquireCta, Inter));
-        assert!(!allowed(Isa2, FenceAcqRelGpu, Inter));
-        assert!(allowed(Isa2, FenceAcqRelCta, Inter));
-        // Coherence of stores: one thread's two stores keep their order even weak; a store
-        // another thread reads or overwrites needs strong accesses in scope, as CoRR's loads.
-        assert!(!allowed(Coww, Weak, Inter));
-        assert!(!allowed(Coww, RelaxedCta, Inter));
-        assert!(allowed(Cowr, Weak, Intra));
-        assert!(!allowed(Cowr, RelaxedGpu, Inter));
-        assert!(allowed(Cowr, RelaxedCta, Inter));
-        assert!(!allowed(Corw2, RelaxedCta, Intra));
-        assert!(allowed(Corw2, RelaxedCta, Inter));
-        // 2+2W and R need fence.sc, as SB does; S is message passing, so either synchronization does.
-        assert!(allowed(TwoPlusTwoW, FenceAcqRelGpu, Inter));
-        assert!(!allowed(TwoPlusTwoW, FenceScGpu, Inter));
-        assert!(allowed(TwoPlusTwoW, FenceScCta, Inter));
-        assert!(allowed(S, RelaxedGpu, Inter));
-        assert!(!allowed(S, ReleaseAcquireGpu, Inter));
-        assert!(allowed(S, ReleaseAcquireCta, Inter));
-        assert!(!allowed(S, FenceAcqRelGpu, Inter));
-        assert!(allowed(R, FenceAcqRelGpu, Inter));
-        assert!(!allowed(R, FenceScGpu, Inter));
-        assert!(!allowed(R, FenceScCta, Intra));
-    }
+    // The textbook answers (MP needs synchronization, SB and IRIW need
+    // fence.sc, causality is cumulative, ...) are pinned once, on the checker
+    // itself: `memory_model::lab`'s `the_textbook_cases`. Here the rules are
+    // held to the checker everywhere, below.
 
     /// The new placements: one warp is one block to the model; in a block
     /// split, `.cta` fences order the fenced threads when those share a
