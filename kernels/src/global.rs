@@ -61,10 +61,13 @@ pub unsafe fn load_b32(address: *const u32) -> u32 {
 }
 
 /// Makes `value` live: `setp.eq.u32` against `u32::MAX`, then a store of it
-/// to `sink` predicated on that compare. Every value the lab folds into one
-/// is a flag, a payload word or a loop counter, never `u32::MAX`, so the store
-/// never runs; `ptxas` cannot know that, so it keeps every load the value
-/// came from. The SASS is an `ISETP` and a predicated `STG`.
+/// to `sink` predicated on that compare. What the lab folds into one is a
+/// litmus location's flag (0 to 2), a payload id (0 or 42), or an XOR of stress
+/// words, which hold zero or a loop counter below `--stress-iterations`, so
+/// the store does not run in practice; and where it could, the sink is a word
+/// whose value no result depends on. `ptxas` cannot know any of that, so it
+/// keeps every load the value came from. The SASS is an `ISETP` and a
+/// predicated `STG`.
 ///
 /// # Safety
 ///

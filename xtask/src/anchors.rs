@@ -36,8 +36,15 @@ pub struct Anchor {
     pub best_per_second: f64,
 }
 
+impl Anchor {
+    /// The lab kernel's name in records (`wrc_relaxed_gpu`).
+    fn kernel(&self) -> String {
+        format!("{}_{}", self.test, self.variant.replace('-', "_"))
+    }
+}
+
 /// Parses the anchors file: a header, then one row per anchor, no quoted
-/// fields.
+/// fields. A row that names no lab kernel is an error.
 pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
@@ -65,7 +72,7 @@ pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
             let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
             let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
             let real = |k: usize| cell(k)?.parse::<f64>().map_err(|_| bad("a rate that is not a number"));
-            Ok(Anchor {
+            let anchor = Anchor {
                 test: cell(test)?.to_owned(),
                 variant: cell(variant)?.to_owned(),
                 binary: cell(binary)?.to_owned(),
@@ -74,7 +81,12 @@ pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
                 weak: int(weak)?,
                 best_per_million: real(per_million)?,
                 best_per_second: real(per_second)?,
-            })
+            };
+            let symbol = format!("litmus_{}", anchor.kernel());
+            if !layout::litmus::KERNELS.iter().any(|k| k.entry.symbol == symbol) {
+                return Err(bad(&format!("no lab kernel {symbol}")));
+            }
+            Ok(anchor)
         })
         .collect()
 }
@@ -100,7 +112,7 @@ struct Rate {
 type Best = (Option<Rate>, Option<Rate>);
 
 fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
-    let kernel = format!("{}_{}", anchor.test, anchor.variant.replace('-', "_"));
+    let kernel = anchor.kernel();
     let Some(k) = layout::litmus::KERNELS.iter().find(|k| k.entry.symbol == format!("litmus_{kernel}")) else {
         return (None, None);
     };
@@ -149,17 +161,16 @@ fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
     (per_million, per_second)
 }
 
-/// `x` with three significant digits or as a whole number, whichever is
-/// shorter to read.
+/// `x` as a whole number from 100 up, and with three significant digits
+/// below, so that no rate above zero prints as zero.
 fn rate(x: f64) -> String {
     if x == 0.0 {
         "0".to_owned()
     } else if x >= 100.0 {
         format!("{x:.0}")
-    } else if x >= 1.0 {
-        format!("{x:.1}")
     } else {
-        format!("{x:.3}")
+        let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
+        format!("{x:.decimals$}")
     }
 }
 
@@ -241,5 +252,8 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
     fn a_broken_row_is_one_clear_error() {
         let e = parse(&CSV.replace(",97,", ",many,")).unwrap_err();
         assert!(e.0.contains("row 1") && e.0.contains("whole number"), "{}", e.0);
+        let e = parse(&CSV.replace("wrc,relaxed-gpu", "wrc,relaxed-sys")).unwrap_err();
+        assert!(e.0.contains("no lab kernel litmus_wrc_relaxed_sys"), "{}", e.0);
+        assert_eq!([rate(0.0004), rate(12.34), rate(917.2)], ["0.000400", "12.3", "917"]);
     }
 }

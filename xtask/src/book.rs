@@ -198,8 +198,8 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
     })
 }
 
-/// Every `litmus*.json` of `results` but the sequential control, by step
-/// name, parsed.
+/// Every `host litmus` run and search of `results` but the sequential
+/// control, by step name, parsed (the mutant runs' records are another kind).
 fn litmus_runs(results: &Path) -> Result<Vec<(String, serde_json::Value)>, Error> {
     let entries = fs::read_dir(results).map_err(|e| Error(format!("cannot list {}: {e}", results.display())))?;
     let mut names: Vec<String> = entries
@@ -211,8 +211,14 @@ fn litmus_runs(results: &Path) -> Result<Vec<(String, serde_json::Value)>, Error
         .into_iter()
         .map(|name| {
             let text = read(&results.join(&name))?;
-            let value = serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
+            let value: serde_json::Value =
+                serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
             Ok((name.trim_end_matches(".json").to_owned(), value))
+        })
+        .filter(|run| {
+            run.as_ref().map_or(true, |(_, v)| {
+                ["litmus", "litmus-tune"].contains(&v["results"]["command"].as_str().unwrap_or_default())
+            })
         })
         .collect()
 }

@@ -260,9 +260,12 @@ fn destination(line: &str) -> Option<&str> {
 
 /// The module of mutant `edit` of `kernel`: the PTX header of `ptx`, then
 /// `kernel`'s entry from `ptx` renamed `symbol`, with its test step edited.
-/// A swap is refused (with the reason) if an instruction between the two
-/// accesses computes or uses a register either names: moving one line past
-/// it would change what it computes.
+/// The PTX's test steps must be exactly `kernel`'s program (a `--ptx` file
+/// of another build may differ): otherwise, or where the edit cannot be made,
+/// the reason comes back instead. A swap is refused if an instruction between
+/// the two accesses names a register either names, or if one of the two reads
+/// what the other writes: moving one line past the other would change what it
+/// computes.
 pub fn module(ptx: &str, kernel: &Kernel, edit: &Edit, symbol: &str) -> Result<String, String> {
     let name = kernel.entry.symbol;
     let start = ptx.find(&format!(".entry {name}(")).ok_or_else(|| format!("no .entry {name} in the PTX"))?;
@@ -276,16 +279,16 @@ pub fn module(ptx: &str, kernel: &Kernel, edit: &Edit, symbol: &str) -> Result<S
     let mut lines: Vec<String> = ptx[start..end].lines().map(str::to_owned).collect();
     lines[0] = lines[0].replace(&format!(".entry {name}("), &format!(".entry {symbol}("));
     let steps: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| is_step(l)).map(|(i, _)| i).collect();
-    let expected = kernel.program().count();
-    if steps.len() != expected {
-        return Err(format!("{name}: {} test steps in the PTX, {expected} in its program", steps.len()));
+    let opcode = |line: &str| line.trim_start().split([' ', '\t', ';']).next().unwrap_or("").to_owned();
+    let found: Vec<String> = steps.iter().map(|&i| opcode(&lines[i])).collect();
+    if !found.iter().map(String::as_str).eq(kernel.program()) {
+        return Err(format!("{name}: the PTX's test steps {found:?} are not its program"));
     }
     let line_of = |index: usize| steps.get(index).copied().ok_or_else(|| format!("{name}: no step {index}"));
     match edit {
         Edit::Replace { index, ptx: new } => {
             let i = line_of(*index)?;
-            let old = kernel.program().nth(*index).expect("counted above");
-            lines[i] = lines[i].replacen(old, new, 1);
+            lines[i] = lines[i].replacen(&found[*index], new, 1);
         }
         Edit::Remove { index } => {
             lines.remove(line_of(*index)?);
@@ -294,14 +297,18 @@ pub fn module(ptx: &str, kernel: &Kernel, edit: &Edit, symbol: &str) -> Result<S
             let (a, b) = (line_of(*first)?, line_of(*second)?);
             let named: Vec<String> =
                 registers(&lines[a]).into_iter().chain(registers(&lines[b])).map(str::to_owned).collect();
-            if let Some(between) = lines[a + 1..b].iter().find(|l| {
-                registers(l).iter().any(|r| named.iter().any(|n| n == r))
-                    || destination(l).is_some_and(|d| named.iter().any(|n| n == d))
-            }) {
+            if let Some(between) =
+                lines[a + 1..b].iter().find(|l| registers(l).iter().any(|r| named.iter().any(|n| n == r)))
+            {
                 return Err(format!(
                     "{name}: `{}` sits between the two accesses and shares a register",
                     between.trim()
                 ));
+            }
+            let reads =
+                |reader: &str, writer: &str| destination(writer).is_some_and(|d| registers(reader).contains(&d));
+            if reads(&lines[b], &lines[a]) || reads(&lines[a], &lines[b]) {
+                return Err(format!("{name}: one of the two accesses reads what the other writes"));
             }
             lines.swap(a, b);
         }
@@ -319,7 +326,9 @@ pub struct MutantRow {
     pub skipped: Option<String>,
     /// What it counted, if it ran.
     pub counts: Option<LitmusCounts>,
-    /// Instances and seconds until the first weak outcome, if one appeared.
+    /// Instances and seconds run by the end of the batch of launches in which
+    /// the first weak outcome appeared, if one did: an upper bound, within one
+    /// batch, on what the kill took.
     pub killed_after: Option<(u64, f64)>,
 }
 
@@ -369,7 +378,19 @@ pub fn run(
                 continue;
             }
         };
-        let function = gpu.function_in(&format!("mutant {name}"), &text, &name)?;
+        let function = match gpu.function_in(&format!("mutant {name}"), &text, &name) {
+            Ok(function) => function,
+            Err(e) => {
+                rows.push(MutantRow {
+                    mutant,
+                    skipped: Some(format!("did not load: {e}")),
+                    counts: None,
+                    killed_after: None,
+                });
+                progress.step();
+                continue;
+            }
+        };
         // The budget is spent in slices of one batch of launches, so that a
         // kill is noticed within a batch of the first weak outcome.
         let mut total: Option<LitmusCounts> = None;
@@ -410,6 +431,12 @@ pub fn run(
             if killed_after.is_some() || spent || interrupt::requested() {
                 break;
             }
+        }
+        // A mutant cut short by Ctrl-C did not survive its budget: it is
+        // reported as not run, and the run ends.
+        if killed_after.is_none() && interrupt::requested() {
+            rows.push(MutantRow { mutant, skipped: Some("interrupted".to_owned()), counts: total, killed_after });
+            break;
         }
         rows.push(MutantRow { mutant, skipped: None, counts: total, killed_after });
         progress.step();

@@ -93,8 +93,8 @@ unsafe fn stress(stress: *mut u32, params: &Params, iterations: u32, line: u32) 
         }
         word = next;
     }
-    // SAFETY: `base` is a word of the stress buffer, which holds nothing
-    // anyone reads.
+    // SAFETY: `base` is a word of the stress buffer, which no result depends
+    // on.
     unsafe { global::keep_live(seen, base) };
 }
 
@@ -145,7 +145,7 @@ impl Env {
         // SAFETY: as above.
         unsafe { stress(args.stress, &params, params.pre_stress_iterations, warp_line) };
         // SAFETY: the locations are valid for every instance, and the stress
-        // buffer's first word holds nothing anyone reads.
+        // buffer's first word is one no result depends on.
         unsafe { env.preload(test, global::to_global(args.stress)) };
         // SAFETY: `control` is one global word, zeroed before the launch.
         unsafe { env.start(args.control) };
@@ -177,7 +177,7 @@ impl Env {
     /// # Safety
     ///
     /// The location buffer must be valid for every instance, and `sink` a
-    /// global word that nobody reads.
+    /// global word that no result depends on.
     #[inline(always)]
     unsafe fn preload(&self, test: Test, sink: *mut u32) {
         let preload = self.params.preload;

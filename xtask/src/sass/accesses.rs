@@ -77,6 +77,23 @@ fn offset(operand: &str) -> Option<u64> {
     }
 }
 
+/// Whether `instruction` writes `register`: its first operand is the
+/// destination of anything but a store or a reduction, and a 64-bit result
+/// (`IMAD.WIDE R4`, `….64`) also writes the register after it (`R5`).
+fn overwrites(instruction: &Instruction, register: &str) -> bool {
+    let op = &instruction.opcode;
+    if op.starts_with("ST") || op.starts_with("RED") {
+        return false;
+    }
+    let Some(dest) = instruction.operands.first() else { return false };
+    if dest == register {
+        return true;
+    }
+    let wide = op.contains(".WIDE") || op.contains(".64");
+    let number = |r: &str| r.strip_prefix('R')?.parse::<u32>().ok();
+    wide && matches!((number(dest), number(register)), (Some(d), Some(r)) if r == d + 1)
+}
+
 /// What the SASS of one litmus kernel shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LitmusSass {
@@ -136,10 +153,7 @@ pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
                     let o = offset(later.operands.first()?)?;
                     return Some(((o / 4) % layout::litmus::REGISTERS as u64) as u8);
                 }
-                // Any other instruction whose first operand is the register
-                // overwrites it (stores and branches name no destination).
-                let writes = !later.opcode.starts_with("ST") && !later.opcode.starts_with("RED");
-                if writes && later.operands.first() == Some(dest) {
+                if overwrites(later, dest) {
                     return None;
                 }
             }
@@ -186,9 +200,15 @@ mod tests {
 
     #[test]
     fn a_register_overwritten_before_its_record_is_not_followed() {
-        let sass = MP_WEAK.replace("IMAD.WIDE R4, R0", "IMAD.WIDE R2, R0");
+        let sass = MP_WEAK.replace("IMAD.WIDE R4, R0", "IMAD R2, R0");
         let s = litmus_sass(&sass).unwrap();
         assert_eq!(s.load_registers, [None, Some(0)]);
+    }
+
+    #[test]
+    fn a_wide_result_overwrites_the_register_after_its_destination() {
+        let sass = MP_WEAK.replace("IMAD.WIDE R4, R0", "IMAD.WIDE R1, R0");
+        assert_eq!(litmus_sass(&sass).unwrap().load_registers, [None, Some(0)], "R1:R2 overwrites R2");
     }
 
     #[test]

@@ -197,6 +197,19 @@ pub fn prepare(options: &EvidenceOptions) -> Result<(), LabError> {
 /// A step that fails is recorded and the run goes on; an interrupted step
 /// (Ctrl-C) ends the run after the manifest is written.
 pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Result<Manifest, LabError> {
+    // A part of a run joins the run already in the directory only if that run
+    // is of this GPU: otherwise the book would credit the old part's files to
+    // this one. (`prepare` checked the commit before the GPU was opened.)
+    if options.partial() && options.dir.join(MANIFEST).is_file() {
+        let joinable = existing_manifest(&options.dir).filter(|old| old.gpu == gpu_record(info));
+        if joinable.is_none() {
+            return Err(LabError::Unrunnable(format!(
+                "{} holds a run whose manifest does not read or names another GPU; a part (--only, --skip) \
+                 joins a run of this GPU only",
+                options.dir.display()
+            )));
+        }
+    }
     std::fs::create_dir_all(&options.dir)
         .map_err(|e| LabError::Output { path: options.dir.clone(), reason: e.to_string() })?;
     let exe = std::env::current_exe().map_err(|e| LabError::Step {
@@ -278,8 +291,8 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
         wall_s: clock.elapsed().as_secs_f64(),
         steps,
     };
-    // A run of some steps (`--only`) into a run of the same commit on the
-    // same GPU completes it: one run, made in parts.
+    // A part of a run (`--only`, `--skip`) into a run of the same commit on
+    // the same GPU completes it: one run, made in parts.
     let manifest = match existing_manifest(&options.dir) {
         Some(old) if options.partial() && old.commit == manifest.commit && old.gpu == manifest.gpu => {
             merge(old, manifest)
@@ -300,7 +313,8 @@ fn existing_manifest(dir: &Path) -> Option<Manifest> {
 
 /// `new`'s steps merged into `old`'s: a step run again replaces the old one
 /// in its place, a step new to the run is added at the end; the run started
-/// when `old` did and took both parts' time.
+/// when `old` did and took both parts' time. Where one part found the
+/// sanitizer and ran it, the other part's note that it could not is dropped.
 fn merge(old: Manifest, new: Manifest) -> Manifest {
     let mut steps = old.steps;
     for step in new.steps {
@@ -308,6 +322,9 @@ fn merge(old: Manifest, new: Manifest) -> Manifest {
             Some(slot) => *slot = step,
             None => steps.push(step),
         }
+    }
+    if steps.iter().any(|s| s.name != SANITIZE && s.name.starts_with(SANITIZE)) {
+        steps.retain(|s| s.name != SANITIZE);
     }
     Manifest { started: old.started, wall_s: old.wall_s + new.wall_s, steps, ..new }
 }
