@@ -43,13 +43,14 @@ pub fn export(record: &Record, format: Format) -> String {
 /// The text tables' lines kept as lines in Markdown: a line of prose (a
 /// header, a caption, a check sentence) followed by another ends in a hard
 /// line break (`\`, CommonMark's), where Markdown would join the two. Table
-/// rows (`|`) and blank lines are kept as they are.
+/// rows (`|`), HTML lines (`<`, such as a `<details>` that folds a long
+/// table away) and blank lines are kept as they are.
 fn paragraphs(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
         out.push_str(line);
-        let prose = |l: &str| !l.trim().is_empty() && !l.starts_with('|');
+        let prose = |l: &str| !l.trim().is_empty() && !l.starts_with('|') && !l.starts_with('<');
         if prose(line) && lines.peek().is_some_and(|next| prose(next)) {
             out.push('\\');
         }

@@ -331,6 +331,11 @@ pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -
         ]);
     }
     let each = render_some(each, look, 4..5);
+    // Hundreds of rows: in Markdown (the book) they fold away under the score.
+    let each = match look {
+        Look::Plain => each,
+        Look::Markdown => format!("<details>\n<summary>Every mutant</summary>\n\n{each}\n</details>\n"),
+    };
     format!(
         "{}Mutation testing: every mutant of each forbidden row (one synchronizing element weakened) whose weak \
          outcome the model then allows, run until its first weak outcome or the row budget.\n\
