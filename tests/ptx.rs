@@ -184,14 +184,7 @@ fn litmus_kernels_access_memory_in_program_order_with_their_variants_qualifiers(
     for kernel in &layout::litmus::KERNELS {
         let name = kernel.entry.symbol;
         let body = entry_body(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
-        let found: Vec<&str> = body
-            .lines()
-            .map(str::trim)
-            .filter(|l| {
-                l.starts_with("fence.") || ((l.starts_with("ld.") || l.starts_with("st.")) && l.contains(".u32 "))
-            })
-            .map(|l| l.split([' ', '\t', ';']).next().unwrap())
-            .collect();
+        let found: Vec<&str> = body.lines().filter_map(layout::litmus::test_step).collect();
         let expected: Vec<&str> = kernel.program().collect();
         assert_eq!(found, expected, "{name}");
     }

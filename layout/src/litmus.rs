@@ -1389,6 +1389,17 @@ impl Kernel {
     }
 }
 
+/// The instruction of a line of a litmus kernel's PTX body (such as
+/// `st.release.gpu.global.u32`), if the line is one of the test's steps: a
+/// fence, or a `.u32` load or store, the type only test accesses use. The
+/// steps of a kernel's body, in order, are exactly [`Kernel::program`]; the
+/// PTX tests hold them to it, and mutants are made by editing them.
+pub fn test_step(line: &str) -> Option<&str> {
+    let l = line.trim_start();
+    let step = l.starts_with("fence.") || ((l.starts_with("ld.") || l.starts_with("st.")) && l.contains(".u32 "));
+    if step { l.split([' ', '\t', ';']).next() } else { None }
+}
+
 /// What one test access or fence of [`Kernel::program`] becomes in sm_90
 /// SASS, as `ptxas` 13 writes it: a relaxed access is a load or store with
 /// its scope's `.STRONG` qualifier (`.GPU`, or `.SM` for `.cta`, whose point

@@ -76,29 +76,15 @@ pub fn split_functions(sass: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The opcode of one SASS line such as
-/// `/*0200*/  @!P0 ATOMS.CAST.SPIN R5, [R2], R4, R5 ;`, if it has one.
-fn opcode(line: &str) -> Option<&str> {
-    let rest = line.trim_start().strip_prefix("/*")?;
-    let (address, rest) = rest.split_once("*/")?;
-    if !address.chars().all(|c| c.is_ascii_hexdigit()) {
-        return None;
-    }
-    let mut words = rest.split_whitespace();
-    let first = words.next()?;
-    let op = if first.starts_with('@') { words.next()? } else { first };
-    Some(op.trim_end_matches(';'))
-}
-
 /// The synchronizing instructions of every kernel in `cuobjdump -sass` text.
 pub fn summarize(sass: &str) -> Vec<Summary> {
     split_functions(sass)
         .into_iter()
         .map(|(kernel, body)| {
             let mut counts = BTreeMap::new();
-            for op in body.lines().filter_map(opcode) {
+            for op in body.lines().filter_map(accesses::instruction).map(|i| i.opcode) {
                 if FAMILIES.iter().any(|f| op.starts_with(f)) {
-                    *counts.entry(op.to_owned()).or_insert(0) += 1;
+                    *counts.entry(op).or_insert(0) += 1;
                 }
             }
             Summary { kernel, counts }

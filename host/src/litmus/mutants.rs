@@ -234,13 +234,6 @@ pub fn symbol(kernel: &Kernel, number: usize) -> String {
     format!("{}_mutant_{number}", kernel.entry.symbol)
 }
 
-/// Whether a PTX line is one of a litmus kernel's test steps: a fence, or a
-/// `.u32` load or store (the type only test accesses use).
-fn is_step(line: &str) -> bool {
-    let l = line.trim_start();
-    l.starts_with("fence.") || ((l.starts_with("ld.") || l.starts_with("st.")) && l.contains(".u32 "))
-}
-
 /// The `%r…` registers a PTX line names, in order.
 fn registers(line: &str) -> Vec<&str> {
     line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '%' || c == '_')).filter(|w| w.starts_with('%')).collect()
@@ -278,9 +271,10 @@ pub fn module(ptx: &str, kernel: &Kernel, edit: &Edit, symbol: &str) -> Result<S
         .collect();
     let mut lines: Vec<String> = ptx[start..end].lines().map(str::to_owned).collect();
     lines[0] = lines[0].replace(&format!(".entry {name}("), &format!(".entry {symbol}("));
-    let steps: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| is_step(l)).map(|(i, _)| i).collect();
-    let opcode = |line: &str| line.trim_start().split([' ', '\t', ';']).next().unwrap_or("").to_owned();
-    let found: Vec<String> = steps.iter().map(|&i| opcode(&lines[i])).collect();
+    let steps: Vec<usize> =
+        lines.iter().enumerate().filter(|(_, l)| layout::litmus::test_step(l).is_some()).map(|(i, _)| i).collect();
+    let found: Vec<String> =
+        steps.iter().filter_map(|&i| layout::litmus::test_step(&lines[i])).map(str::to_owned).collect();
     if !found.iter().map(String::as_str).eq(kernel.program()) {
         return Err(format!("{name}: the PTX's test steps {found:?} are not its program"));
     }
@@ -485,7 +479,7 @@ mod tests {
                             assert!(
                                 text.starts_with(".version") && text.contains(&format!(".entry {}(", symbol(spec, n)))
                             );
-                            let steps = text.lines().filter(|l| is_step(l)).count();
+                            let steps = text.lines().filter(|l| layout::litmus::test_step(l).is_some()).count();
                             let expected = spec.program().count() - usize::from(matches!(m.edit, Edit::Remove { .. }));
                             assert_eq!(steps, expected, "{}: {}", spec.entry.symbol, m.mutation);
                         }

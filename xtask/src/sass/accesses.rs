@@ -25,29 +25,31 @@
 
 /// One SASS instruction: its opcode (`LDG.E.STRONG.GPU`) and operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
-struct Instruction {
-    opcode: String,
+pub(super) struct Instruction {
+    pub(super) opcode: String,
     operands: Vec<String>,
 }
 
+/// The instruction of one `cuobjdump -sass` line such as
+/// `/*0200*/  @!P0 ATOMS.CAST.SPIN R5, [R2], R4, R5 ;`, predicate dropped, if
+/// the line has one.
+pub(super) fn instruction(line: &str) -> Option<Instruction> {
+    let rest = line.trim_start().strip_prefix("/*")?;
+    let (address, rest) = rest.split_once("*/")?;
+    if !address.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let text = rest.split("/*").next()?.trim().trim_end_matches(';').trim();
+    let text = if text.starts_with('@') { text.split_once(' ')?.1.trim() } else { text };
+    let (opcode, operands) = text.split_once(' ').unwrap_or((text, ""));
+    let operands = operands.split(',').map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+    Some(Instruction { opcode: opcode.to_owned(), operands })
+}
+
 /// The instructions of one function's `cuobjdump -sass` text, in listing
-/// order, predicates dropped.
+/// order.
 fn instructions(function: &str) -> Vec<Instruction> {
-    function
-        .lines()
-        .filter_map(|line| {
-            let rest = line.trim_start().strip_prefix("/*")?;
-            let (address, rest) = rest.split_once("*/")?;
-            if !address.chars().all(|c| c.is_ascii_hexdigit()) {
-                return None;
-            }
-            let text = rest.split("/*").next()?.trim().trim_end_matches(';').trim();
-            let text = if text.starts_with('@') { text.split_once(' ')?.1.trim() } else { text };
-            let (opcode, operands) = text.split_once(' ').unwrap_or((text, ""));
-            let operands = operands.split(',').map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
-            Some(Instruction { opcode: opcode.to_owned(), operands })
-        })
-        .collect()
+    function.lines().filter_map(instruction).collect()
 }
 
 /// Whether an opcode is one of the test's memory accesses or the
