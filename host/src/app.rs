@@ -31,6 +31,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Subcommand::Histogram(args) => execute(args, &ptx),
         Subcommand::Accuracy(args) => execute(args, &ptx),
         Subcommand::Litmus(args) => execute(args, &ptx),
+        Subcommand::Pitfalls(args) => execute(args, &ptx),
         Subcommand::Evidence(args) => execute(args, &ptx),
         Subcommand::Render(args) => execute(args, &ptx),
     }

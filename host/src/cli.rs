@@ -13,6 +13,7 @@ use crate::commands::evidence::EvidenceArgs;
 use crate::commands::exercise::ExerciseArgs;
 use crate::commands::histogram::HistogramArgs;
 use crate::commands::litmus::LitmusArgs;
+use crate::commands::pitfalls::PitfallsArgs;
 use crate::commands::publish::PublishArgs;
 use crate::commands::render::RenderArgs;
 use crate::commands::sweep::SweepArgs;
@@ -132,6 +133,13 @@ pub enum Command {
     /// testing environment, count each outcome on the GPU, and hold each
     /// count to the PTX memory model's verdict.
     Litmus(LitmusArgs),
+    /// Run each of the pages' mistakes beside its fix, under the condition
+    /// that makes it show: a barrier inside a bounds check, a warp barrier
+    /// across warps, a grid barrier in an ordinary launch, two atomics on
+    /// two fields, a relaxed (volatile) flag, the histogram without a
+    /// barrier, an accumulator never reset, a golden `==` on a float sum.
+    /// Fails only if a fix goes wrong.
+    Pitfalls(PitfallsArgs),
     /// Run everything the book shows, with the settings of record, on the GPU
     /// found, and write each run's JSON and plot and a manifest.json (commit,
     /// GPU, driver, each command line, date, wall time) into DIR. Where

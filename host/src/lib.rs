@@ -23,6 +23,7 @@ pub mod gpu;
 pub mod input;
 pub mod interrupt;
 pub mod litmus;
+pub mod pitfalls;
 pub mod progress;
 pub mod record;
 pub mod reference;

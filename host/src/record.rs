@@ -6,6 +6,7 @@ use crate::commands::bench::BenchReport;
 use crate::commands::exercise::ExerciseReport;
 use crate::commands::histogram::HistogramReport;
 use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults};
+use crate::commands::pitfalls::PitfallsReport;
 use crate::commands::publish::PublishResults;
 use crate::commands::sweep::SweepResults;
 use crate::gpu::{DeviceInfo, Gpu};
@@ -94,6 +95,8 @@ results! {
     LitmusTune(TuneResults),
     /// `litmus --mutants`.
     LitmusMutants(MutantResults),
+    /// `pitfalls`.
+    Pitfalls(PitfallsReport),
 }
 
 /// The host's name and version, as every file it writes names it.

@@ -30,6 +30,7 @@ pub mod histogram;
 pub mod hold;
 pub mod litmus;
 pub mod order;
+pub mod pitfall;
 pub mod publish;
 pub mod shared;
 pub mod sum;

@@ -125,3 +125,21 @@ pub fn any(predicate: bool) -> bool {
     }
     out != 0
 }
+
+/// The warp barrier, `__syncwarp()`.
+///
+/// Emits `bar.warp.sync 0xffffffff`. Every lane of the warp waits here until
+/// all 32 have arrived, and the memory accesses each lane made before it are
+/// ordered before those every lane makes after it: the block barrier's
+/// guarantee, for the 32 threads of one warp only. It orders nothing for the
+/// other warps of the block, which do not wait for it.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must reach this call, the same number of times.
+#[inline(always)]
+pub unsafe fn sync() {
+    // SAFETY: the caller guarantees the whole warp arrives. No `nomem`: the
+    // barrier orders memory, so the compiler must not move accesses across it.
+    unsafe { asm!("bar.warp.sync {mask};", mask = in(reg32) FULL_MASK, options(nostack)) }
+}

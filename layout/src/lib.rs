@@ -4,7 +4,8 @@
 //! doc and in a hand-written copy on the host. Here it lives once, as data:
 //! the constants and `#[repr(C)]` types that cross the kernel boundary, and a
 //! registry per kernel family ([`sum::KERNELS`], [`publish::VARIANTS`],
-//! [`histogram::KERNELS`], [`baseline::KERNELS`], [`litmus::KERNELS`]) that
+//! [`histogram::KERNELS`], [`baseline::KERNELS`], [`litmus::KERNELS`],
+//! [`pitfall::KERNELS`]) that
 //! names each kernel's PTX symbol, parameters, launch shape, shared-memory
 //! bytes, grid rule and the instructions its doc promises. The kernels crate compiles against it for
 //! nvptx64; the host sizes its launches from it; the PTX tests, the SASS
@@ -21,6 +22,7 @@ pub mod baseline;
 pub mod exact;
 pub mod histogram;
 pub mod litmus;
+pub mod pitfall;
 pub mod publish;
 pub mod registry;
 pub mod scope;

@@ -17,6 +17,8 @@ pub enum Family {
     Baseline,
     /// The litmus suite (`kernels/src/litmus/`).
     Litmus,
+    /// The pages' mistakes beside their fixes (`kernels/src/pitfall/`).
+    Pitfall,
 }
 
 /// What every kernel has, whatever its family: the facts the PTX tests, the
@@ -117,6 +119,8 @@ pub enum ParamRole {
     Baseline(crate::baseline::Arg),
     /// A litmus kernel's argument.
     Litmus(crate::litmus::Arg),
+    /// A pitfall kernel's argument.
+    Pitfall(crate::pitfall::Arg),
 }
 
 impl ParamRole {
@@ -128,6 +132,7 @@ impl ParamRole {
             ParamRole::Histogram(_) => Family::Histogram,
             ParamRole::Baseline(_) => Family::Baseline,
             ParamRole::Litmus(_) => Family::Litmus,
+            ParamRole::Pitfall(_) => Family::Pitfall,
         }
     }
 }
@@ -216,7 +221,8 @@ pub fn entries() -> impl Iterator<Item = &'static Entry> {
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));
-    sums.chain(publish).chain(histograms).chain(crate::baseline::KERNELS.iter()).chain(litmus)
+    let pitfalls = crate::pitfall::KERNELS.iter().map(|k| &k.entry);
+    sums.chain(publish).chain(histograms).chain(crate::baseline::KERNELS.iter()).chain(litmus).chain(pitfalls)
 }
 
 #[cfg(test)]
@@ -277,7 +283,7 @@ mod tests {
 
     #[test]
     fn symbols_are_unique() {
-        let symbols: [&str; 160] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
+        let symbols: [&str; 256] = core::array::from_fn(|i| entries().nth(i).map_or("", |e| e.symbol));
         let count = entries().count();
         assert!(count < symbols.len());
         for i in 0..count {

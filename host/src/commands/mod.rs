@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod exercise;
 pub mod histogram;
 pub mod litmus;
+pub mod pitfalls;
 pub mod publish;
 pub mod render;
 pub mod sweep;

@@ -143,6 +143,26 @@ impl<'a> Args<'a> {
         // this function's contract says.
         unsafe { self.args.launch(config) }.map(|_| ())
     }
+
+    /// Launches the kernel with `config` through the driver's cooperative
+    /// launch, which guarantees every block of the grid is resident at once
+    /// and refuses (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`) a grid that
+    /// cannot be.
+    ///
+    /// # Panics
+    ///
+    /// As [`Args::launch`].
+    ///
+    /// # Safety
+    ///
+    /// As [`Args::launch`].
+    pub(super) unsafe fn launch_cooperative(mut self, config: LaunchConfig) -> Result<(), DriverError> {
+        let (symbol, listed) = (self.entry.symbol, self.entry.params.len());
+        assert_eq!(self.pushed, listed, "{symbol}: {} of its {listed} arguments pushed", self.pushed);
+        // SAFETY: as in `launch`: the arguments are the entry's, checked, and
+        // the rest is the caller's.
+        unsafe { self.args.launch_cooperative(config) }.map(|_| ())
+    }
 }
 
 /// The value a wrapper holds for `param`, taken: each is pushed once.

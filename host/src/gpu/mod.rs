@@ -20,6 +20,7 @@ mod driver_error;
 pub mod histogram;
 pub mod launch;
 pub mod litmus;
+pub mod pitfall;
 pub mod publish;
 pub mod registry;
 pub mod sum;

@@ -41,6 +41,14 @@ impl Registry for layout::histogram::Histogram {
     }
 }
 
+impl Registry for layout::pitfall::Kernel {
+    const ALL: &'static [Self] = &layout::pitfall::KERNELS;
+    const PREFIX: &'static str = "pitfall_";
+    fn entry(&self) -> &Entry {
+        &self.entry
+    }
+}
+
 impl Registry for layout::litmus::Kernel {
     const ALL: &'static [Self] = &layout::litmus::KERNELS;
     const PREFIX: &'static str = "litmus_";

@@ -171,7 +171,44 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
-        let mut scratch = match kernel.scratch() {
+        let mut scratch = self.scratch(kernel, n)?;
+        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
+        let times_ms = timing::time_launches(self.gpu, plan, |k| {
+            let mut total = totals.slice_mut(k..k + 1);
+            self.launch(kernel, input, &mut total, config, &mut scratch)
+        })?;
+        let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
+        Ok(SumMeasurement { kernel, times_ms, sums })
+    }
+
+    /// Launches `kernel` `launches` times on `input`, every launch adding
+    /// into the same accumulator, zeroed once before the first: the timing
+    /// loop page 1 warns about ("ten timed launches into one address leave
+    /// you with ten times the answer"), here only so that `host pitfalls`
+    /// can show what it leaves. Returns the accumulator after the last
+    /// launch. [`Self::measure`] is the loop done right.
+    pub fn accumulate_without_reset(
+        &self,
+        kernel: SumKernel,
+        input: &DeviceInput,
+        block: Block,
+        launches: usize,
+    ) -> Result<f32, LabError> {
+        let stream = self.gpu.stream();
+        let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
+        let mut scratch = self.scratch(kernel, input.len())?;
+        let config = kernel.config(input.len(), block, self.resident_blocks(kernel, block)?);
+        for _ in 0..launches {
+            self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
+        }
+        let value = stream.clone_dtoh(&total).doing(|| "copying the accumulator back".to_owned())?;
+        Ok(value[0])
+    }
+
+    /// The zeroed scratch `kernel`'s registry entry names, for `n` floats.
+    fn scratch(&self, kernel: SumKernel, n: usize) -> Result<ScratchBuffers, LabError> {
+        let stream = self.gpu.stream();
+        Ok(match kernel.scratch() {
             Scratch::None => ScratchBuffers::None,
             Scratch::ChunkPartials => ScratchBuffers::ChunkPartials {
                 partials: stream
@@ -182,14 +219,7 @@ impl<'gpu> SumKernels<'gpu> {
             Scratch::Superaccumulator => ScratchBuffers::Superaccumulator(
                 stream.alloc_zeros(1).doing(|| "allocating the superaccumulator".to_owned())?,
             ),
-        };
-        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
-        let times_ms = timing::time_launches(self.gpu, plan, |k| {
-            let mut total = totals.slice_mut(k..k + 1);
-            self.launch(kernel, input, &mut total, config, &mut scratch)
-        })?;
-        let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
-        Ok(SumMeasurement { kernel, times_ms, sums })
+        })
     }
 
     /// The loaded `kernel`, or the error of loading it.

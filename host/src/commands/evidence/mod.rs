@@ -411,6 +411,14 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
             Family::Litmus => {
                 runs.push(("litmus".to_owned(), strings(&["litmus", "--instances", "1", "--launches-per-check", "1"])))
             }
+            // One run per pitfall, small, so each log holds one pitfall's
+            // reports, and the book can quote the hazards racecheck finds in
+            // the broken histograms and exchanges.
+            Family::Pitfall => runs.extend(
+                layout::pitfall::Pitfall::ALL
+                    .iter()
+                    .map(|p| (format!("pitfalls-{}", p.key()), strings(&["pitfalls", "--quick", "--only", p.key()]))),
+            ),
             // One run per variant, so each log holds one variant's reports.
             Family::Publish => runs.extend(layout::publish::VARIANTS.iter().map(|v| {
                 (

@@ -1,0 +1,219 @@
+//! The pages' mistakes, each run beside its fix: the runners behind `host
+//! pitfalls`.
+//!
+//! Every pitfall is one module with one `run`, which sets up the condition
+//! that makes its mistake show (a shared memory full of a known pattern, a
+//! grid too large to be co-resident, a writer racing readers), launches the
+//! broken and the fixed versions, checks each against the CPU, and returns a
+//! [`Finding`]: numbers, no prose. What each mistake is, what catches it and
+//! what fixes it is [`describe`]'s, for the report.
+
+mod accumulator;
+mod barrier;
+mod golden;
+mod histogram;
+mod phase;
+mod record;
+mod volatile;
+mod warp;
+
+use layout::pitfall::Pitfall;
+
+use crate::error::LabError;
+use crate::gpu::Gpu;
+use crate::gpu::histogram::HistogramKernels;
+use crate::gpu::pitfall::PitfallKernels;
+use crate::gpu::publish::PublishKernels;
+use crate::gpu::sum::SumKernels;
+use crate::litmus::keys::Keyed;
+
+impl Keyed for Pitfall {
+    const ALL: &'static [Self] = &Pitfall::ALL;
+    fn key(self) -> &'static str {
+        Pitfall::key(self)
+    }
+    fn help(self) -> Option<&'static str> {
+        Some(describe(self).mistake)
+    }
+}
+
+/// Every kernel family a pitfall runs, loaded once.
+pub struct Lab<'gpu> {
+    /// The device.
+    pub gpu: &'gpu Gpu,
+    /// The broken kernels and the fixes no other family has.
+    pub pitfalls: PitfallKernels<'gpu>,
+    /// The sums (the accumulator and the golden test use the page's).
+    pub sums: SumKernels<'gpu>,
+    /// The histograms (`histogram_privatized` is the fix of its pitfall).
+    pub histograms: HistogramKernels<'gpu>,
+    /// The publications (the volatile flag beside the relaxed and the
+    /// release/acquire ones).
+    pub publish: PublishKernels<'gpu>,
+}
+
+impl<'gpu> Lab<'gpu> {
+    /// Loads every family from `gpu`'s module.
+    pub fn load(gpu: &'gpu Gpu) -> Result<Lab<'gpu>, LabError> {
+        Ok(Lab {
+            gpu,
+            pitfalls: PitfallKernels::load(gpu)?,
+            sums: SumKernels::load(gpu)?,
+            histograms: HistogramKernels::load(gpu)?,
+            publish: PublishKernels::load(gpu)?,
+        })
+    }
+}
+
+/// How big a run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Size {
+    /// Sizes at which the mistakes show, and the fixes are timed.
+    Full,
+    /// A few blocks and rounds, for compute-sanitizer, which runs every
+    /// access through its checks.
+    Quick,
+}
+
+impl Size {
+    /// `full` or `quick`.
+    pub fn pick<T>(self, full: T, quick: T) -> T {
+        match self {
+            Size::Full => full,
+            Size::Quick => quick,
+        }
+    }
+}
+
+/// One pitfall's trials.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Finding {
+    /// Which pitfall.
+    #[serde(with = "crate::litmus::keys::one")]
+    pub pitfall: Pitfall,
+    /// The broken versions first, then the fixes.
+    pub trials: Vec<Trial>,
+}
+
+/// One version of a pitfall, run under the condition that makes the mistake
+/// show.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Trial {
+    /// What ran: a kernel's key, or what the host did.
+    pub name: String,
+    /// Whether it makes the mistake.
+    pub broken: bool,
+    /// How it ran (the launch, the condition).
+    pub how: String,
+    /// Times it went wrong.
+    pub failures: u64,
+    /// Times it could have.
+    pub out_of: u64,
+    /// What one failure is ("wrong block sums").
+    pub unit: String,
+    /// What the failures looked like, where a value says it.
+    pub detail: Option<String>,
+    /// The median of its timed launches, in milliseconds, where it was timed.
+    pub time_ms: Option<f32>,
+    /// The driver's one line, where it declined the launch.
+    pub refused: Option<String>,
+}
+
+impl Trial {
+    /// A fix that went wrong, or was not allowed to run: what makes `host
+    /// pitfalls` exit 1.
+    pub fn fix_failed(&self) -> bool {
+        !self.broken && (self.failures > 0 || self.refused.is_some() || self.out_of == 0)
+    }
+
+    /// A broken version whose mistake showed this run: failures, or the
+    /// driver's refusal.
+    pub fn shown(&self) -> bool {
+        self.broken && (self.failures > 0 || self.refused.is_some())
+    }
+}
+
+/// What a pitfall is, in the report's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Description {
+    /// What was done wrong.
+    pub mistake: &'static str,
+    /// What catches it.
+    pub catches: &'static str,
+    /// What fixes it.
+    pub fix: &'static str,
+}
+
+/// The report's words for `pitfall`.
+pub fn describe(pitfall: Pitfall) -> Description {
+    match pitfall {
+        Pitfall::DivergentBarrier => Description {
+            mistake: "a block barrier inside the bounds check: threads past n return before it",
+            catches: "the exact check of each block's sum; compute-sanitizer cannot see a slot nobody wrote",
+            fix: "every thread reaches the barrier; a thread with no input stores 0",
+        },
+        Pitfall::WarpScope => Description {
+            mistake: "a warp barrier (__syncwarp) ordering an exchange with another warp",
+            catches: "each read checked against the partner's value of that round; racecheck",
+            fix: "the block barrier when the partner is in another warp; the warp barrier only within one",
+        },
+        Pitfall::DevicePhase => Description {
+            mistake: "a grid-wide barrier in an ordinary launch with more blocks than fit at once",
+            catches: "the spin's deadline (without it, a hang); the driver refuses such a cooperative launch",
+            fix: "two launches, a cooperative launch of a co-resident grid, or a last-block ticket",
+        },
+        Pitfall::TornRecord => Description {
+            mistake: "a two-field record written by two atomics and read by two loads",
+            catches: "readers that check the fields against each other",
+            fix: "one 64-bit word, or a sequence lock",
+        },
+        Pitfall::Volatile => Description {
+            mistake: "a volatile flag as the publication's signal",
+            catches: "the consumer's check of the record it reads after the flag",
+            fix: "release/acquire at a scope that covers both sides",
+        },
+        Pitfall::HistogramBarrier => Description {
+            mistake: "the privatized histogram without one of its two barriers",
+            catches: "the exact check against the CPU histogram; racecheck",
+            fix: "both barriers: after the zeroing and before the flush",
+        },
+        Pitfall::UnresetAccumulator => Description {
+            mistake: "timed launches of an atomic sum into one accumulator, never reset",
+            catches: "checking the value the timing loop leaves, not only the first",
+            fix: "each launch its own zeroed slot, picked before the start event",
+        },
+        Pitfall::GoldenEquality => Description {
+            mistake: "a golden-value test with == on a float atomic sum",
+            catches: "running the test more than once",
+            fix: "== only where the kernel promises the bits: the deterministic sum",
+        },
+    }
+}
+
+/// Runs `pitfall` at `size`.
+pub fn run(lab: &Lab<'_>, pitfall: Pitfall, size: Size) -> Result<Finding, LabError> {
+    let trials = match pitfall {
+        Pitfall::DivergentBarrier => barrier::run(lab, size)?,
+        Pitfall::WarpScope => warp::run(lab, size)?,
+        Pitfall::DevicePhase => phase::run(lab, size)?,
+        Pitfall::TornRecord => record::run(lab, size)?,
+        Pitfall::Volatile => volatile::run(lab, size)?,
+        Pitfall::HistogramBarrier => histogram::run(lab, size)?,
+        Pitfall::UnresetAccumulator => accumulator::run(lab, size)?,
+        Pitfall::GoldenEquality => golden::run(lab, size)?,
+    };
+    Ok(Finding { pitfall, trials })
+}
+
+/// The pattern the harness fills shared memory with before a kernel that may
+/// read a shared word it did not write: easy to spot in a sum or a count.
+const PATTERN: u32 = 0x0100_0000;
+
+/// Fills the shared memory of every SM with [`PATTERN`]: several waves of
+/// blocks that each take the whole default 48 KiB.
+fn fill_shared(lab: &Lab<'_>) -> Result<(), LabError> {
+    use crate::gpu::pitfall::{Buffers, PitfallKernel};
+    let fill = PitfallKernel::of(&layout::pitfall::FILL_SHARED);
+    let grid = lab.gpu.info.sm_count * 8;
+    lab.pitfalls.launch(fill, grid, 256, Buffers { value: PATTERN, ..Buffers::default() })
+}

@@ -1,0 +1,49 @@
+//! A volatile flag as the publication's signal, beside the relaxed flag it
+//! equals in PTX and the release/acquire flag that fixes both.
+
+use layout::publish::{GRID_RELAXED, GRID_RELEASE_ACQUIRE, Variant};
+
+use super::{Lab, Size, Trial};
+use crate::error::LabError;
+use crate::gpu::publish::{PublishGeometry, PublishVariant};
+
+/// The publication demo's stale-record condition (`host evidence`'s
+/// `publish-stale` step): the consumer preloads the record into its L1, and
+/// the producer waits this long before each round.
+const DELAY_NS: u32 = 2000;
+
+/// The cross-block publication with each flag, under the condition that
+/// makes a stale record visible.
+pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
+    let launches = size.pick(10, 1);
+    let cases: [(&Variant, bool); 2] = [(&GRID_RELAXED, true), (&GRID_RELEASE_ACQUIRE, false)];
+    let mut trials = Vec::new();
+    for (spec, broken) in cases {
+        let variant = PublishVariant::of(spec);
+        let mut geometry = PublishGeometry::for_device(variant, lab.gpu.info.sm_count);
+        geometry.preload = true;
+        geometry.delay_ns = DELAY_NS;
+        if size == Size::Quick {
+            geometry.blocks = 4;
+            geometry.rounds = 4;
+        }
+        let counts = lab.publish.run(variant, geometry, launches)?;
+        trials.push(Trial {
+            name: format!("publish_{}", variant.key()),
+            broken,
+            how: format!(
+                "{}: {launches} launches, {} pairs each; the consumer preloads the record, \
+                 the producer waits {DELAY_NS} ns a round",
+                spec.name,
+                geometry.pairs_per_launch(variant)
+            ),
+            failures: counts.stale,
+            out_of: counts.pairs,
+            unit: "stale records".to_owned(),
+            detail: (counts.timeouts > 0).then(|| format!("{} waits timed out", counts.timeouts)),
+            time_ms: None,
+            refused: None,
+        });
+    }
+    Ok(trials)
+}

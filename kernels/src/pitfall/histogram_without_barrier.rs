@@ -1,0 +1,107 @@
+//! The r/CUDA poster's histogram with one of its two barriers left out.
+
+use crate::{atomic, shared, thread};
+
+/// `histogram_privatized` without the barrier after the zeroing (when
+/// `ZEROING_BARRIER` is false) or without the one before the flush.
+///
+/// # Safety
+///
+/// As `histogram_privatized`'s.
+#[inline(always)]
+unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
+    input: *const u32,
+    n: usize,
+    bins: *mut u32,
+    num_bins: u32,
+) {
+    let local = shared::dynamic_shared::<u32>();
+    let tid = thread::thread_idx_x();
+    let stride = thread::block_dim_x();
+    let i = thread::index_1d();
+
+    let mut b = tid;
+    while b < num_bins {
+        // SAFETY: `b < num_bins`, inside the shared bins the launch provides.
+        unsafe { local.add(b as usize).write(0) };
+        b += stride;
+    }
+    if ZEROING_BARRIER {
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+    }
+    if i < n {
+        // SAFETY: `i < n`; the value is a bin index by the contract.
+        unsafe { atomic::shared_add_u32(local.add(*input.add(i) as usize), 1) };
+    }
+    if FLUSH_BARRIER {
+        // SAFETY: reached by every thread of the block.
+        unsafe { thread::sync_threads() };
+    }
+    let mut b = tid;
+    while b < num_bins {
+        // SAFETY: `b < num_bins` indexes both histograms. Without the barrier
+        // the read may come before other threads' increments or zeroing:
+        // a wrong count, not undefined behaviour of the Rust code.
+        unsafe { atomic::global_add_u32(bins.add(b as usize), local.add(b as usize).read_volatile()) };
+        b += stride;
+    }
+}
+
+/// Counts `input[0..n]` into `bins` through shared bins, **without the
+/// barrier between zeroing and counting**: a warp that has no bin to zero
+/// goes straight to its increments, and a bin it increments may be zeroed
+/// afterwards by the thread that owns it. The page: "one group of threads
+/// zeroes the shared bins and another adds into them, and atomicity
+/// publishes neither group's stores to the other."
+///
+/// # Launch
+///
+/// As `histogram_privatized`: grid `ceil(n / block)`, `num_bins * 4` bytes
+/// of dynamic shared memory, `bins` zeroed.
+///
+/// # Thread mapping
+///
+/// As `histogram_privatized`, one barrier fewer.
+///
+/// # Safety
+///
+/// As `histogram_privatized`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn pitfall_histogram_no_zeroing_barrier(
+    input: *const u32,
+    n: usize,
+    bins: *mut u32,
+    num_bins: u32,
+) {
+    // SAFETY: forwarded.
+    unsafe { histogram::<false, true>(input, n, bins, num_bins) }
+}
+
+/// Counts `input[0..n]` into `bins` through shared bins, **without the
+/// barrier between the shared and the global atomics**, the one the r/CUDA
+/// poster asked about: thread `t` copies bin `t` out as soon as its own
+/// increment is done, whether or not the other warps' increments of that
+/// bin have landed. Each atomic is indivisible; none waits for another.
+///
+/// # Launch
+///
+/// As `histogram_privatized`.
+///
+/// # Thread mapping
+///
+/// As `histogram_privatized`, one barrier fewer.
+///
+/// # Safety
+///
+/// As `histogram_privatized`.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn pitfall_histogram_no_flush_barrier(
+    input: *const u32,
+    n: usize,
+    bins: *mut u32,
+    num_bins: u32,
+) {
+    // SAFETY: forwarded.
+    unsafe { histogram::<true, false>(input, n, bins, num_bins) }
+}

@@ -1,0 +1,49 @@
+use layout::pitfall::{RECORD_READS, RECORD_TORN};
+
+use crate::{atomic, order, thread};
+
+/// The record's two fields in one 64-bit word, written by one store and read
+/// by one load: a fix of [`super::pitfall_record_two_atomics`].
+///
+/// `st.relaxed.gpu.b64` and `ld.relaxed.gpu.b64` are single-copy atomic on
+/// an aligned 8-byte word: a reader sees one whole store or another, never
+/// half of each. It works as long as the record fits in one word the
+/// hardware accesses atomically (64 bits; 128 on sm_90 with `.b128`).
+///
+/// # Launch
+///
+/// As `pitfall_record_two_atomics`; `scratch` must be 8-byte aligned.
+///
+/// # Thread mapping
+///
+/// As `pitfall_record_two_atomics`.
+///
+/// # Safety
+///
+/// As `pitfall_record_two_atomics`, and `scratch` 8-byte aligned.
+#[unsafe(no_mangle)]
+pub unsafe extern "ptx-kernel" fn pitfall_record_one_word(scratch: *mut u32, out: *mut u32, rounds: u32) {
+    if thread::thread_idx_x() != 0 {
+        return;
+    }
+    let record = scratch.cast::<u64>();
+    if thread::block_idx_x() == 0 {
+        for k in 1..=rounds {
+            // Field `a` is the low half and `b` the high half of the word.
+            // SAFETY: `scratch` is 8-byte aligned with two words at its start.
+            unsafe { order::store_relaxed_gpu_u64(record, (u64::from(k) << 32) | u64::from(k)) };
+        }
+        return;
+    }
+    let mut torn = 0u32;
+    for _ in 0..rounds {
+        // SAFETY: as above; the word is written only by 64-bit stores.
+        let seen = unsafe { order::load_relaxed_gpu_u64(record) };
+        torn += u32::from(seen as u32 != (seen >> 32) as u32);
+    }
+    // SAFETY: `out` holds three counters.
+    unsafe {
+        atomic::global_add_u32(out.add(RECORD_TORN), torn);
+        atomic::global_add_u32(out.add(RECORD_READS), rounds);
+    }
+}

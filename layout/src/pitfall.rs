@@ -1,0 +1,380 @@
+//! The pitfalls: each mistake of the two pages as a kernel that makes it, run
+//! beside the kernel that fixes it.
+//!
+//! A broken kernel here is written to fail, but never to hang: a barrier it
+//! misplaces is one that exited threads release (the PTX ISA counts only
+//! threads that have not exited), and a spin it needs is bounded by a
+//! deadline on the global timer, as the publication demo's are.
+
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+
+/// Which of the pages' mistakes a kernel makes or fixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pitfall {
+    /// A block barrier inside a bounds check (page 2, "Barriers coordinate a
+    /// known participant group").
+    DivergentBarrier,
+    /// A warp barrier where the data crosses warps (page 2, "warp scope is
+    /// correct only if no dependency crosses the warp").
+    WarpScope,
+    /// A device-wide phase inside one ordinary launch (page 2, "a device-wide
+    /// phase is normally expressed as a separate kernel launch").
+    DevicePhase,
+    /// Two atomics on two fields of one record (page 2, "one atomic
+    /// operation does not make an entire data structure atomic").
+    TornRecord,
+    /// `volatile` as synchronization (page 2's first common error).
+    Volatile,
+    /// The r/CUDA histogram without one of its barriers (page 1's opening
+    /// question).
+    HistogramBarrier,
+    /// An accumulator timed in a loop without a reset (page 1's pitfalls).
+    UnresetAccumulator,
+    /// A golden-value `==` test on a float atomic sum (page 1's pitfalls).
+    GoldenEquality,
+}
+
+impl Pitfall {
+    /// Every pitfall, in the order `host pitfalls` runs them.
+    pub const ALL: [Pitfall; 8] = [
+        Pitfall::DivergentBarrier,
+        Pitfall::WarpScope,
+        Pitfall::DevicePhase,
+        Pitfall::TornRecord,
+        Pitfall::Volatile,
+        Pitfall::HistogramBarrier,
+        Pitfall::UnresetAccumulator,
+        Pitfall::GoldenEquality,
+    ];
+
+    /// Its name on the command line (`--only`) and in JSON.
+    pub const fn key(self) -> &'static str {
+        match self {
+            Pitfall::DivergentBarrier => "divergent-barrier",
+            Pitfall::WarpScope => "warp-scope",
+            Pitfall::DevicePhase => "device-phase",
+            Pitfall::TornRecord => "torn-record",
+            Pitfall::Volatile => "volatile",
+            Pitfall::HistogramBarrier => "histogram-barrier",
+            Pitfall::UnresetAccumulator => "unreset-accumulator",
+            Pitfall::GoldenEquality => "golden-equality",
+        }
+    }
+}
+
+/// What each argument of a pitfall kernel is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arg {
+    /// Read-only input values.
+    Input,
+    /// How many values `input` holds.
+    N,
+    /// What the kernel reports: sums, bins or counts, zeroed before the
+    /// launch.
+    Out,
+    /// Working memory the kernel shares between its blocks, zeroed before
+    /// the launch.
+    Scratch,
+    /// A count the kernel is given: bins, rounds or the fill pattern.
+    Value,
+    /// Nanoseconds a bounded spin may last.
+    DeadlineNs,
+}
+
+const INPUT: Param = Param::new("input", Type::ConstPtr("u32"), ParamRole::Pitfall(Arg::Input));
+const N: Param = Param::new("n", Type::Usize, ParamRole::Pitfall(Arg::N));
+const OUT: Param = Param::new("out", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out));
+const BINS: Param = Param::new("bins", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out));
+const SCRATCH: Param = Param::new("scratch", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Scratch));
+const NUM_BINS: Param = Param::new("num_bins", Type::U32, ParamRole::Pitfall(Arg::Value));
+const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Pitfall(Arg::Value));
+const PATTERN: Param = Param::new("pattern", Type::U32, ParamRole::Pitfall(Arg::Value));
+const DEADLINE_NS: Param = Param::new("deadline_ns", Type::U64, ParamRole::Pitfall(Arg::DeadlineNs));
+
+/// The parameters of a kernel that sums `input[0..n]` into `out`.
+const SUM_PARAMS: [Param; 3] = [INPUT, N, OUT];
+/// The parameters of a histogram kernel, as `histogram_privatized`'s.
+const HISTOGRAM_PARAMS: [Param; 4] = [INPUT, N, BINS, NUM_BINS];
+/// The parameters of an exchange that counts its own wrong reads.
+const ROUNDS_PARAMS: [Param; 2] = [OUT, ROUNDS];
+/// The parameters of a record writer and its readers.
+const RECORD_PARAMS: [Param; 3] = [SCRATCH, OUT, ROUNDS];
+
+/// One pitfall kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// What every kernel records.
+    pub entry: Entry,
+    /// The mistake it makes or fixes; `None` for the harness's own kernel.
+    pub pitfall: Option<Pitfall>,
+    /// Dynamic shared memory.
+    pub shared: SharedBytes,
+}
+
+/// A constructor that keeps the table below one line of facts per kernel.
+#[allow(clippy::too_many_arguments)]
+const fn kernel(
+    pitfall: Option<Pitfall>,
+    symbol: &'static str,
+    params: &'static [Param],
+    shared: SharedBytes,
+    ptx_has: &'static [&'static str],
+    ptx_lacks: &'static [&'static str],
+    sass_has: &'static [&'static str],
+    sass_lacks: &'static [&'static str],
+) -> Kernel {
+    Kernel {
+        entry: Entry::new(Family::Pitfall, symbol, params, ptx_has, ptx_lacks, sass_has, sass_lacks),
+        pitfall,
+        shared,
+    }
+}
+
+/// Fills the block's dynamic shared memory with a pattern: what a previous
+/// kernel may leave there, made certain, so a kernel that reads a word it did
+/// not write reads the pattern rather than a lucky zero.
+pub const FILL_SHARED: Kernel = kernel(
+    None,
+    "pitfall_fill_shared",
+    &[PATTERN],
+    SharedBytes::Fixed(FILL_BYTES),
+    &["st.volatile.shared.b32"],
+    &["bar.sync", "atom.", "red."],
+    &["STS"],
+    &["BAR"],
+);
+
+/// The bytes [`FILL_SHARED`] fills: 48 KiB, a block's default limit.
+pub const FILL_BYTES: u32 = 48 * 1024;
+
+/// The block sum whose barrier sits inside the bounds check: the threads past
+/// `n` return before it, and the sum reads their slots anyway.
+pub const BARRIER_IN_BOUNDS_CHECK: Kernel = kernel(
+    Some(Pitfall::DivergentBarrier),
+    "pitfall_barrier_in_bounds_check",
+    &SUM_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.sync", "ld.shared.b32", "st.shared.b32"],
+    &["atom.", "red."],
+    &["BAR.SYNC"],
+    &["ATOM", "RED"],
+);
+
+/// The same block sum with every thread at the barrier: a thread past `n`
+/// stores a zero and waits with the rest.
+pub const BARRIER_EVERY_THREAD: Kernel = kernel(
+    Some(Pitfall::DivergentBarrier),
+    "pitfall_barrier_every_thread",
+    &SUM_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.sync", "ld.shared.b32", "st.shared.b32"],
+    &["atom.", "red."],
+    &["BAR.SYNC"],
+    &["ATOM", "RED"],
+);
+
+/// A lane exchange through shared memory between lanes of one warp, ordered
+/// by the warp barrier: correct.
+pub const WARP_SYNC_SAME_WARP: Kernel = kernel(
+    Some(Pitfall::WarpScope),
+    "pitfall_warp_sync_same_warp",
+    &ROUNDS_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.warp.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
+    &["bar.sync", "barrier.sync"],
+    // ptxas drops a full-mask warp barrier where it knows the warp runs
+    // converged: no barrier instruction is left.
+    &["STS", "LDS"],
+    &["BAR.SYNC", "WARPSYNC"],
+);
+
+/// The same exchange with each reader's partner in the next warp, still
+/// ordered only by the warp barrier: the dependency crosses the warp.
+pub const WARP_SYNC_OTHER_WARP: Kernel = kernel(
+    Some(Pitfall::WarpScope),
+    "pitfall_warp_sync_other_warp",
+    &ROUNDS_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.warp.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
+    &["bar.sync", "barrier.sync"],
+    // ptxas drops a full-mask warp barrier where it knows the warp runs
+    // converged: no barrier instruction is left.
+    &["STS", "LDS"],
+    &["BAR.SYNC", "WARPSYNC"],
+);
+
+/// The exchange across warps ordered by the block barrier: the fix.
+pub const BLOCK_SYNC_OTHER_WARP: Kernel = kernel(
+    Some(Pitfall::WarpScope),
+    "pitfall_block_sync_other_warp",
+    &ROUNDS_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
+    &["bar.warp.sync"],
+    &["BAR.SYNC", "STS", "LDS"],
+    &["WARPSYNC"],
+);
+
+/// The exchange within a warp ordered by the block barrier: correct, and the
+/// price of waiting for warps that take no part.
+pub const BLOCK_SYNC_SAME_WARP: Kernel = kernel(
+    Some(Pitfall::WarpScope),
+    "pitfall_block_sync_same_warp",
+    &ROUNDS_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
+    &["bar.warp.sync"],
+    &["BAR.SYNC", "STS", "LDS"],
+    &["WARPSYNC"],
+);
+
+/// One block's partial sum per block (`out[block]`): the first of two
+/// launches, and with one block, the second.
+pub const PHASE_PARTIALS: Kernel = kernel(
+    Some(Pitfall::DevicePhase),
+    "pitfall_phase_partials",
+    &SUM_PARAMS,
+    SharedBytes::PerThread(4),
+    &["bar.sync"],
+    &["atom.", "red.", "fence."],
+    &["BAR.SYNC"],
+    &["ATOM", "RED", "MEMBAR"],
+);
+
+/// Partial sums, a grid-wide barrier built from a counter, then block 0
+/// combines: correct only if every block is resident at once, which a
+/// cooperative launch guarantees and an ordinary one does not. The spin
+/// gives up at a deadline and counts the block as timed out.
+pub const PHASE_GRID_BARRIER: Kernel = kernel(
+    Some(Pitfall::DevicePhase),
+    "pitfall_phase_grid_barrier",
+    &[INPUT, N, OUT, SCRATCH, DEADLINE_NS],
+    SharedBytes::PerThread(4),
+    &["fence.acq_rel.gpu", "red.global.add.u32", "ld.relaxed.gpu.b32", "%globaltimer"],
+    &["fence.sc", "atom."],
+    &["MEMBAR.ALL.GPU", "REDG.E.ADD.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["ATOMG"],
+);
+
+/// Partial sums, then the last block to take a ticket combines them (the
+/// deterministic sum's hand-off): one ordinary launch, any grid.
+pub const PHASE_TICKET: Kernel = kernel(
+    Some(Pitfall::DevicePhase),
+    "pitfall_phase_ticket",
+    &[INPUT, N, OUT, SCRATCH],
+    SharedBytes::PerThread(4),
+    &["fence.acq_rel.gpu", "atom.global.add.u32", "ld.relaxed.gpu.b32"],
+    &["%globaltimer", "fence.sc"],
+    &["MEMBAR.ALL.GPU", "ATOMG.E.ADD.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &[],
+);
+
+/// A record of two fields, each written by its own atomic exchange and read
+/// by its own load: readers can see one field updated and not the other.
+pub const RECORD_TWO_ATOMICS: Kernel = kernel(
+    Some(Pitfall::TornRecord),
+    "pitfall_record_two_atomics",
+    &RECORD_PARAMS,
+    SharedBytes::Fixed(0),
+    &["atom.global.exch.b32", "ld.relaxed.gpu.b32"],
+    &["ld.relaxed.gpu.b64", "st.relaxed.gpu.b64", "fence."],
+    &["ATOMG.E.EXCH.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["MEMBAR"],
+);
+
+/// Both fields in one 64-bit word, written by one store and read by one load.
+pub const RECORD_ONE_WORD: Kernel = kernel(
+    Some(Pitfall::TornRecord),
+    "pitfall_record_one_word",
+    &RECORD_PARAMS,
+    SharedBytes::Fixed(0),
+    &["st.relaxed.gpu.b64", "ld.relaxed.gpu.b64"],
+    &["atom.global.exch", "fence."],
+    &["ST.E.64.STRONG.GPU", "LD.E.64.STRONG.GPU"],
+    &["MEMBAR"],
+);
+
+/// Both fields behind a sequence lock: the writer makes the count odd, writes,
+/// and makes it even; a reader keeps a read only if the count was the same
+/// even number before and after.
+pub const RECORD_SEQLOCK: Kernel = kernel(
+    Some(Pitfall::TornRecord),
+    "pitfall_record_seqlock",
+    &RECORD_PARAMS,
+    SharedBytes::Fixed(0),
+    &["st.release.gpu.b32", "ld.acquire.gpu.b32", "fence.acq_rel.gpu", "st.relaxed.gpu.b32", "ld.relaxed.gpu.b32"],
+    &["atom.global.exch"],
+    &["MEMBAR.ALL.GPU", "ST.E.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &[],
+);
+
+/// The r/CUDA histogram without its first barrier: a warp can add into a bin
+/// that another warp zeroes after.
+pub const HISTOGRAM_NO_ZEROING_BARRIER: Kernel = kernel(
+    Some(Pitfall::HistogramBarrier),
+    "pitfall_histogram_no_zeroing_barrier",
+    &HISTOGRAM_PARAMS,
+    SharedBytes::PerBin(4),
+    &["red.shared.add.u32", "bar.sync", "red.global.add.u32"],
+    &["atom."],
+    &["ATOMS.", "BAR.SYNC"],
+    &[".CAS"],
+);
+
+/// The r/CUDA histogram without the barrier between its atomics, the one
+/// the poster asked about: a thread can copy its bin out before the other
+/// warps' increments land.
+pub const HISTOGRAM_NO_FLUSH_BARRIER: Kernel = kernel(
+    Some(Pitfall::HistogramBarrier),
+    "pitfall_histogram_no_flush_barrier",
+    &HISTOGRAM_PARAMS,
+    SharedBytes::PerBin(4),
+    &["red.shared.add.u32", "bar.sync", "red.global.add.u32"],
+    &["atom."],
+    &["ATOMS.", "BAR.SYNC"],
+    &[".CAS"],
+);
+
+/// Every pitfall kernel, the harness's first. The histogram's fix is the
+/// lab's own `histogram_privatized`, and the accumulator's and the golden
+/// test's kernels are the sums': this table holds only kernels no other
+/// family has.
+pub const KERNELS: [Kernel; 15] = [
+    FILL_SHARED,
+    BARRIER_IN_BOUNDS_CHECK,
+    BARRIER_EVERY_THREAD,
+    WARP_SYNC_SAME_WARP,
+    WARP_SYNC_OTHER_WARP,
+    BLOCK_SYNC_OTHER_WARP,
+    BLOCK_SYNC_SAME_WARP,
+    PHASE_PARTIALS,
+    PHASE_GRID_BARRIER,
+    PHASE_TICKET,
+    RECORD_TWO_ATOMICS,
+    RECORD_ONE_WORD,
+    RECORD_SEQLOCK,
+    HISTOGRAM_NO_ZEROING_BARRIER,
+    HISTOGRAM_NO_FLUSH_BARRIER,
+];
+
+/// Words of scratch the device-phase kernels keep before the partial sums:
+/// the arrival counter (or ticket) and the timed-out blocks.
+pub const PHASE_HEADER_WORDS: usize = 2;
+
+/// Where the record kernels keep the record and its sequence count, in words
+/// of `scratch`: field `a` at 0, field `b` at 1 (together one aligned 64-bit
+/// word), the sequence at 2.
+pub const RECORD_WORDS: usize = 3;
+
+/// What a record kernel adds into `out`, by index: reads that saw the two
+/// fields disagree, reads kept, and reads a sequence lock threw away.
+pub const RECORD_TORN: usize = 0;
+/// See [`RECORD_TORN`].
+pub const RECORD_READS: usize = 1;
+/// See [`RECORD_TORN`].
+pub const RECORD_RETRIES: usize = 2;
+
+/// What an exchange kernel adds into `out`: wrong reads, then reads.
+pub const EXCHANGE_WRONG: usize = 0;
+/// See [`EXCHANGE_WRONG`].
+pub const EXCHANGE_READS: usize = 1;
