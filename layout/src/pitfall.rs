@@ -139,8 +139,10 @@ pub const FILL_SHARED: Kernel = kernel(
     &[PATTERN],
     SharedBytes::Fixed(FILL_BYTES),
     &["st.volatile.shared.b32"],
-    &["bar.sync", "atom.", "red."],
-    &["STS"],
+    &["bar.sync", "atom.", "red.global", "red.shared"],
+    // A plain store is not a synchronizing instruction, so the SASS summary
+    // has nothing to find; it must have no barrier.
+    &[],
     &["BAR"],
 );
 
@@ -155,7 +157,7 @@ pub const BARRIER_IN_BOUNDS_CHECK: Kernel = kernel(
     &SUM_PARAMS,
     SharedBytes::PerThread(4),
     &["bar.sync", "ld.shared.b32", "st.shared.b32"],
-    &["atom.", "red."],
+    &["atom.", "red.global", "red.shared"],
     &["BAR.SYNC"],
     &["ATOM", "RED"],
 );
@@ -168,7 +170,7 @@ pub const BARRIER_EVERY_THREAD: Kernel = kernel(
     &SUM_PARAMS,
     SharedBytes::PerThread(4),
     &["bar.sync", "ld.shared.b32", "st.shared.b32"],
-    &["atom.", "red."],
+    &["atom.", "red.global", "red.shared"],
     &["BAR.SYNC"],
     &["ATOM", "RED"],
 );
@@ -184,7 +186,7 @@ pub const WARP_SYNC_SAME_WARP: Kernel = kernel(
     &["bar.sync", "barrier.sync"],
     // ptxas drops a full-mask warp barrier where it knows the warp runs
     // converged: no barrier instruction is left.
-    &["STS", "LDS"],
+    &[],
     &["BAR.SYNC", "WARPSYNC"],
 );
 
@@ -199,7 +201,7 @@ pub const WARP_SYNC_OTHER_WARP: Kernel = kernel(
     &["bar.sync", "barrier.sync"],
     // ptxas drops a full-mask warp barrier where it knows the warp runs
     // converged: no barrier instruction is left.
-    &["STS", "LDS"],
+    &[],
     &["BAR.SYNC", "WARPSYNC"],
 );
 
@@ -211,7 +213,7 @@ pub const BLOCK_SYNC_OTHER_WARP: Kernel = kernel(
     SharedBytes::PerThread(4),
     &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
     &["bar.warp.sync"],
-    &["BAR.SYNC", "STS", "LDS"],
+    &["BAR.SYNC"],
     &["WARPSYNC"],
 );
 
@@ -224,7 +226,7 @@ pub const BLOCK_SYNC_SAME_WARP: Kernel = kernel(
     SharedBytes::PerThread(4),
     &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
     &["bar.warp.sync"],
-    &["BAR.SYNC", "STS", "LDS"],
+    &["BAR.SYNC"],
     &["WARPSYNC"],
 );
 
@@ -236,7 +238,7 @@ pub const PHASE_PARTIALS: Kernel = kernel(
     &SUM_PARAMS,
     SharedBytes::PerThread(4),
     &["bar.sync"],
-    &["atom.", "red.", "fence."],
+    &["atom.", "red.global", "red.shared", "fence."],
     &["BAR.SYNC"],
     &["ATOM", "RED", "MEMBAR"],
 );
@@ -252,7 +254,7 @@ pub const PHASE_GRID_BARRIER: Kernel = kernel(
     SharedBytes::PerThread(4),
     &["fence.acq_rel.gpu", "red.global.add.u32", "ld.relaxed.gpu.b32", "%globaltimer"],
     &["fence.sc", "atom."],
-    &["MEMBAR.ALL.GPU", "REDG.E.ADD.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["MEMBAR.ALL.GPU", "REDG.E.ADD.STRONG.GPU"],
     &["ATOMG"],
 );
 
@@ -265,7 +267,7 @@ pub const PHASE_TICKET: Kernel = kernel(
     SharedBytes::PerThread(4),
     &["fence.acq_rel.gpu", "atom.global.add.u32", "ld.relaxed.gpu.b32"],
     &["%globaltimer", "fence.sc"],
-    &["MEMBAR.ALL.GPU", "ATOMG.E.ADD.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["MEMBAR.ALL.GPU", "ATOMG.E.ADD.STRONG.GPU"],
     &[],
 );
 
@@ -278,7 +280,7 @@ pub const RECORD_TWO_ATOMICS: Kernel = kernel(
     SharedBytes::Fixed(0),
     &["atom.global.exch.b32", "ld.relaxed.gpu.b32"],
     &["ld.relaxed.gpu.b64", "st.relaxed.gpu.b64", "fence."],
-    &["ATOMG.E.EXCH.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["ATOMG.E.EXCH.STRONG.GPU"],
     &["MEMBAR"],
 );
 
@@ -290,8 +292,8 @@ pub const RECORD_ONE_WORD: Kernel = kernel(
     SharedBytes::Fixed(0),
     &["st.relaxed.gpu.b64", "ld.relaxed.gpu.b64"],
     &["atom.global.exch", "fence."],
-    &["ST.E.64.STRONG.GPU", "LD.E.64.STRONG.GPU"],
-    &["MEMBAR"],
+    &[],
+    &["MEMBAR", "ATOMG"],
 );
 
 /// Both fields behind a sequence lock: the writer makes the count odd, writes,
@@ -304,7 +306,7 @@ pub const RECORD_SEQLOCK: Kernel = kernel(
     SharedBytes::Fixed(0),
     &["st.release.gpu.b32", "ld.acquire.gpu.b32", "fence.acq_rel.gpu", "st.relaxed.gpu.b32", "ld.relaxed.gpu.b32"],
     &["atom.global.exch"],
-    &["MEMBAR.ALL.GPU", "ST.E.STRONG.GPU", "LD.E.STRONG.GPU"],
+    &["MEMBAR.ALL.GPU"],
     &[],
 );
 

@@ -151,6 +151,12 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
             help(s.host, command)?
         }));
     }
+    if let Some(log) = name.strip_prefix("sanitizer-").and_then(|n| n.strip_suffix(".txt")) {
+        return Ok(match fs::read_to_string(s.results.join("sanitizer").join(format!("{log}.log"))) {
+            Ok(text) => Made::Text(sanitizer_excerpt(&text)),
+            Err(_) => Made::Missing(format!("{results} has no sanitizer/{log}.log")),
+        });
+    }
     Ok(match name {
         "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
         "reference-run.md" => Made::Text(steps_table(manifest) + from),
@@ -272,6 +278,38 @@ pub fn sanitizer_table(m: &Manifest) -> String {
         return "*This run has no sanitizer steps.*\n\n".to_owned();
     }
     out + "\n"
+}
+
+/// The lines a sanitizer log's reader needs: the command, the tool's own
+/// lines (those it marks `=========`) up to the first three reports, and its
+/// summary. The lab's own tables in the log are the host's, which the book
+/// shows from the run's records instead.
+pub fn sanitizer_excerpt(log: &str) -> String {
+    const REPORTS: usize = 3;
+    let mut out = String::new();
+    let mut lines = log.lines();
+    if let Some(command) = lines.next().filter(|l| l.starts_with("$ ")) {
+        out.push_str(command);
+        out.push('\n');
+    }
+    let tool: Vec<&str> = lines.filter(|l| l.starts_with("=========")).collect();
+    let mut reports = 0;
+    for line in &tool {
+        let body = line.trim_start_matches('=').trim();
+        let summary = body.contains("SUMMARY");
+        let starts_report = body.starts_with("Error") || body.starts_with("Warning") || body.starts_with("Program hit");
+        if starts_report {
+            reports += 1;
+        }
+        if summary || reports <= REPORTS {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if starts_report && reports == REPORTS + 1 {
+            out.push_str("========= (more reports in the log)\n");
+        }
+    }
+    out
 }
 
 /// Every step of the run: its command line, outcome and time.
@@ -546,6 +584,20 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sanitizer_excerpt_keeps_the_command_three_reports_and_the_summary() {
+        let report = |n: u32| format!("========= Error: hazard {n}\n=========     Write Thread (0,0,0)\n=========\n");
+        let log = format!(
+            "$ compute-sanitizer --tool racecheck host pitfalls\n========= COMPUTE-SANITIZER\nGPU: NVIDIA H200\n{}\
+             ========= RACECHECK SUMMARY: 4 hazards displayed (4 errors, 0 warnings)\n",
+            (1..=4).map(report).collect::<String>()
+        );
+        let excerpt = sanitizer_excerpt(&log);
+        assert!(excerpt.starts_with("$ compute-sanitizer"));
+        assert!(excerpt.contains("hazard 3") && !excerpt.contains("hazard 4") && !excerpt.contains("GPU:"));
+        assert!(excerpt.contains("(more reports in the log)") && excerpt.ends_with("0 warnings)\n"));
+    }
 
     #[test]
     fn references_are_includes_and_images() {

@@ -12,8 +12,12 @@ use crate::gpu::timing::Plan;
 use crate::input::{self, Distribution};
 use crate::reference;
 
-/// Bins, as `host histogram`'s default.
-const BINS: u32 = 256;
+/// Bins: as many as shared memory holds, twelve per thread of a 1024-thread
+/// block, so that zeroing them takes as long as a warp's wait for its input
+/// from L2. With `host histogram`'s 256, one store per thread, the zeroing
+/// can finish long before any warp's input arrives, and the missing first
+/// barrier may never show.
+const BINS: u32 = layout::histogram::MAX_BINS;
 
 /// Both broken kernels and the fix, every bin of every launch checked.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {

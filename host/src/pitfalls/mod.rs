@@ -149,12 +149,12 @@ pub fn describe(pitfall: Pitfall) -> Description {
     match pitfall {
         Pitfall::DivergentBarrier => Description {
             mistake: "a block barrier inside the bounds check: threads past n return before it",
-            catches: "the exact check of each block's sum; compute-sanitizer cannot see a slot nobody wrote",
+            catches: "the exact check of each block's sum against the CPU's",
             fix: "every thread reaches the barrier; a thread with no input stores 0",
         },
         Pitfall::WarpScope => Description {
             mistake: "a warp barrier (__syncwarp) ordering an exchange with another warp",
-            catches: "each read checked against the partner's value of that round; racecheck",
+            catches: "each read checked against the partner's value of that round",
             fix: "the block barrier when the partner is in another warp; the warp barrier only within one",
         },
         Pitfall::DevicePhase => Description {
@@ -174,7 +174,7 @@ pub fn describe(pitfall: Pitfall) -> Description {
         },
         Pitfall::HistogramBarrier => Description {
             mistake: "the privatized histogram without one of its two barriers",
-            catches: "the exact check against the CPU histogram; racecheck",
+            catches: "the exact check against the CPU histogram, bin for bin",
             fix: "both barriers: after the zeroing and before the flush",
         },
         Pitfall::UnresetAccumulator => Description {

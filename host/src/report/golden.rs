@@ -488,3 +488,65 @@ fn an_interrupted_run_is_marked_partial_in_the_tables_and_the_json() {
     // CSV rows have no place for it: the line on standard error says it.
     assert_eq!(export(&partial, Format::Csv), export(&whole, Format::Csv));
 }
+
+/// Two pitfalls: one whose mistake showed and whose fix held, and one whose
+/// mistake was not seen, with a driver's refusal and a fix that failed.
+fn pitfalls() -> Record {
+    use crate::commands::pitfalls::{PitfallsOptions, PitfallsReport};
+    use crate::pitfalls::{Finding, Size, Trial};
+    use layout::pitfall::Pitfall;
+    let trial = |name: &str, broken: bool, failures: u64, out_of: u64| Trial {
+        name: name.to_owned(),
+        broken,
+        how: "n = 16228".to_owned(),
+        failures,
+        out_of,
+        unit: "wrong block sums".to_owned(),
+        detail: None,
+        time_ms: None,
+        refused: None,
+    };
+    let findings = vec![
+        Finding {
+            pitfall: Pitfall::DivergentBarrier,
+            trials: vec![
+                Trial {
+                    detail: Some("each wrong sum was over by 0x9c000000".to_owned()),
+                    ..trial("barrier_in_bounds_check", true, 10, 640)
+                },
+                trial("barrier_every_thread", false, 0, 640),
+            ],
+        },
+        Finding {
+            pitfall: Pitfall::DevicePhase,
+            trials: vec![
+                trial("phase_grid_barrier", true, 0, 4224),
+                Trial {
+                    refused: Some(
+                        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: too many blocks in cooperative launch".to_owned(),
+                    ),
+                    ..trial("phase_grid_barrier", true, 0, 0)
+                },
+                Trial { time_ms: Some(0.0412), ..trial("phase_ticket", false, 1, 12) },
+            ],
+        },
+    ];
+    record(Results::Pitfalls(PitfallsReport {
+        options: PitfallsOptions { pitfalls: vec![Pitfall::DivergentBarrier, Pitfall::DevicePhase], size: Size::Full },
+        findings,
+    }))
+}
+
+#[test]
+fn pitfalls_in_every_format() {
+    let record = pitfalls();
+    every_format("pitfalls", &record);
+    let text = export(&record, Format::Table);
+    assert!(
+        text.contains("the mistake showed") && text.contains("not a proof") && text.contains("refused by the driver"),
+        "{text}"
+    );
+    let Results::Pitfalls(report) = &record.results else { unreachable!() };
+    assert!(!report.fixes_held(), "the ticket's wrong sum fails the run");
+    assert_eq!(crate::commands::Report::checks(report).lines.lines().count(), 1);
+}

@@ -111,6 +111,16 @@ pub const RUNS: &[Run] = &[
     // its first weak outcome or a fifth of a second, in two environments.
     step("litmus-mutants", &["litmus", "--mutants", "--seconds", "0.2"]),
     step("litmus-mutants-tuned-wrc", &["litmus", "--mutants", "--preset", "tuned-wrc", "--seconds", "0.2"]),
+    // The pitfalls: each mistake of both pages beside its fix, one record
+    // each, so each lesson's pitfalls section includes its own.
+    step("pitfalls-divergent-barrier", &["pitfalls", "--only", "divergent-barrier"]),
+    step("pitfalls-warp-scope", &["pitfalls", "--only", "warp-scope"]),
+    step("pitfalls-device-phase", &["pitfalls", "--only", "device-phase"]),
+    step("pitfalls-torn-record", &["pitfalls", "--only", "torn-record"]),
+    step("pitfalls-volatile", &["pitfalls", "--only", "volatile"]),
+    step("pitfalls-histogram-barrier", &["pitfalls", "--only", "histogram-barrier"]),
+    step("pitfalls-unreset-accumulator", &["pitfalls", "--only", "unreset-accumulator"]),
+    step("pitfalls-golden-equality", &["pitfalls", "--only", "golden-equality"]),
 ];
 
 /// The sanitizer's tools, in the order the book discusses them.
@@ -589,7 +599,16 @@ mod tests {
     }
 
     #[test]
-    fn the_sanitizer_runs_every_family_and_publication_variant() {
+    fn every_pitfall_has_its_step() {
+        for p in layout::pitfall::Pitfall::ALL {
+            let name = format!("pitfalls-{}", p.key());
+            let step = RUNS.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("no step {name}"));
+            assert_eq!(step.args, ["pitfalls", "--only", p.key()]);
+        }
+    }
+
+    #[test]
+    fn the_sanitizer_runs_every_family_publication_variant_and_pitfall() {
         let runs = sanitizer_runs();
         let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
         assert!(["sweep", "histogram", "bench", "litmus"].iter().all(|run| names.contains(run)));
@@ -597,7 +616,12 @@ mod tests {
             let run = runs.iter().find(|(name, _)| name == &format!("publish-{}", v.name)).expect("a run per variant");
             assert!(run.1.iter().any(|a| a == v.name));
         }
-        assert_eq!(runs.len(), 4 + layout::publish::VARIANTS.len());
+        for p in layout::pitfall::Pitfall::ALL {
+            let run =
+                runs.iter().find(|(name, _)| name == &format!("pitfalls-{}", p.key())).expect("a run per pitfall");
+            assert!(run.1.iter().any(|a| a == p.key()) && run.1.iter().any(|a| a == "--quick"));
+        }
+        assert_eq!(runs.len(), 4 + layout::publish::VARIANTS.len() + layout::pitfall::Pitfall::ALL.len());
         use clap::Parser;
         for (name, args) in &runs {
             let argv = std::iter::once("host".to_owned()).chain(args.iter().cloned());
