@@ -309,6 +309,14 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
                 broken.push(format!("{name}: a flag store after {before:?}, not the payload's two stores"));
             }
         }
+        // A volatile flag is relaxed at system scope (PTX ISA section
+        // 8.4.2), and `ptxas` writes it so: strong at `.SYS`, no barrier.
+        if variant.ordering == layout::publish::Ordering::Volatile {
+            let flags: Vec<&String> = ops.iter().filter(|op| flag_store(op) || flag_load(op)).collect();
+            if flags.is_empty() || !flags.iter().all(|op| op.ends_with(".STRONG.SYS")) {
+                broken.push(format!("{name}: volatile flag accesses {flags:?}, expected each .STRONG.SYS"));
+            }
+        }
         match ops.iter().rposition(flag_load) {
             None => broken.push(format!("{name}: no flag load")),
             Some(last) => {

@@ -4,7 +4,7 @@
 //! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
 //! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
 //! shared memory), [`atomic`] (read-modify-write on one address) and
-//! [`order`] (release, acquire and relaxed accesses, and fences, at a stated
+//! [`order`] (release, acquire, relaxed and volatile accesses, and fences, at a stated
 //! scope), [`warp`] (shuffles) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.

@@ -9,6 +9,10 @@
 //! device. A pair whose scope leaves one of the two threads out forms no
 //! synchronization at all (the wrong-scope variant in `publish`).
 //!
+//! The volatile load and store are here too, as the counterexample: a
+//! volatile access is relaxed at system scope (PTX ISA, section 8.4.2), so
+//! it is atomic and its scope covers every thread, but it publishes nothing.
+//!
 //! All functions here take generic addresses (the PTX forms carry no state
 //! space), so they work on shared and global memory alike.
 
@@ -146,6 +150,47 @@ pub unsafe fn load_relaxed_gpu(address: *const u32) -> u32 {
 pub unsafe fn store_relaxed_gpu(address: *mut u32, value: u32) {
     // SAFETY: the caller guarantees a valid, aligned address.
     unsafe { asm!("st.relaxed.gpu.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Stores `value` at `address` as a volatile store: what CUDA C++ emits for
+/// a store through a `volatile` pointer.
+///
+/// Emits `st.volatile.b32`. The PTX ISA (section 8.4.2) defines a volatile
+/// operation as a relaxed one at system scope (`.sys`, which on one GPU
+/// covers every thread of the device), plus two constraints that bind the
+/// compiler, not the memory: each volatile instruction is executed, and
+/// volatile instructions keep their order among themselves. So the store is
+/// atomic and goes past L1 (SASS `ST.E.STRONG.SYS`, the code of
+/// `st.relaxed.sys`) but, like [`store_relaxed_gpu`], it orders nothing: a
+/// thread that reads `value` may still see older contents of other
+/// addresses this thread wrote before it. Volatile is not synchronization.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[inline(always)]
+pub unsafe fn store_volatile(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.volatile.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` as a volatile load: what CUDA C++ emits for
+/// a load through a `volatile` pointer.
+///
+/// Emits `ld.volatile.b32`: relaxed at system scope (PTX ISA, section
+/// 8.4.2), so it reads past L1 (SASS `LD.E.STRONG.SYS`) and a spin on it
+/// sees another block's store eventually, but reading a value makes nothing
+/// else visible, exactly as with [`load_relaxed_gpu`].
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[inline(always)]
+pub unsafe fn load_volatile(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.volatile.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
 }
 
 /// A device-scope acquire-release fence. Weaker than CUDA's `__threadfence()`,

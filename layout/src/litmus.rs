@@ -426,6 +426,19 @@ pub enum Variant {
     RelaxedGpu,
     /// Every access `.relaxed.cta`.
     RelaxedCta,
+    /// Every access `ld.volatile` / `st.volatile`: what CUDA C++ compiles a
+    /// `volatile` access to, the page's "volatile as synchronization"
+    /// mistake. The PTX ISA (9.1, section 8.4.2, "volatile Operation"):
+    /// "The semantics of volatile operations are equivalent to a relaxed
+    /// memory operation with system-scope but with the following extra
+    /// implementation-specific constraints": the number of volatile
+    /// *instructions* executed is preserved, and volatile instructions are not
+    /// reordered around other volatile instructions (though the memory
+    /// operations they perform may be). Those constraints bind the compiler,
+    /// not the memory model, so the checker models every access as relaxed at
+    /// [`Scope::Sys`], which on the lab's one GPU covers what `.gpu` covers:
+    /// the verdicts are [`Variant::RelaxedGpu`]'s, placement for placement.
+    Volatile,
     /// The flag store `st.release.gpu`, the flag load `ld.acquire.gpu`, every
     /// other access `.relaxed.gpu`.
     ReleaseAcquireGpu,
@@ -445,10 +458,11 @@ pub enum Variant {
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 9] = [
+    pub const ALL: [Variant; 10] = [
         Variant::Weak,
         Variant::RelaxedGpu,
         Variant::RelaxedCta,
+        Variant::Volatile,
         Variant::ReleaseAcquireGpu,
         Variant::ReleaseAcquireCta,
         Variant::FenceAcqRelGpu,
@@ -463,6 +477,7 @@ impl Variant {
             Variant::Weak => "weak",
             Variant::RelaxedGpu => "relaxed-gpu",
             Variant::RelaxedCta => "relaxed-cta",
+            Variant::Volatile => "volatile",
             Variant::ReleaseAcquireGpu => "rel-acq-gpu",
             Variant::ReleaseAcquireCta => "rel-acq-cta",
             Variant::FenceAcqRelGpu => "fence-acq-rel-gpu",
@@ -472,11 +487,13 @@ impl Variant {
         }
     }
 
-    /// The scope of its ordinary accesses, or `None` for weak ones.
+    /// The scope of its ordinary accesses, or `None` for weak ones. A
+    /// volatile access names no scope in PTX; the ISA gives it `.sys`'s.
     pub const fn access_scope(self) -> Option<Scope> {
         match self {
             Variant::Weak => None,
             Variant::RelaxedCta | Variant::ReleaseAcquireCta => Some(Scope::Cta),
+            Variant::Volatile => Some(Scope::Sys),
             _ => Some(Scope::Gpu),
         }
     }
@@ -504,18 +521,31 @@ impl Variant {
             Some((false, Scope::Cta)) => Some("fence.acq_rel.cta"),
             Some((true, Scope::Gpu)) => Some("fence.sc.gpu"),
             Some((true, Scope::Cta)) => Some("fence.sc.cta"),
+            Some((false, Scope::Sys)) => Some("fence.acq_rel.sys"),
+            Some((true, Scope::Sys)) => Some("fence.sc.sys"),
             None => None,
         }
     }
 
     /// The PTX instruction (without operands) of `op`, which is the flag
     /// access of its role when `flag`. Test accesses, and only they, use the
-    /// `.u32` type: the compiler writes `.b32` for everything else.
+    /// `.u32` type: the compiler writes `.b32` for everything else. A
+    /// volatile access is written `.volatile`, not `.relaxed.sys`: the lab
+    /// runs the instruction CUDA C++ emits for `volatile`, whose memory
+    /// semantics the ISA defines as `.relaxed.sys`'s (no variant writes
+    /// `.relaxed.sys` itself; its arms are here for completeness).
     pub const fn ptx(self, op: Op, flag: bool) -> &'static str {
         let store = matches!(op, Op::Store(..));
+        if let Variant::Volatile = self {
+            return if store { "st.volatile.global.u32" } else { "ld.volatile.global.u32" };
+        }
         match (self.access_scope(), self.release_acquire() && flag, store) {
             (None, _, true) => "st.global.u32",
             (None, _, false) => "ld.global.u32",
+            (Some(Scope::Sys), false, true) => "st.relaxed.sys.global.u32",
+            (Some(Scope::Sys), false, false) => "ld.relaxed.sys.global.u32",
+            (Some(Scope::Sys), true, true) => "st.release.sys.global.u32",
+            (Some(Scope::Sys), true, false) => "ld.acquire.sys.global.u32",
             (Some(Scope::Gpu), false, true) => "st.relaxed.gpu.global.u32",
             (Some(Scope::Gpu), false, false) => "ld.relaxed.gpu.global.u32",
             (Some(Scope::Cta), false, true) => "st.relaxed.cta.global.u32",
@@ -529,11 +559,12 @@ impl Variant {
 
     /// SASS the kernel must contain on sm_90: the barriers each ordering
     /// becomes. A relaxed access becomes a plain load or store with a
-    /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all; a
-    /// device-scope fence or acquire also invalidates L1 (`CCTL.IVALL`).
+    /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all, and a
+    /// volatile one the same with `.STRONG.SYS`; a device-scope fence or
+    /// acquire also invalidates L1 (`CCTL.IVALL`).
     pub const fn sass_has(self) -> &'static [&'static str] {
         match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta => &[],
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile => &[],
             Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.CTA"],
             Variant::FenceScGpu => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
@@ -544,7 +575,9 @@ impl Variant {
     /// SASS the kernel must not contain on sm_90.
     pub const fn sass_lacks(self) -> &'static [&'static str] {
         match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta => &["MEMBAR", "CCTL", "ERRBAR"],
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile => {
+                &["MEMBAR", "CCTL", "ERRBAR"]
+            }
             Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.SC", "MEMBAR.ALL.CTA"],
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
             Variant::FenceScGpu => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
@@ -1204,8 +1237,11 @@ pub const CLASSIFY: Entry = Entry::new(
 ///
 /// A test has the variants that teach something for it: release/acquire
 /// only where the test has a flag, fences only where a thread has two
-/// accesses to separate. A symbol is `litmus_<test key>_<variant key>`, with
-/// underscores for dashes (a test below checks it).
+/// accesses to separate, volatile beside relaxed in the tests that show what
+/// it does not do (MP, SB, LB, WRC and IRIW, allowed) and the one it does
+/// (CoRR: a strong access keeps coherence). A symbol is
+/// `litmus_<test key>_<variant key>`, with underscores for dashes (a test
+/// below checks it).
 #[macro_export]
 macro_rules! litmus_grid {
     ($($callback:tt)*) => {
@@ -1214,6 +1250,7 @@ macro_rules! litmus_grid {
                 litmus_mp_weak => Weak,
                 litmus_mp_relaxed_gpu => RelaxedGpu,
                 litmus_mp_relaxed_cta => RelaxedCta,
+                litmus_mp_volatile => Volatile,
                 litmus_mp_rel_acq_gpu => ReleaseAcquireGpu,
                 litmus_mp_rel_acq_cta => ReleaseAcquireCta,
                 litmus_mp_fence_acq_rel_gpu => FenceAcqRelGpu,
@@ -1225,6 +1262,7 @@ macro_rules! litmus_grid {
                 litmus_sb_weak => Weak,
                 litmus_sb_relaxed_gpu => RelaxedGpu,
                 litmus_sb_relaxed_cta => RelaxedCta,
+                litmus_sb_volatile => Volatile,
                 litmus_sb_fence_acq_rel_gpu => FenceAcqRelGpu,
                 litmus_sb_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_sb_fence_sc_gpu => FenceScGpu,
@@ -1234,6 +1272,7 @@ macro_rules! litmus_grid {
                 litmus_lb_weak => Weak,
                 litmus_lb_relaxed_gpu => RelaxedGpu,
                 litmus_lb_relaxed_cta => RelaxedCta,
+                litmus_lb_volatile => Volatile,
                 litmus_lb_fence_acq_rel_gpu => FenceAcqRelGpu,
                 litmus_lb_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_lb_fence_sc_gpu => FenceScGpu,
@@ -1243,11 +1282,13 @@ macro_rules! litmus_grid {
                 litmus_corr_weak => Weak,
                 litmus_corr_relaxed_gpu => RelaxedGpu,
                 litmus_corr_relaxed_cta => RelaxedCta,
+                litmus_corr_volatile => Volatile,
             }
             Wrc {
                 litmus_wrc_weak => Weak,
                 litmus_wrc_relaxed_gpu => RelaxedGpu,
                 litmus_wrc_relaxed_cta => RelaxedCta,
+                litmus_wrc_volatile => Volatile,
                 litmus_wrc_rel_acq_gpu => ReleaseAcquireGpu,
                 litmus_wrc_rel_acq_cta => ReleaseAcquireCta,
                 litmus_wrc_fence_acq_rel_gpu => FenceAcqRelGpu,
@@ -1259,6 +1300,7 @@ macro_rules! litmus_grid {
                 litmus_iriw_weak => Weak,
                 litmus_iriw_relaxed_gpu => RelaxedGpu,
                 litmus_iriw_relaxed_cta => RelaxedCta,
+                litmus_iriw_volatile => Volatile,
                 litmus_iriw_fence_acq_rel_gpu => FenceAcqRelGpu,
                 litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_iriw_fence_sc_gpu => FenceScGpu,
@@ -1403,7 +1445,9 @@ pub fn test_step(line: &str) -> Option<&str> {
 /// What one test access or fence of [`Kernel::program`] becomes in sm_90
 /// SASS, as `ptxas` 13 writes it: a relaxed access is a load or store with
 /// its scope's `.STRONG` qualifier (`.GPU`, or `.SM` for `.cta`, whose point
-/// of coherence is the SM's L1) and nothing else; a release is a memory
+/// of coherence is the SM's L1) and nothing else; a volatile access is the
+/// same with `.STRONG.SYS`, exactly what `ptxas` makes of `.relaxed.sys`
+/// (no barrier, no invalidation: volatile orders nothing); a release is a memory
 /// barrier of its scope before the store; a device-scope acquire invalidates
 /// L1 after the load (`CCTL.IVALL`), a block-scope one need not, L1 being
 /// the block's point of coherence; a fence is the memory barrier of its kind
@@ -1420,6 +1464,8 @@ pub fn sass_of(ptx: &str) -> &'static [&'static str] {
         "ld.acquire.gpu.global.u32" => &["LDG.E.STRONG.GPU", "CCTL.IVALL"],
         "st.release.cta.global.u32" => &["MEMBAR.ALL.CTA", "STG.E.STRONG.SM"],
         "ld.acquire.cta.global.u32" => &["LDG.E.STRONG.SM"],
+        "st.volatile.global.u32" => &["STG.E.STRONG.SYS"],
+        "ld.volatile.global.u32" => &["LDG.E.STRONG.SYS"],
         "fence.acq_rel.gpu" => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
         "fence.acq_rel.cta" => &["MEMBAR.ALL.CTA"],
         "fence.sc.gpu" => &["MEMBAR.SC.GPU", "CCTL.IVALL"],

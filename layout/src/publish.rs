@@ -1,5 +1,5 @@
 //! The publication demo: the payload and slot layouts both sides read, and
-//! the registry of its five variants.
+//! the registry of its seven variants.
 
 use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
 use crate::scope::{Placement, Scope};
@@ -115,6 +115,11 @@ pub enum Ordering {
     Relaxed,
     /// `st.release` / `ld.acquire`.
     ReleaseAcquire,
+    /// `st.volatile` / `ld.volatile`: what CUDA C++ makes of a `volatile`
+    /// flag. The PTX ISA (section 8.4.2) defines a volatile operation as a
+    /// relaxed one at system scope, with constraints on the compiler only:
+    /// as unordered as [`Ordering::Relaxed`].
+    Volatile,
 }
 
 impl Ordering {
@@ -123,6 +128,7 @@ impl Ordering {
         match self {
             Ordering::Relaxed => "relaxed",
             Ordering::ReleaseAcquire => "release/acquire",
+            Ordering::Volatile => "volatile (relaxed)",
         }
     }
 }
@@ -228,6 +234,28 @@ pub const BLOCK_RELAXED: Variant = Variant {
 };
 // ANCHOR_END: block_relaxed
 
+/// Both flag operations volatile, in one block: the page's "volatile as a
+/// synchronization mechanism" mistake. A volatile access is relaxed at
+/// system scope, which covers both warps, but it orders nothing, so stale
+/// payloads are permitted exactly as with [`BLOCK_RELAXED`].
+pub const BLOCK_VOLATILE: Variant = Variant {
+    entry: Entry::new(
+        Family::Publish,
+        "publish_block_volatile",
+        Placement::IntraBlock.params(),
+        &["st.volatile.b32", "ld.volatile.b32", "bar.sync"],
+        &[".relaxed", ".release", ".acquire", "fence", "membar"],
+        &[],
+        // Volatile, like relaxed, becomes no barrier at all.
+        &["MEMBAR"],
+    ),
+    name: "block-volatile",
+    placement: Placement::IntraBlock,
+    scope: Scope::Sys,
+    ordering: Ordering::Volatile,
+    guaranteed: false,
+};
+
 /// `st.release.gpu` / `ld.acquire.gpu` across two blocks.
 pub const GRID_RELEASE_ACQUIRE: Variant = Variant {
     entry: Entry::new(
@@ -267,6 +295,29 @@ pub const GRID_RELAXED: Variant = Variant {
     guaranteed: false,
 };
 
+/// `st.volatile` / `ld.volatile` across two blocks: as [`GRID_RELAXED`],
+/// in scope (system scope covers every block) but unordered, so stale
+/// payloads are permitted. The flag's loads and stores are strong and reach
+/// past L1 (SASS `.STRONG.SYS`); the payload's plain accesses still need a
+/// release and an acquire to be ordered after and before them.
+pub const GRID_VOLATILE: Variant = Variant {
+    entry: Entry::new(
+        Family::Publish,
+        "publish_grid_volatile",
+        Placement::InterBlock.params(),
+        &["st.volatile.b32", "ld.volatile.b32", "%globaltimer"],
+        &[".relaxed", ".release", ".acquire", "bar.sync", "fence"],
+        &[],
+        // Volatile is no barrier and no L1 invalidation.
+        &["MEMBAR", "CCTL"],
+    ),
+    name: "grid-volatile",
+    placement: Placement::InterBlock,
+    scope: Scope::Sys,
+    ordering: Ordering::Volatile,
+    guaranteed: false,
+};
+
 /// `st.release.cta` / `ld.acquire.cta` across two blocks: the scope leaves
 /// out one of the threads.
 pub const GRID_WRONG_SCOPE: Variant = Variant {
@@ -286,9 +337,17 @@ pub const GRID_WRONG_SCOPE: Variant = Variant {
     guaranteed: false,
 };
 
-/// Every variant, in the order the README discusses them.
-pub const VARIANTS: [Variant; 5] =
-    [BLOCK_RELEASE_ACQUIRE, BLOCK_RELAXED, GRID_RELEASE_ACQUIRE, GRID_RELAXED, GRID_WRONG_SCOPE];
+/// Every variant, in the order the README discusses them, each volatile one
+/// after the relaxed one of its placement.
+pub const VARIANTS: [Variant; 7] = [
+    BLOCK_RELEASE_ACQUIRE,
+    BLOCK_RELAXED,
+    BLOCK_VOLATILE,
+    GRID_RELEASE_ACQUIRE,
+    GRID_RELAXED,
+    GRID_VOLATILE,
+    GRID_WRONG_SCOPE,
+];
 
 #[cfg(test)]
 mod tests {

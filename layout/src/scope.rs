@@ -11,6 +11,12 @@ pub enum Scope {
     Cta,
     /// `.gpu`: every thread of the device.
     Gpu,
+    /// `.sys`: every thread of the program, on every device and on the host.
+    /// No lab kernel names it; it is the scope the PTX ISA gives volatile
+    /// accesses (`ld.volatile` and `st.volatile` are relaxed at `.sys`). The
+    /// lab runs on one GPU and no host thread touches kernel memory, so `.sys`
+    /// covers exactly the threads `.gpu` covers.
+    Sys,
 }
 
 impl Scope {
@@ -19,13 +25,14 @@ impl Scope {
         match self {
             Scope::Cta => "block (.cta)",
             Scope::Gpu => "device (.gpu)",
+            Scope::Sys => "system (.sys)",
         }
     }
 
-    /// Whether it covers two threads that run with `placement`: `.gpu`
-    /// always, `.cta` only within one block.
+    /// Whether it covers two threads that run with `placement`: `.gpu` and
+    /// `.sys` always, `.cta` only within one block.
     pub const fn covers(self, placement: Placement) -> bool {
-        matches!(self, Scope::Gpu) || matches!(placement, Placement::IntraBlock)
+        matches!(self, Scope::Gpu | Scope::Sys) || matches!(placement, Placement::IntraBlock)
     }
 }
 

@@ -20,6 +20,7 @@ fn scope(scope: LabScope) -> Scope {
     match scope {
         LabScope::Cta => Scope::Cta,
         LabScope::Gpu => Scope::Gpu,
+        LabScope::Sys => Scope::Sys,
     }
 }
 
@@ -36,7 +37,8 @@ fn location(op: Op) -> usize {
 /// a cluster of its own.
 ///
 /// A weak variant's accesses are [`Sem::Weak`]; every other variant's are
-/// relaxed at [`Variant::access_scope`], except that a release/acquire
+/// relaxed at [`Variant::access_scope`] (the volatile variant's at
+/// [`Scope::Sys`], as the PTX ISA defines volatile), except that a release/acquire
 /// variant makes each role's flag store a release and its flag load an
 /// acquire. Register `r` of the lab's instance is register `r` of the thread
 /// that loads it.
@@ -124,16 +126,15 @@ fn event_of(step: Step<'_>) -> Result<Event, String> {
         }
         Step::Access(op, ptx) => {
             let parts: Vec<&str> = ptx.split('.').collect();
-            let sem = if parts.contains(&"release") {
-                Sem::Release
-            } else if parts.contains(&"acquire") {
-                Sem::Acquire
-            } else if parts.contains(&"relaxed") {
-                Sem::Relaxed
+            // The PTX ISA (section 8.4.2): a volatile operation is a relaxed
+            // operation at system scope; its extra constraints bind the
+            // compiler only. `.volatile` names no scope of its own.
+            let (sem, scope) = if parts.contains(&"volatile") {
+                (Sem::Relaxed, Some(Scope::Sys))
             } else {
-                Sem::Weak
+                (access_sem(&parts), scope_of(ptx))
             };
-            let scope = match (sem, scope_of(ptx)) {
+            let scope = match (sem, scope) {
                 (Sem::Weak, _) => Scope::Sys,
                 (_, Some(scope)) => scope,
                 (_, None) => return Err(format!("`{ptx}` is strong but names no scope")),
@@ -146,6 +147,20 @@ fn event_of(step: Step<'_>) -> Result<Event, String> {
                 _ => Err(format!("`{ptx}` does not perform {op:?}")),
             }
         }
+    }
+}
+
+/// The semantics an access's qualifiers (`ptx` split at its dots) name:
+/// release, acquire, relaxed, or weak when it names none.
+fn access_sem(parts: &[&str]) -> Sem {
+    if parts.contains(&"release") {
+        Sem::Release
+    } else if parts.contains(&"acquire") {
+        Sem::Acquire
+    } else if parts.contains(&"relaxed") {
+        Sem::Relaxed
+    } else {
+        Sem::Weak
     }
 }
 
@@ -265,6 +280,10 @@ mod tests {
         use Variant::*;
         // Message passing needs synchronization; either kind at a covering scope suffices.
         assert!(allowed(Mp, RelaxedGpu, Inter));
+        // Volatile is no synchronization: relaxed at .sys, it covers both
+        // threads and orders nothing, within a block or across blocks.
+        assert!(allowed(Mp, Volatile, Intra));
+        assert!(allowed(Mp, Volatile, Inter));
         assert!(!allowed(Mp, ReleaseAcquireGpu, Inter));
         assert!(!allowed(Mp, ReleaseAcquireCta, Intra));
         assert!(allowed(Mp, ReleaseAcquireCta, Inter), "the page's wrong-scope variant");
@@ -285,6 +304,8 @@ mod tests {
         assert!(!allowed(Corr, RelaxedCta, Intra));
         assert!(allowed(Corr, RelaxedCta, Inter));
         assert!(allowed(Corr, Weak, Intra));
+        // Volatile accesses are strong, so they keep coherence where weak ones do not.
+        assert!(!allowed(Corr, Volatile, Inter));
         // Causality is cumulative in PTX.
         assert!(!allowed(Wrc, ReleaseAcquireGpu, Inter));
         assert!(allowed(Wrc, ReleaseAcquireCta, Inter));
@@ -309,8 +330,11 @@ mod tests {
     /// block and across blocks, as ptx.als gives it (each row reasoned out
     /// by hand from the axioms, the comments say how). Variants a test has
     /// no kernel for are here too: the model answers for them all the same.
+    /// Volatile is relaxed at `.sys` (PTX ISA section 8.4.2), a scope that
+    /// covers every thread of the lab's one GPU, so each test's volatile row
+    /// is its relaxed-gpu row: morally strong everywhere, ordering nothing.
     #[rustfmt::skip]
-    const TABLE: [(Test, Variant, bool, bool); 144] = {
+    const TABLE: [(Test, Variant, bool, bool); 160] = {
         use Test::*;
         use Variant::*;
         [
@@ -320,6 +344,7 @@ mod tests {
         (Mp, Weak, A, A),
         (Mp, RelaxedGpu, A, A),
         (Mp, RelaxedCta, A, A),
+        (Mp, Volatile, A, A),
         (Mp, ReleaseAcquireGpu, F, F),
         (Mp, ReleaseAcquireCta, F, A),
         (Mp, FenceAcqRelGpu, F, F),
@@ -331,6 +356,7 @@ mod tests {
         (Sb, Weak, A, A),
         (Sb, RelaxedGpu, A, A),
         (Sb, RelaxedCta, A, A),
+        (Sb, Volatile, A, A),
         (Sb, ReleaseAcquireGpu, A, A),
         (Sb, ReleaseAcquireCta, A, A),
         (Sb, FenceAcqRelGpu, A, A),
@@ -342,6 +368,7 @@ mod tests {
         (Lb, Weak, A, A),
         (Lb, RelaxedGpu, A, A),
         (Lb, RelaxedCta, A, A),
+        (Lb, Volatile, A, A),
         (Lb, ReleaseAcquireGpu, A, A),
         (Lb, ReleaseAcquireCta, A, A),
         (Lb, FenceAcqRelGpu, F, F),
@@ -356,6 +383,7 @@ mod tests {
         (Corr, Weak, A, A),
         (Corr, RelaxedGpu, F, F),
         (Corr, RelaxedCta, F, A),
+        (Corr, Volatile, F, F),
         (Corr, ReleaseAcquireGpu, F, F),
         (Corr, ReleaseAcquireCta, F, A),
         (Corr, FenceAcqRelGpu, F, F),
@@ -367,6 +395,7 @@ mod tests {
         (Wrc, Weak, A, A),
         (Wrc, RelaxedGpu, A, A),
         (Wrc, RelaxedCta, A, A),
+        (Wrc, Volatile, A, A),
         (Wrc, ReleaseAcquireGpu, F, F),
         (Wrc, ReleaseAcquireCta, F, A),
         (Wrc, FenceAcqRelGpu, F, F),
@@ -378,6 +407,7 @@ mod tests {
         (Iriw, Weak, A, A),
         (Iriw, RelaxedGpu, A, A),
         (Iriw, RelaxedCta, A, A),
+        (Iriw, Volatile, A, A),
         (Iriw, ReleaseAcquireGpu, A, A),
         (Iriw, ReleaseAcquireCta, A, A),
         (Iriw, FenceAcqRelGpu, A, A),
@@ -389,6 +419,7 @@ mod tests {
         (Rwc, Weak, A, A),
         (Rwc, RelaxedGpu, A, A),
         (Rwc, RelaxedCta, A, A),
+        (Rwc, Volatile, A, A),
         (Rwc, ReleaseAcquireGpu, A, A),
         (Rwc, ReleaseAcquireCta, A, A),
         (Rwc, FenceAcqRelGpu, A, A),
@@ -400,6 +431,7 @@ mod tests {
         (Isa2, Weak, A, A),
         (Isa2, RelaxedGpu, A, A),
         (Isa2, RelaxedCta, A, A),
+        (Isa2, Volatile, A, A),
         (Isa2, ReleaseAcquireGpu, F, F),
         (Isa2, ReleaseAcquireCta, F, A),
         (Isa2, FenceAcqRelGpu, F, F),
@@ -413,6 +445,7 @@ mod tests {
         (Coww, Weak, F, F),
         (Coww, RelaxedGpu, F, F),
         (Coww, RelaxedCta, F, F),
+        (Coww, Volatile, F, F),
         (Coww, ReleaseAcquireGpu, F, F),
         (Coww, ReleaseAcquireCta, F, F),
         (Coww, FenceAcqRelGpu, F, F),
@@ -426,6 +459,7 @@ mod tests {
         (Cowr, Weak, A, A),
         (Cowr, RelaxedGpu, F, F),
         (Cowr, RelaxedCta, F, A),
+        (Cowr, Volatile, F, F),
         (Cowr, ReleaseAcquireGpu, F, F),
         (Cowr, ReleaseAcquireCta, F, A),
         (Cowr, FenceAcqRelGpu, F, F),
@@ -437,6 +471,7 @@ mod tests {
         (Corw2, Weak, A, A),
         (Corw2, RelaxedGpu, F, F),
         (Corw2, RelaxedCta, F, A),
+        (Corw2, Volatile, F, F),
         (Corw2, ReleaseAcquireGpu, F, F),
         (Corw2, ReleaseAcquireCta, F, A),
         (Corw2, FenceAcqRelGpu, F, F),
@@ -449,6 +484,7 @@ mod tests {
         (TwoPlusTwoW, Weak, A, A),
         (TwoPlusTwoW, RelaxedGpu, A, A),
         (TwoPlusTwoW, RelaxedCta, A, A),
+        (TwoPlusTwoW, Volatile, A, A),
         (TwoPlusTwoW, ReleaseAcquireGpu, A, A),
         (TwoPlusTwoW, ReleaseAcquireCta, A, A),
         (TwoPlusTwoW, FenceAcqRelGpu, A, A),
@@ -461,6 +497,7 @@ mod tests {
         (S, Weak, A, A),
         (S, RelaxedGpu, A, A),
         (S, RelaxedCta, A, A),
+        (S, Volatile, A, A),
         (S, ReleaseAcquireGpu, F, F),
         (S, ReleaseAcquireCta, F, A),
         (S, FenceAcqRelGpu, F, F),
@@ -473,6 +510,7 @@ mod tests {
         (R, Weak, A, A),
         (R, RelaxedGpu, A, A),
         (R, RelaxedCta, A, A),
+        (R, Volatile, A, A),
         (R, ReleaseAcquireGpu, A, A),
         (R, ReleaseAcquireCta, A, A),
         (R, FenceAcqRelGpu, A, A),
@@ -485,6 +523,7 @@ mod tests {
         (Z6_3, Weak, A, A),
         (Z6_3, RelaxedGpu, A, A),
         (Z6_3, RelaxedCta, A, A),
+        (Z6_3, Volatile, A, A),
         (Z6_3, ReleaseAcquireGpu, A, A),
         (Z6_3, ReleaseAcquireCta, A, A),
         (Z6_3, FenceAcqRelGpu, A, A),
@@ -495,6 +534,7 @@ mod tests {
         (ThreeTwoW, Weak, A, A),
         (ThreeTwoW, RelaxedGpu, A, A),
         (ThreeTwoW, RelaxedCta, A, A),
+        (ThreeTwoW, Volatile, A, A),
         (ThreeTwoW, ReleaseAcquireGpu, A, A),
         (ThreeTwoW, ReleaseAcquireCta, A, A),
         (ThreeTwoW, FenceAcqRelGpu, A, A),
@@ -569,6 +609,10 @@ mod tests {
                         }
                         Event::Load { sem: Sem::Weak, .. } => "ld.global.u32".into(),
                         Event::Store { sem: Sem::Weak, .. } => "st.global.u32".into(),
+                        // The one variant whose accesses are relaxed at
+                        // `.sys` is volatile, which the ISA defines so.
+                        Event::Load { sem: Sem::Relaxed, scope: Scope::Sys, .. } => "ld.volatile.global.u32".into(),
+                        Event::Store { sem: Sem::Relaxed, scope: Scope::Sys, .. } => "st.volatile.global.u32".into(),
                         Event::Load { sem, scope, .. } => format!("ld.{}.{}.global.u32", sem_name(sem), name(scope)),
                         Event::Store { sem, scope, .. } => format!("st.{}.{}.global.u32", sem_name(sem), name(scope)),
                     };
@@ -593,6 +637,30 @@ mod tests {
                 Sem::Release => "release",
             }
         }
+    }
+
+    /// The PTX ISA (section 8.4.2) defines a volatile operation as a relaxed
+    /// one at system scope, and on one GPU system scope covers what device
+    /// scope covers: volatile and relaxed-gpu get the same verdict for every
+    /// test and placement, which is the page's point (volatile is not
+    /// synchronization), and a volatile step reads as `.relaxed.sys`.
+    #[test]
+    fn volatile_is_relaxed_at_system_scope_and_so_relaxed_gpu_on_one_gpu() {
+        for test in Test::ALL {
+            for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
+                let blocks = placement_blocks(test, split);
+                assert_eq!(
+                    weak_allowed(test, Variant::Volatile, &blocks),
+                    weak_allowed(test, Variant::RelaxedGpu, &blocks),
+                    "{test:?} {split:?}"
+                );
+            }
+        }
+        let load = Op::Load(layout::litmus::Location::X, 0);
+        let (volatile, relaxed_sys) =
+            (Step::Access(load, "ld.volatile.global.u32"), Step::Access(load, "ld.relaxed.sys.global.u32"));
+        assert_eq!(event_of(volatile), event_of(relaxed_sys));
+        assert_eq!(event_of(volatile).unwrap(), Event::Load { loc: 0, reg: 0, sem: Sem::Relaxed, scope: Scope::Sys });
     }
 
     #[test]

@@ -23,8 +23,9 @@ pub enum Scope {
 /// The memory-ordering semantics of a load or a store.
 ///
 /// `ld.volatile` and `st.volatile` have no variant of their own: the PTX ISA
-/// (the `ld` and `st` instruction pages) says they have the same memory
-/// synchronization semantics as `ld.relaxed.sys` and `st.relaxed.sys`, and
+/// (section 8.4.2, "volatile Operation", and the `ld` and `st` instruction
+/// pages) makes a volatile operation equivalent to a relaxed one at system
+/// scope, with extra constraints on the implementation only, and
 /// ptx.als has no volatile at all, so a caller writes
 /// `Sem::Relaxed` with `Scope::Sys` for them (the litmus parser does).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

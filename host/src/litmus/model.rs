@@ -36,11 +36,12 @@ pub struct Verdict {
 }
 
 /// Whether an operation of `scope` includes every one of `roles` of an
-/// instance in `placement`: `.gpu` always, `.cta` only when they all run in
-/// one block (one warp is one block here: PTX has no warp scope).
+/// instance in `placement`: `.gpu` and `.sys` always (the lab runs on one
+/// GPU), `.cta` only when they all run in one block (one warp is one block
+/// here: PTX has no warp scope).
 pub fn covers(scope: Scope, placement: Split, mut roles: impl Iterator<Item = u32>) -> bool {
     match scope {
-        Scope::Gpu => true,
+        Scope::Gpu | Scope::Sys => true,
         Scope::Cta => {
             let first = roles.next();
             roles.all(|r| first.is_none_or(|f| placement.same_block(f, r)))
@@ -108,6 +109,19 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
     }
     if test == Test::Corw2 && strong {
         return forbid("coherence: R x read W x=2, so its thread's later W x=1 must follow W x=2 and be final");
+    }
+    if variant == Variant::Volatile {
+        // The PTX ISA (section 8.4.2): a volatile operation is a relaxed one
+        // at system scope, plus constraints on the compiler. Strong and in
+        // scope everywhere on one GPU, so only coherence (above) holds.
+        return allow(match test {
+            Test::Mp => "volatile is relaxed at .sys: it keeps the accesses, but nothing orders W x before W y",
+            Test::Sb => "volatile is relaxed at .sys: each store may stay invisible to the other thread's load",
+            Test::Lb => "volatile is relaxed at .sys: with no dependency and no synchronization nothing forbids it",
+            Test::Wrc => "volatile is relaxed at .sys: the middle thread's W y carries no order from the W x it read",
+            Test::Iriw => "volatile is relaxed at .sys: the two readers may see the two writes in different orders",
+            _ => "volatile is relaxed at .sys: strong and in scope, but it orders nothing, as relaxed",
+        });
     }
     if variant.fence().is_some() && fence.is_none() {
         return allow(if split {

@@ -9,7 +9,9 @@
 //! `cvta.to.global`).
 //!
 //! `ptxas` may still reorder the *weak* accesses of [`Weak`] against each
-//! other: that is part of what the weak variant shows.
+//! other: that is part of what the weak variant shows. It keeps the
+//! accesses of [`Volatile`] in order, as the ISA requires of volatile
+//! instructions; the hardware need not.
 
 use core::arch::asm;
 
@@ -127,6 +129,15 @@ load!(
     /// may be served from this SM's L1 (SASS `LDG.E.STRONG.SM`).
     load_relaxed_cta, "ld.relaxed.cta.global.u32");
 store!(
+    /// `st.volatile.global.u32`: a volatile store, which the PTX ISA
+    /// (section 8.4.2) makes a relaxed store at system scope, with only
+    /// compiler constraints added (SASS `STG.E.STRONG.SYS`).
+    store_volatile, "st.volatile.global.u32");
+load!(
+    /// `ld.volatile.global.u32`: a volatile load, relaxed at system scope; it
+    /// reads past L1 (SASS `LDG.E.STRONG.SYS`) and orders nothing.
+    load_volatile, "ld.volatile.global.u32");
+store!(
     /// `st.release.gpu.global.u32`: the stores before it are visible to any
     /// thread whose device-scope acquire reads this one.
     store_release_gpu, "st.release.gpu.global.u32");
@@ -200,6 +211,10 @@ variant!(
 variant!(
     /// Every access `.relaxed.cta`.
     RelaxedCta, store_relaxed_cta, load_relaxed_cta);
+variant!(
+    /// Every access `.volatile`: relaxed at `.sys` to the memory model, so
+    /// beside [`RelaxedGpu`] it shows that volatile is no synchronization.
+    Volatile, store_volatile, load_volatile);
 variant!(
     /// `.relaxed.gpu`, the flag `st.release.gpu` / `ld.acquire.gpu`.
     ReleaseAcquireGpu, store_relaxed_gpu, load_relaxed_gpu, flag: store_release_gpu, load_acquire_gpu);

@@ -1,5 +1,6 @@
 //! Publishing a record from one thread to another: the second page's worked
-//! example, its two broken variants, and a correct cross-block version.
+//! example, its broken variants (a relaxed flag, a volatile one, the wrong
+//! scope), and a correct cross-block version.
 //!
 //! Every variant runs the same protocol. The producer writes a [`Payload`]
 //! `{ id: 42, score: 3.5 }` with ordinary stores, then sets a ready flag. The
@@ -12,8 +13,10 @@
 //! |---|---|---|---|
 //! | [`publish_block_release_acquire`] | two warps, one block | `st.release.cta` / `ld.acquire.cta` | yes: the page's example |
 //! | [`publish_block_relaxed`] | two warps, one block | `st.relaxed.cta` / `ld.relaxed.cta` | no: stale records are permitted |
+//! | [`publish_block_volatile`] | two warps, one block | `st.volatile` / `ld.volatile` | no: volatile is relaxed (at `.sys`) |
 //! | [`publish_grid_release_acquire`] | two blocks | `st.release.gpu` / `ld.acquire.gpu` | yes |
 //! | [`publish_grid_relaxed`] | two blocks | `st.relaxed.gpu` / `ld.relaxed.gpu` | no: stale records are permitted |
+//! | [`publish_grid_volatile`] | two blocks | `st.volatile` / `ld.volatile` | no: volatile is relaxed (at `.sys`) |
 //! | [`publish_grid_wrong_scope`] | two blocks | `st.release.cta` / `ld.acquire.cta` | no: the scope excludes one thread |
 //!
 //! Across blocks, each round's flag can sit in the `ready` field of its own
@@ -80,14 +83,18 @@ use across_blocks;
 
 mod block_relaxed;
 mod block_release_acquire;
+mod block_volatile;
 mod grid_relaxed;
 mod grid_release_acquire;
+mod grid_volatile;
 mod grid_wrong_scope;
 mod protocol;
 
 pub use block_relaxed::publish_block_relaxed;
 pub use block_release_acquire::publish_block_release_acquire;
+pub use block_volatile::publish_block_volatile;
 pub use grid_relaxed::publish_grid_relaxed;
 pub use grid_release_acquire::publish_grid_release_acquire;
+pub use grid_volatile::publish_grid_volatile;
 pub use grid_wrong_scope::publish_grid_wrong_scope;
 pub use protocol::{Counts, Payload, Slot};

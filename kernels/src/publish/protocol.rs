@@ -5,9 +5,9 @@ pub use layout::publish::{CONSUMER, Counts, PRODUCER, Payload, Slot};
 
 use crate::{atomic, global, shared, thread};
 
-/// A flag store: `st.release.*` or `st.relaxed.*`.
+/// A flag store: `st.release.*`, `st.relaxed.*` or `st.volatile`.
 pub type StoreFlag = unsafe fn(*mut u32, u32);
-/// A flag load: `ld.acquire.*` or `ld.relaxed.*`.
+/// A flag load: `ld.acquire.*`, `ld.relaxed.*` or `ld.volatile`.
 pub type LoadFlag = unsafe fn(*const u32) -> u32;
 
 /// Spins on `load(flag)` until it reads non-zero (true) or the global timer

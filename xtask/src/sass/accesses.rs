@@ -13,7 +13,8 @@
 //!   loads are folded into values that `keep_live` compares with `-1`: one
 //!   `ISETP … -0x1` per fold;
 //! - the test, after the poll: its loads and stores (`LDG`/`STG` with the
-//!   variant's `.STRONG.GPU`, `.STRONG.SM` or none), the memory barriers
+//!   variant's `.STRONG.GPU`, `.STRONG.SM`, `.STRONG.SYS` for volatile, or
+//!   none), the memory barriers
 //!   and cache invalidations that releases, acquires and fences become, and
 //!   the sequential control's predicated `BAR.SYNC`;
 //! - the records: each loaded register stored with `st.global.cs`, which is

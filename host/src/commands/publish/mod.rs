@@ -60,6 +60,11 @@ impl Verdict {
 /// The litmus kernel and placement that test the same pattern as `variant`:
 /// MP, with the flag's ordering and scope, in the variant's placement. Its
 /// rows in `host litmus` say what the model allows and what the GPU showed.
+///
+/// # Panics
+///
+/// If the registry holds a flag at `.sys` that is not volatile: no variant
+/// is, and MP has no such litmus kernel.
 pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::Placement) {
     use layout::Scope;
     use layout::litmus::Variant as V;
@@ -69,6 +74,10 @@ pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout:
         (Ordering::Relaxed, Scope::Gpu) => V::RelaxedGpu,
         (Ordering::ReleaseAcquire, Scope::Cta) => V::ReleaseAcquireCta,
         (Ordering::ReleaseAcquire, Scope::Gpu) => V::ReleaseAcquireGpu,
+        // A volatile access names no scope: it is relaxed at `.sys` whatever
+        // the registry records, and MP's volatile kernel is that.
+        (Ordering::Volatile, _) => V::Volatile,
+        (_, Scope::Sys) => unreachable!("{}: a .sys flag that is not volatile has no litmus twin", variant.key()),
     };
     (kernel, variant.placement)
 }
@@ -158,6 +167,20 @@ mod tests {
             let (kernel, placement) = litmus_twin(variant);
             let v = crate::litmus::verdict(layout::litmus::Test::Mp, kernel, placement);
             assert_eq!(v.allowed, !variant.guaranteed, "{variant:?}");
+            let twin =
+                layout::litmus::KERNELS.iter().any(|k| k.test == layout::litmus::Test::Mp && k.variant == kernel);
+            assert!(twin, "{}: its twin mp {} is no litmus kernel", variant.key(), kernel.key());
+        }
+    }
+
+    #[test]
+    fn a_volatile_flag_is_a_relaxed_one_to_the_model() {
+        use layout::litmus::Variant as V;
+        for spec in [&variants::BLOCK_VOLATILE, &variants::GRID_VOLATILE] {
+            let variant = PublishVariant::of(spec);
+            assert_eq!(litmus_twin(variant).0, V::Volatile);
+            assert!(!variant.guaranteed);
+            assert_eq!(Verdict::of(&row(spec, 0, 0)), Verdict::NotAProof);
         }
     }
 
