@@ -113,9 +113,10 @@ pub enum Command {
     /// The page's exercise: the sweep at blocks 64, 256 and 1024, the nine
     /// ratios, the fastest columns and the bitwise check. No verdict.
     Exercise(ExerciseArgs),
-    /// Publish a record from a producer to a consumer thread in five ways
-    /// (release/acquire and relaxed in one block; release/acquire, relaxed
-    /// and wrong scope across blocks) under stress, and count stale records.
+    /// Publish a record from a producer to a consumer thread in seven ways
+    /// (release/acquire, relaxed and volatile in one block; release/acquire,
+    /// relaxed, volatile and wrong scope across blocks) under stress, and
+    /// count stale records.
     Publish(PublishArgs),
     /// Time every sum kernel at large sizes against the device's own copy
     /// bandwidth and an empty launch, with the spread of every timing.

@@ -168,7 +168,7 @@ pub fn describe(pitfall: Pitfall) -> Description {
             fix: "one 64-bit word, or a sequence lock",
         },
         Pitfall::Volatile => Description {
-            mistake: "a volatile flag as the publication's signal",
+            mistake: "a volatile flag as the publication's signal, as if volatile ordered the record",
             catches: "the consumer's check of the record it reads after the flag",
             fix: "release/acquire at a scope that covers both sides",
         },

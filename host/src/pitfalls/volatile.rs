@@ -1,7 +1,9 @@
-//! A volatile flag as the publication's signal, beside the relaxed flag it
-//! equals in PTX and the release/acquire flag that fixes both.
+//! A volatile flag as the publication's signal, beside the relaxed flag whose
+//! semantics it has in PTX ("equivalent to a relaxed memory operation with
+//! system-scope", PTX ISA 9.1 §8.4.2) and the release/acquire flag that fixes
+//! both.
 
-use layout::publish::{GRID_RELAXED, GRID_RELEASE_ACQUIRE, Variant};
+use layout::publish::{GRID_RELAXED, GRID_RELEASE_ACQUIRE, GRID_VOLATILE, Variant};
 
 use super::{Lab, Size, Trial};
 use crate::error::LabError;
@@ -16,7 +18,7 @@ const DELAY_NS: u32 = 2000;
 /// makes a stale record visible.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let launches = size.pick(10, 1);
-    let cases: [(&Variant, bool); 2] = [(&GRID_RELAXED, true), (&GRID_RELEASE_ACQUIRE, false)];
+    let cases: [(&Variant, bool); 3] = [(&GRID_VOLATILE, true), (&GRID_RELAXED, true), (&GRID_RELEASE_ACQUIRE, false)];
     let mut trials = Vec::new();
     for (spec, broken) in cases {
         let variant = PublishVariant::of(spec);

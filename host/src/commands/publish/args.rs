@@ -19,7 +19,7 @@ pub struct PublishArgs {
     #[arg(long, alias = "iterations", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub launches: u32,
 
-    /// Run only these variants (comma-separated); all five by default.
+    /// Run only these variants (comma-separated); all of them by default.
     #[arg(long, value_delimiter = ',', value_parser = variant_parser())]
     pub variant: Vec<PublishVariant>,
 
