@@ -368,6 +368,11 @@ pub const PHASE_HEADER_WORDS: usize = 2;
 /// word), the sequence at 2.
 pub const RECORD_WORDS: usize = 3;
 
+/// Attempts the sequence lock's reader makes at one read before it gives up
+/// on it: a bound, so that a writer that never pauses cannot make a reader
+/// spin for ever.
+pub const RECORD_TRIES: u32 = 64;
+
 /// What a record kernel adds into `out`, by index: reads that saw the two
 /// fields disagree, reads kept, and reads a sequence lock threw away.
 pub const RECORD_TORN: usize = 0;

@@ -1,7 +1,8 @@
 //! A two-field record: two atomics, one 64-bit word, and a sequence lock.
 
 use layout::pitfall::{
-    RECORD_ONE_WORD, RECORD_READS, RECORD_RETRIES, RECORD_SEQLOCK, RECORD_TORN, RECORD_TWO_ATOMICS, RECORD_WORDS,
+    RECORD_ONE_WORD, RECORD_READS, RECORD_RETRIES, RECORD_SEQLOCK, RECORD_TORN, RECORD_TRIES, RECORD_TWO_ATOMICS,
+    RECORD_WORDS,
 };
 
 use super::{Lab, Size, Trial};
@@ -48,7 +49,9 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             failures: totals[RECORD_TORN],
             out_of: totals[RECORD_READS],
             unit: "torn reads".to_owned(),
-            detail: (spec == &RECORD_SEQLOCK).then(|| format!("{retries} reads overlapped a write and were retried")),
+            detail: (spec == &RECORD_SEQLOCK).then(|| {
+                format!("{retries} attempts overlapped a write and were retried (at most {RECORD_TRIES} per read)")
+            }),
             time_ms: None,
             refused: None,
         });

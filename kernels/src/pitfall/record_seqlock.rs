@@ -1,4 +1,4 @@
-use layout::pitfall::{RECORD_READS, RECORD_RETRIES, RECORD_TORN};
+use layout::pitfall::{RECORD_READS, RECORD_RETRIES, RECORD_TORN, RECORD_TRIES as TRIES};
 
 use crate::{atomic, order, thread};
 
@@ -12,7 +12,8 @@ use crate::{atomic, order, thread};
 /// if the two readings are the same even number, no write overlapped the
 /// read. If a field load saw a write of update `k`, the fence pair makes the
 /// second reading of the sequence at least `2k - 1`, so an overlap is always
-/// caught. A reader throws such a read away and counts it as a retry.
+/// caught. A reader throws such a read away, counts it as a retry and reads
+/// again, up to `layout::pitfall::RECORD_TRIES` times per read.
 ///
 /// # Launch
 ///
@@ -20,7 +21,8 @@ use crate::{atomic, order, thread};
 ///
 /// # Thread mapping
 ///
-/// As `pitfall_record_two_atomics`: each reader makes `rounds` attempts.
+/// As `pitfall_record_two_atomics`: each reader makes `rounds` reads, each
+/// of up to `RECORD_TRIES` attempts.
 ///
 /// # Safety
 ///
@@ -44,24 +46,32 @@ pub unsafe extern "ptx-kernel" fn pitfall_record_seqlock(scratch: *mut u32, out:
         }
         return;
     }
-    let (mut torn, mut kept) = (0u32, 0u32);
+    let (mut torn, mut kept, mut retries) = (0u32, 0u32, 0u32);
     for _ in 0..rounds {
-        // SAFETY: the three words are `scratch`'s, written only by the
-        // writer's strong stores.
-        let (before, seen_a, seen_b) =
-            unsafe { (order::load_acquire_gpu(sequence), order::load_relaxed_gpu(a), order::load_relaxed_gpu(b)) };
-        order::fence_acq_rel_gpu();
-        // SAFETY: as above.
-        let after = unsafe { order::load_relaxed_gpu(sequence) };
-        if before % 2 == 0 && before == after {
-            kept += 1;
-            torn += u32::from(seen_a != seen_b);
+        // A reader retries a read that overlapped a write, as a sequence
+        // lock's reader does, but at most `TRIES` times: under a writer that
+        // never pauses it could otherwise starve, and nothing here may spin
+        // without a bound.
+        for _ in 0..TRIES {
+            // SAFETY: the three words are `scratch`'s, written only by the
+            // writer's strong stores.
+            let (before, seen_a, seen_b) =
+                unsafe { (order::load_acquire_gpu(sequence), order::load_relaxed_gpu(a), order::load_relaxed_gpu(b)) };
+            order::fence_acq_rel_gpu();
+            // SAFETY: as above.
+            let after = unsafe { order::load_relaxed_gpu(sequence) };
+            if before % 2 == 0 && before == after {
+                kept += 1;
+                torn += u32::from(seen_a != seen_b);
+                break;
+            }
+            retries += 1;
         }
     }
     // SAFETY: `out` holds three counters.
     unsafe {
         atomic::global_add_u32(out.add(RECORD_TORN), torn);
         atomic::global_add_u32(out.add(RECORD_READS), kept);
-        atomic::global_add_u32(out.add(RECORD_RETRIES), rounds - kept);
+        atomic::global_add_u32(out.add(RECORD_RETRIES), retries);
     }
 }
