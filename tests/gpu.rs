@@ -128,8 +128,8 @@ fn cases() -> Vec<Case> {
 /// broken version runs to the end with a denominator (or, for the oversized
 /// cooperative launch, is refused by the driver). Whether a broken version
 /// shows its mistake depends on the GPU's timing, so that is reported by
-/// `host pitfalls`, not asserted here, with two exceptions the kernels make
-/// certain: the accumulator never reset holds ten sums, and a cooperative
+/// `host pitfalls`, not asserted here, with two exceptions the harness makes
+/// certain: the accumulator never reset holds a wrong sum, and a cooperative
 /// launch of four times the resident grid is refused.
 fn pitfall_fixes_hold(gpu: &Gpu, size: pitfalls::Size) -> Result<(), String> {
     let lab = pitfalls::Lab::load(gpu).map_err(|e| e.to_string())?;

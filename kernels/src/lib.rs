@@ -5,7 +5,7 @@
 //! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
 //! shared memory), [`atomic`] (read-modify-write on one address) and
 //! [`order`] (release, acquire, relaxed and volatile accesses, and fences, at a stated
-//! scope), [`warp`] (shuffles) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
+//! scope), [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.
 //!

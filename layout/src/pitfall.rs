@@ -2,9 +2,10 @@
 //! beside the kernel that fixes it.
 //!
 //! A broken kernel here is written to fail, but never to hang: a barrier it
-//! misplaces is one that exited threads release (the PTX ISA counts only
-//! threads that have not exited), and a spin it needs is bounded by a
-//! deadline on the global timer, as the publication demo's are.
+//! misplaces is one that exited threads release (the PTX ISA's `exit`
+//! releases a barrier the exiting threads hold up), a spin is bounded by a
+//! deadline on the global timer, as the publication demo's are, and a retry
+//! loop by a count.
 
 use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
 
@@ -131,8 +132,8 @@ const fn kernel(
 }
 
 /// Fills the block's dynamic shared memory with a pattern: what a previous
-/// kernel may leave there, made certain, so a kernel that reads a word it did
-/// not write reads the pattern rather than a lucky zero.
+/// kernel may leave there, made likely to be a known value, so a kernel that
+/// reads a word it did not write reads the pattern rather than a lucky zero.
 pub const FILL_SHARED: Kernel = kernel(
     None,
     "pitfall_fill_shared",
@@ -360,8 +361,12 @@ pub const KERNELS: [Kernel; 15] = [
 ];
 
 /// Words of scratch the device-phase kernels keep before the partial sums:
-/// the arrival counter (or ticket) and the timed-out blocks.
+/// the arrival counter (or ticket), then [`PHASE_TIMEOUTS`].
 pub const PHASE_HEADER_WORDS: usize = 2;
+
+/// The word of the device-phase scratch that counts the blocks whose wait at
+/// the grid barrier passed its deadline.
+pub const PHASE_TIMEOUTS: usize = 1;
 
 /// Where the record kernels keep the record and its sequence count, in words
 /// of `scratch`: field `a` at 0, field `b` at 1 (together one aligned 64-bit
@@ -380,8 +385,12 @@ pub const RECORD_TORN: usize = 0;
 pub const RECORD_READS: usize = 1;
 /// See [`RECORD_TORN`].
 pub const RECORD_RETRIES: usize = 2;
+/// The counters a record kernel's `out` holds.
+pub const RECORD_COUNTERS: usize = 3;
 
 /// What an exchange kernel adds into `out`: wrong reads, then reads.
 pub const EXCHANGE_WRONG: usize = 0;
 /// See [`EXCHANGE_WRONG`].
 pub const EXCHANGE_READS: usize = 1;
+/// The counters an exchange kernel's `out` holds.
+pub const EXCHANGE_COUNTERS: usize = 2;

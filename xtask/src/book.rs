@@ -297,7 +297,11 @@ pub fn sanitizer_excerpt(log: &str) -> String {
     for line in &tool {
         let body = line.trim_start_matches('=').trim();
         let summary = body.contains("SUMMARY");
-        let starts_report = body.starts_with("Error") || body.starts_with("Warning") || body.starts_with("Program hit");
+        // A report starts at a line the tool does not indent ("Error: ...",
+        // "Invalid __global__ read ...", "Program hit ..."); its details are
+        // indented under it.
+        let indented = line.trim_start_matches('=').starts_with("  ");
+        let starts_report = !indented && !body.is_empty() && !summary && body != "COMPUTE-SANITIZER";
         if starts_report {
             reports += 1;
         }

@@ -122,6 +122,12 @@ impl<'a> Args<'a> {
         self.pushed += 1;
     }
 
+    /// Panics unless every parameter of the entry was pushed.
+    fn assert_complete(&self) {
+        let (symbol, listed) = (self.entry.symbol, self.entry.params.len());
+        assert_eq!(self.pushed, listed, "{symbol}: {} of its {listed} arguments pushed", self.pushed);
+    }
+
     /// Launches the kernel with `config`.
     ///
     /// # Panics
@@ -135,8 +141,7 @@ impl<'a> Args<'a> {
     /// `# Launch` one. The arguments' order, count and types are this type's
     /// to check, not the caller's.
     pub(super) unsafe fn launch(mut self, config: LaunchConfig) -> Result<(), DriverError> {
-        let (symbol, listed) = (self.entry.symbol, self.entry.params.len());
-        assert_eq!(self.pushed, listed, "{symbol}: {} of its {listed} arguments pushed", self.pushed);
+        self.assert_complete();
         // SAFETY: the arguments are the entry's parameters, in its order and
         // of its types (checked above and in `push`), and `tests/ptx.rs`
         // checks the entry against the kernel; the rest is the caller's, as
@@ -157,8 +162,7 @@ impl<'a> Args<'a> {
     ///
     /// As [`Args::launch`].
     pub(super) unsafe fn launch_cooperative(mut self, config: LaunchConfig) -> Result<(), DriverError> {
-        let (symbol, listed) = (self.entry.symbol, self.entry.params.len());
-        assert_eq!(self.pushed, listed, "{symbol}: {} of its {listed} arguments pushed", self.pushed);
+        self.assert_complete();
         // SAFETY: as in `launch`: the arguments are the entry's, checked, and
         // the rest is the caller's.
         unsafe { self.args.launch_cooperative(config) }.map(|_| ())

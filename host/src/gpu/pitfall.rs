@@ -122,31 +122,64 @@ impl<'gpu> PitfallKernels<'gpu> {
 
     /// Enqueues one ordinary launch of `kernel`: `grid` blocks of
     /// `threads`, the registry's shared bytes, its arguments from `buffers`.
-    pub fn launch(&self, kernel: PitfallKernel, grid: u32, threads: u32, buffers: Buffers<'_>) -> Result<(), LabError> {
-        self.enqueue(kernel, grid, threads, buffers, Launch::Ordinary)
+    ///
+    /// # Safety
+    ///
+    /// `buffers` and the shape must meet the kernel's `# Launch` and
+    /// `# Safety` contract: the buffers as large (and the record as aligned)
+    /// as it says, zeroed where it says, `threads` of the form it needs, and
+    /// a `deadline_ns` short enough that its spin ends. Unlike the other
+    /// families' wrappers, which allocate what their kernels need, this one
+    /// launches kernels built to misbehave with buffers the runners in
+    /// `crate::pitfalls` own, so the contract is the caller's to keep.
+    pub unsafe fn launch(
+        &self,
+        kernel: PitfallKernel,
+        grid: u32,
+        threads: u32,
+        buffers: Buffers<'_>,
+    ) -> Result<(), LabError> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.enqueue(kernel, grid, threads, buffers, Launch::Ordinary) }
             .map_err(|e| LabError::Driver { doing: launching(kernel, grid, threads), error: describe(&e) })
     }
 
     /// Enqueues one cooperative launch of `kernel`, as [`Self::launch`]. A
-    /// launch the driver refuses because the grid cannot be co-resident
-    /// comes back as [`Refused`], not as an error: refusing it is the
-    /// driver's part of the lesson.
-    pub fn launch_cooperative(
+    /// launch the driver refuses, because the grid cannot be co-resident or
+    /// the device has no cooperative launch, comes back as [`Refused`], not
+    /// as an error: refusing it is the driver's part of the lesson.
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::launch`].
+    pub unsafe fn launch_cooperative(
         &self,
         kernel: PitfallKernel,
         grid: u32,
         threads: u32,
         buffers: Buffers<'_>,
     ) -> Result<Result<(), Refused>, LabError> {
-        match self.enqueue(kernel, grid, threads, buffers, Launch::Cooperative) {
+        // SAFETY: forwarded from the caller.
+        match unsafe { self.enqueue(kernel, grid, threads, buffers, Launch::Cooperative) } {
             Ok(()) => Ok(Ok(())),
-            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE => Ok(Err(Refused(describe(&e)))),
+            Err(e)
+                if matches!(
+                    e.0,
+                    sys::CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE | sys::CUresult::CUDA_ERROR_NOT_SUPPORTED
+                ) =>
+            {
+                Ok(Err(Refused(describe(&e))))
+            }
             Err(e) => Err(LabError::Driver { doing: launching(kernel, grid, threads), error: describe(&e) }),
         }
     }
 
     /// The one place a pitfall kernel is launched.
-    fn enqueue(
+    ///
+    /// # Safety
+    ///
+    /// As [`Self::launch`].
+    unsafe fn enqueue(
         &self,
         kernel: PitfallKernel,
         grid: u32,
@@ -181,13 +214,10 @@ impl<'gpu> PitfallKernels<'gpu> {
             }
         }
         // SAFETY: the arguments are the kernel's registry entry's `params`
-        // (`Args` checks order, count and types). The runners in
-        // `crate::pitfalls` size every buffer by the kernel's `# Launch`
-        // contract (one output word per block, the scratch header and one
-        // partial per block, the record's words, three counters) and zero
-        // them; `config` carries the registry's shared bytes. The broken
-        // kernels misbehave only inside those buffers, and none can hang:
-        // their one spin is bounded by `deadline_ns`.
+        // (`Args` checks order, count and types), `config` carries the
+        // registry's shared bytes, and the buffers and shape meet the kernel's
+        // contract, as this function's caller guarantees. The broken kernels
+        // misbehave only inside those buffers.
         unsafe {
             match how {
                 Launch::Ordinary => args.launch(config),

@@ -194,6 +194,7 @@ impl<'gpu> SumKernels<'gpu> {
         block: Block,
         launches: usize,
     ) -> Result<f32, LabError> {
+        assert!(input.len() <= kernel.max_n, "the CLI bounds n below {} for {}", kernel.max_n, kernel.symbol());
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;

@@ -28,6 +28,8 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         // are the test, run again.
         let measured = lab.sums.measure(kernel, &input, Block::DEFAULT, Plan { warmup: 1, runs, cold: false })?;
         let (golden, tests) = measured.sums.split_first().expect("warm-up plus runs is never empty");
+        // A golden file holds bits: the test it stands for compares them all,
+        // which for these finite sums is `==`.
         let failed = tests.iter().filter(|s| s.to_bits() != golden.to_bits()).count() as u64;
         trials.push(Trial {
             name: format!("sum_{}", kernel.key()),

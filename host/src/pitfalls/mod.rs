@@ -215,5 +215,7 @@ fn fill_shared(lab: &Lab<'_>) -> Result<(), LabError> {
     use crate::gpu::pitfall::{Buffers, PitfallKernel};
     let fill = PitfallKernel::of(&layout::pitfall::FILL_SHARED);
     let grid = lab.gpu.info.sm_count * 8;
-    lab.pitfalls.launch(fill, grid, 256, Buffers { value: PATTERN, ..Buffers::default() })
+    // SAFETY: the kernel takes no buffer, and its shared bytes are the
+    // registry's.
+    unsafe { lab.pitfalls.launch(fill, grid, 256, Buffers { value: PATTERN, ..Buffers::default() }) }
 }

@@ -2,7 +2,7 @@
 //! barrier, a last-block ticket, and the grid barrier in an ordinary launch
 //! too large to be co-resident.
 
-use layout::pitfall::{PHASE_GRID_BARRIER, PHASE_HEADER_WORDS, PHASE_PARTIALS, PHASE_TICKET};
+use layout::pitfall::{PHASE_GRID_BARRIER, PHASE_HEADER_WORDS, PHASE_PARTIALS, PHASE_TICKET, PHASE_TIMEOUTS};
 
 use super::{Lab, Size, Trial};
 use crate::error::LabError;
@@ -49,7 +49,9 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         deadline_ns: DEADLINE_NS,
         ..Buffers::default()
     };
-    lab.pitfalls.launch(barrier, big, THREADS, buffers)?;
+    // SAFETY: a zeroed header and one partial per block, one output word;
+    // the spin is bounded by `DEADLINE_NS`.
+    unsafe { lab.pitfalls.launch(barrier, big, THREADS, buffers)? };
     let (sum, header) = (read(&out)?[0], read(&scratch)?);
     trials.push(Trial {
         name: barrier.key().to_owned(),
@@ -59,7 +61,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
              each spin bounded at {} ms",
             DEADLINE_NS / 1_000_000
         ),
-        failures: u64::from(header[1]),
+        failures: u64::from(header[PHASE_TIMEOUTS]),
         out_of: u64::from(big),
         unit: "blocks that gave up waiting".to_owned(),
         detail: Some(if sum == expected {
@@ -81,7 +83,8 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         deadline_ns: DEADLINE_NS,
         ..Buffers::default()
     };
-    let refused = lab.pitfalls.launch_cooperative(barrier, big, THREADS, buffers)?.err().map(|r| r.0);
+    // SAFETY: as above.
+    let refused = unsafe { lab.pitfalls.launch_cooperative(barrier, big, THREADS, buffers)? }.err().map(|r| r.0);
     trials.push(Trial {
         name: barrier.key().to_owned(),
         broken: true,
@@ -105,14 +108,16 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             out: Some(partials.part_mut(k * g..(k + 1) * g)),
             ..Buffers::default()
         };
-        lab.pitfalls.launch(partials_kernel, grid, THREADS, first)?;
+        // SAFETY: one partial per block of this launch's part of `partials`.
+        unsafe { lab.pitfalls.launch(partials_kernel, grid, THREADS, first)? };
         let second = Buffers {
             input: Some(partials.part(k * g..(k + 1) * g)),
             n: g,
             out: Some(sums.part_mut(k..k + 1)),
             ..Buffers::default()
         };
-        lab.pitfalls.launch(partials_kernel, 1, THREADS, second)
+        // SAFETY: one block, one output word, `g` inputs.
+        unsafe { lab.pitfalls.launch(partials_kernel, 1, THREADS, second) }
     })?;
     trials.push(checked(
         partials_kernel.key(),
@@ -138,15 +143,18 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
                 ..Buffers::default()
             };
             if cooperative {
-                if let Err(r) = lab.pitfalls.launch_cooperative(kernel, grid, THREADS, buffers)? {
+                // SAFETY: this launch's zeroed header and one partial per
+                // block, one output word; the spin is bounded.
+                if let Err(r) = unsafe { lab.pitfalls.launch_cooperative(kernel, grid, THREADS, buffers)? } {
                     refusal = Some(r.0);
                 }
                 Ok(())
             } else {
-                lab.pitfalls.launch(kernel, grid, THREADS, buffers)
+                // SAFETY: as above; the ticket does not spin.
+                unsafe { lab.pitfalls.launch(kernel, grid, THREADS, buffers) }
             }
         })?;
-        let timeouts: u64 = read(&scratch)?.chunks(scratch_words).map(|header| u64::from(header[1])).sum();
+        let timeouts: u64 = read(&scratch)?.chunks(scratch_words).map(|header| u64::from(header[PHASE_TIMEOUTS])).sum();
         let what = if cooperative { "cooperative launch" } else { "one ordinary launch" };
         let mut trial = checked(kernel.key(), how(what), &read(&sums)?, expected, &times, refusal);
         if cooperative {

@@ -1,16 +1,13 @@
 //! A two-field record: two atomics, one 64-bit word, and a sequence lock.
 
 use layout::pitfall::{
-    RECORD_ONE_WORD, RECORD_READS, RECORD_RETRIES, RECORD_SEQLOCK, RECORD_TORN, RECORD_TRIES, RECORD_TWO_ATOMICS,
-    RECORD_WORDS,
+    RECORD_COUNTERS as COUNTERS, RECORD_ONE_WORD, RECORD_READS, RECORD_RETRIES, RECORD_SEQLOCK, RECORD_TORN,
+    RECORD_TRIES, RECORD_TWO_ATOMICS, RECORD_WORDS,
 };
 
 use super::{Lab, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel};
-
-/// Counters a record kernel adds into.
-const COUNTERS: usize = 3;
 
 /// Each kernel, one writer against a block of readers per SM.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
@@ -35,7 +32,10 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
                 value: rounds,
                 ..Buffers::default()
             };
-            lab.pitfalls.launch(kernel, grid, 32, buffers)?;
+            // SAFETY: a fresh zeroed record of `RECORD_WORDS` words at the
+            // start of its allocation (256-byte aligned, so the 64-bit view
+            // is aligned), three zeroed counters, at least two blocks.
+            unsafe { lab.pitfalls.launch(kernel, grid, 32, buffers)? };
             let counts = lab.pitfalls.read(&counts)?;
             for (total, count) in totals.iter_mut().zip(counts) {
                 *total += u64::from(count);

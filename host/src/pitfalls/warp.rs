@@ -2,8 +2,8 @@
 //! or the block's, with the partner in the same warp or the next.
 
 use layout::pitfall::{
-    BLOCK_SYNC_OTHER_WARP, BLOCK_SYNC_SAME_WARP, EXCHANGE_READS, EXCHANGE_WRONG, WARP_SYNC_OTHER_WARP,
-    WARP_SYNC_SAME_WARP,
+    BLOCK_SYNC_OTHER_WARP, BLOCK_SYNC_SAME_WARP, EXCHANGE_COUNTERS as WORDS, EXCHANGE_READS, EXCHANGE_WRONG,
+    WARP_SYNC_OTHER_WARP, WARP_SYNC_SAME_WARP,
 };
 
 use super::{Lab, Size, Trial};
@@ -11,9 +11,6 @@ use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel};
 use crate::gpu::timing::{self, Plan};
 use crate::stats;
-
-/// Counters per launch.
-const WORDS: usize = 2;
 
 /// The four kernels, timed, every read checked on the device.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
@@ -34,7 +31,16 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         let mut counts = lab.pitfalls.zeros(launches * WORDS)?;
         let times = timing::time_launches(lab.gpu, plan, |k| {
             let out = counts.part_mut(k * WORDS..(k + 1) * WORDS);
-            lab.pitfalls.launch(kernel, grid, threads, Buffers { out: Some(out), value: rounds, ..Buffers::default() })
+            // SAFETY: two zeroed counters per launch; the block is a multiple
+            // of 64 threads, at most 1024.
+            unsafe {
+                lab.pitfalls.launch(
+                    kernel,
+                    grid,
+                    threads,
+                    Buffers { out: Some(out), value: rounds, ..Buffers::default() },
+                )
+            }
         })?;
         let counts = lab.pitfalls.read(&counts)?;
         let total = |word: usize| counts.chunks(WORDS).map(|c| u64::from(c[word])).sum::<u64>();

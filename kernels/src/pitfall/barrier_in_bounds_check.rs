@@ -13,8 +13,10 @@ use crate::{shared, thread};
 /// for (s = blockDim.x / 2; s > 0; s /= 2) { ... tile[t + s] ... }
 /// ```
 ///
-/// The barrier does not hang: a block barrier counts only threads that have
-/// not exited, so the threads that returned release it. But they also never
+/// The PTX ISA makes this undefined (`bar.sync` is `barrier.sync.aligned`,
+/// and an aligned barrier in code whose condition differs between threads is
+/// undefined), but says what releases it: exiting threads that hold up a
+/// barrier release it, so the kernel does not hang. But they also never
 /// wrote their slots, and the tree reads those slots anyway: the last block's
 /// sum adds whatever its shared memory held before. The page's rule is that
 /// "threads that have no valid input still participate in the barrier when
@@ -37,7 +39,8 @@ use crate::{shared, thread};
 /// must provide `block * 4` bytes of shared memory. The kernel reads shared
 /// words it never wrote, by design: their values are arbitrary bits, never
 /// undefined behaviour of the Rust code, because the tile is raw memory
-/// behind a pointer.
+/// behind a pointer. Its barrier placement is undefined in the PTX ISA's
+/// terms (above); it is run only to show what it does.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pitfall_barrier_in_bounds_check(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
@@ -51,8 +54,10 @@ pub unsafe extern "ptx-kernel" fn pitfall_barrier_in_bounds_check(input: *const 
     // SAFETY: `i < n`; `tid < block` is inside the tile.
     unsafe { local.add(tid as usize).write(*input.add(i)) };
     // SAFETY: not every thread reaches these barriers, which is the mistake
-    // this kernel shows. It cannot hang: the threads that skip them have
-    // exited, and a block barrier does not wait for exited threads.
+    // this kernel shows, and the PTX ISA leaves an aligned barrier (`bar.sync`)
+    // in non-uniform control flow undefined. What keeps it from hanging is the
+    // ISA's rule for `exit`: exiting threads that hold up a barrier release
+    // it, and the threads that skip these barriers have all exited.
     unsafe { thread::sync_threads() };
     // SAFETY: as above; the tile holds `block` words.
     let sum = unsafe { block_sum(local) };

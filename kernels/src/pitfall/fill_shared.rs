@@ -4,8 +4,9 @@ use crate::{shared, thread};
 ///
 /// Shared memory is not cleared between kernels: a block starts with
 /// whatever the previous block on its SM left there. This kernel makes that
-/// leftover a known value, so a kernel run after it that reads a shared word
-/// it never wrote reads `pattern`, not a lucky zero.
+/// leftover likely to be a known value (where the next kernel's blocks land
+/// is the hardware's choice), so a kernel run after it that reads a shared
+/// word it never wrote reads `pattern`, not a lucky zero.
 ///
 /// # Launch
 ///

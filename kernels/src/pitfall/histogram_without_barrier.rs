@@ -40,18 +40,21 @@ unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
     }
     let mut b = tid;
     while b < num_bins {
-        // SAFETY: `b < num_bins` indexes both histograms. Without the barrier
-        // the read may come before other threads' increments or zeroing:
-        // a wrong count, not undefined behaviour of the Rust code.
+        // SAFETY: `b < num_bins` indexes both histograms. Without the flush
+        // barrier this read races other threads' increments, and without the
+        // zeroing barrier the zeroing store above races them: data races in
+        // the PTX memory model's terms, which is the mistake shown. Each is a
+        // whole 32-bit shared word read or written, so the result is a wrong
+        // count, never a torn word.
         unsafe { atomic::global_add_u32(bins.add(b as usize), local.add(b as usize).read_volatile()) };
         b += stride;
     }
 }
 
 /// Counts `input[0..n]` into `bins` through shared bins, **without the
-/// barrier between zeroing and counting**: a warp that has no bin to zero
-/// goes straight to its increments, and a bin it increments may be zeroed
-/// afterwards by the thread that owns it. The page: "one group of threads
+/// barrier between zeroing and counting**: a thread that has zeroed its own
+/// bins goes straight to its increment, and the bin it increments may be
+/// zeroed afterwards by the thread that owns it, wiping the count out. The page: "one group of threads
 /// zeroes the shared bins and another adds into them, and atomicity
 /// publishes neither group's stores to the other."
 ///

@@ -12,8 +12,9 @@
 //!
 //! No kernel here can hang the GPU. A block barrier that some threads never
 //! reach is released by their exit (the broken barrier kernel's threads
-//! return; they do not wait elsewhere), and the one spin, the grid barrier's,
-//! gives up at a deadline on the global timer.
+//! return; they do not wait elsewhere), the grid barrier's spin gives up at a
+//! deadline on the global timer, and the sequence lock's reader retries a
+//! read at most `layout::pitfall::RECORD_TRIES` times.
 
 mod barrier_every_thread;
 mod barrier_in_bounds_check;

@@ -1,4 +1,4 @@
-use layout::pitfall::PHASE_HEADER_WORDS;
+use layout::pitfall::{PHASE_HEADER_WORDS, PHASE_TIMEOUTS};
 
 use super::phase_partials::block_partial;
 use crate::{atomic, order, shared, thread};
@@ -25,14 +25,18 @@ use crate::{atomic, order, shared, thread};
 /// # Thread mapping
 ///
 /// Every thread adds its grid-stride share; the block's tree sum; thread 0
-/// stores the block's partial in `scratch[2 + block]`, arrives (release
+/// stores the block's partial in `scratch[PHASE_HEADER_WORDS + block]`, arrives (release
 /// fence, relaxed add to `scratch[0]`) and spins until `scratch[0]` counts
 /// the whole grid (relaxed loads, then an acquire fence) or the deadline
 /// passes. Thread 0 of block 0 then adds the partials in block order.
 ///
 /// # Safety
 ///
-/// `input` must hold `n` values, `scratch` and `out` as above.
+/// `input` must hold `n` values, `scratch` and `out` as above. In a launch
+/// that is not co-resident, block 0 may give up and read the partials while
+/// later blocks still write theirs: a data race in the PTX memory model's
+/// terms, on whole 32-bit words, which is the failure the ordinary launch is
+/// run to show.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
     input: *const u32,
@@ -59,8 +63,8 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
     // SAFETY: word 0 is the counter, written only by atomics.
     while unsafe { order::load_relaxed_gpu(scratch) } < grid {
         if thread::global_timer_ns().wrapping_sub(start) > deadline_ns {
-            // SAFETY: word 1 of `scratch` counts the blocks that gave up.
-            unsafe { atomic::global_add_u32(scratch.add(1), 1) };
+            // SAFETY: the header's timeout word counts the blocks that gave up.
+            unsafe { atomic::global_add_u32(scratch.add(PHASE_TIMEOUTS), 1) };
             break;
         }
     }

@@ -422,8 +422,8 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                 runs.push(("litmus".to_owned(), strings(&["litmus", "--instances", "1", "--launches-per-check", "1"])))
             }
             // One run per pitfall, small, so each log holds one pitfall's
-            // reports, and the book can quote the hazards racecheck finds in
-            // the broken histograms and exchanges.
+            // reports and the book can quote what each tool says of it (or
+            // that it says nothing).
             Family::Pitfall => runs.extend(
                 layout::pitfall::Pitfall::ALL
                     .iter()
