@@ -136,6 +136,9 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["litmus", "--preload", "all"], "--preload"),
         (&["litmus", "--tune", "0"], "--tune"),
         (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier"),
+        (&["pitfalls", "--only", "deadlock"], "--only"),
+        (&["pitfalls", "--only", ""], "--only"),
+        (&["pitfalls", "--quick", "yes"], "yes"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         let line = one_line(&out.stderr);

@@ -96,3 +96,14 @@ fn counted(missing: i64, n: usize, launches: usize) -> String {
         format!("{} counts more than the {total} values", -missing)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn lost_and_extra_counts_are_said_as_such() {
+        assert_eq!(counted(30, 1 << 20, 5), "30 of 5242880 values lost");
+        assert_eq!(counted(-4, 100, 1), "4 counts more than the 100 values");
+    }
+}

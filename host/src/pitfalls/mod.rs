@@ -219,3 +219,62 @@ fn fill_shared(lab: &Lab<'_>) -> Result<(), LabError> {
     // registry's.
     unsafe { lab.pitfalls.launch(fill, grid, 256, Buffers { value: PATTERN, ..Buffers::default() }) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trial(broken: bool, failures: u64, out_of: u64, refused: Option<&str>) -> Trial {
+        Trial {
+            name: "k".to_owned(),
+            broken,
+            how: String::new(),
+            failures,
+            out_of,
+            unit: "wrong sums".to_owned(),
+            detail: None,
+            time_ms: None,
+            refused: refused.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn a_fix_fails_when_it_goes_wrong_is_refused_or_checks_nothing() {
+        assert!(!trial(false, 0, 10, None).fix_failed());
+        assert!(trial(false, 1, 10, None).fix_failed());
+        assert!(trial(false, 0, 0, None).fix_failed(), "a fix that checked nothing proves nothing");
+        assert!(trial(false, 0, 0, Some("CUDA_ERROR_NOT_SUPPORTED")).fix_failed());
+    }
+
+    #[test]
+    fn a_mistake_shows_by_failing_or_by_the_driver_refusing_it_and_never_fails_the_run() {
+        assert!(trial(true, 3, 10, None).shown());
+        assert!(trial(true, 0, 0, Some("too many blocks")).shown());
+        assert!(!trial(true, 0, 10, None).shown(), "not seen is not shown");
+        for t in [trial(true, 3, 10, None), trial(true, 0, 10, None), trial(true, 0, 0, Some("x"))] {
+            assert!(!t.fix_failed());
+        }
+    }
+
+    #[test]
+    fn every_pitfall_has_its_words_a_key_and_a_kernel_or_a_lab_kernel_to_run() {
+        use layout::pitfall::KERNELS;
+        for p in Pitfall::ALL {
+            let words = describe(p);
+            assert!([words.mistake, words.catches, words.fix].iter().all(|w| !w.is_empty() && !w.ends_with('.')));
+            assert_eq!(crate::litmus::keys::from_key::<Pitfall>(p.key()), Some(p));
+            // The pitfalls whose broken version is host code, or another
+            // family's kernel, have no kernel of their own.
+            let own = KERNELS.iter().any(|k| k.pitfall == Some(p));
+            let borrowed = matches!(p, Pitfall::Volatile | Pitfall::UnresetAccumulator | Pitfall::GoldenEquality);
+            assert!(own != borrowed, "{}", p.key());
+        }
+        assert_eq!(KERNELS.iter().filter(|k| k.pitfall.is_none()).count(), 1, "only the fill is the harness's");
+    }
+
+    #[test]
+    fn size_picks_its_value() {
+        assert_eq!(Size::Full.pick(1 << 20, 4096), 1 << 20);
+        assert_eq!(Size::Quick.pick(1 << 20, 4096), 4096);
+    }
+}
