@@ -41,14 +41,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let big = resident * OVERSUBSCRIBED;
     let mut out = zeros(1)?;
     let mut scratch = zeros(PHASE_HEADER_WORDS + big as usize)?;
-    let buffers = Buffers {
-        input: Some(input.whole()),
-        n,
-        out: Some(out.whole_mut()),
-        scratch: Some(scratch.whole_mut()),
-        deadline_ns: DEADLINE_NS,
-        ..Buffers::default()
-    };
+    let buffers = whole_grid(&input, n, &mut out, &mut scratch);
     // SAFETY: a zeroed header and one partial per block, one output word;
     // the spin is bounded by `DEADLINE_NS`.
     unsafe { lab.pitfalls.launch(barrier, big, THREADS, buffers)? };
@@ -75,14 +68,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
 
     // The same grid through the cooperative launch: the driver says no.
     let mut scratch = zeros(PHASE_HEADER_WORDS + big as usize)?;
-    let buffers = Buffers {
-        input: Some(input.whole()),
-        n,
-        out: Some(out.whole_mut()),
-        scratch: Some(scratch.whole_mut()),
-        deadline_ns: DEADLINE_NS,
-        ..Buffers::default()
-    };
+    let buffers = whole_grid(&input, n, &mut out, &mut scratch);
     // SAFETY: as above.
     let refused = unsafe { lab.pitfalls.launch_cooperative(barrier, big, THREADS, buffers)? }.err().map(|r| r.0);
     trials.push(Trial {
@@ -166,6 +152,19 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         trials.push(trial);
     }
     Ok(trials)
+}
+
+/// The grid barrier's arguments over whole buffers: the input, one output
+/// word, the header and a partial per block.
+fn whole_grid<'a>(input: &'a Words, n: usize, out: &'a mut Words, scratch: &'a mut Words) -> Buffers<'a> {
+    Buffers {
+        input: Some(input.whole()),
+        n,
+        out: Some(out.whole_mut()),
+        scratch: Some(scratch.whole_mut()),
+        deadline_ns: DEADLINE_NS,
+        ..Buffers::default()
+    }
 }
 
 /// A correct way's trial: every launch's sum against the CPU's.
