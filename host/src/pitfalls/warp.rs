@@ -15,8 +15,11 @@ use crate::stats;
 /// The four kernels, timed, every read checked on the device.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let threads = size.pick(1024, 64);
-    let grid = size.pick(lab.gpu.info.sm_count * 2, 2);
     let rounds = size.pick(4096, 16);
+    // Two blocks per SM, but never so many that a launch's read count (every
+    // thread adds `rounds` to one `u32`) could wrap.
+    let most = u32::MAX / (threads * rounds);
+    let grid = size.pick(lab.gpu.info.sm_count * 2, 2).min(most);
     let plan = Plan { warmup: size.pick(1, 0), runs: size.pick(5, 1), cold: false };
     let mut trials = Vec::new();
     let cases = [
