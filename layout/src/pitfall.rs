@@ -176,60 +176,50 @@ pub const BARRIER_EVERY_THREAD: Kernel = kernel(
     &["ATOM", "RED"],
 );
 
+/// One of the four exchange kernels (`pitfall/exchange.rs`): the same body,
+/// ordered by the block barrier or by the warp barrier, which ptxas drops
+/// where it knows the warp runs converged, leaving no barrier instruction.
+const fn exchange(symbol: &'static str, block_barrier: bool) -> Kernel {
+    const ACCESSES: [&str; 2] = ["st.volatile.shared.b32", "ld.volatile.shared.b32"];
+    if block_barrier {
+        kernel(
+            Some(Pitfall::WarpScope),
+            symbol,
+            &ROUNDS_PARAMS,
+            SharedBytes::PerThread(4),
+            &["bar.sync", ACCESSES[0], ACCESSES[1]],
+            &["bar.warp.sync"],
+            &["BAR.SYNC"],
+            &["WARPSYNC"],
+        )
+    } else {
+        kernel(
+            Some(Pitfall::WarpScope),
+            symbol,
+            &ROUNDS_PARAMS,
+            SharedBytes::PerThread(4),
+            &["bar.warp.sync", ACCESSES[0], ACCESSES[1]],
+            &["bar.sync", "barrier.sync"],
+            &[],
+            &["BAR.SYNC", "WARPSYNC"],
+        )
+    }
+}
+
 /// A lane exchange through shared memory between lanes of one warp, ordered
 /// by the warp barrier: correct.
-pub const WARP_SYNC_SAME_WARP: Kernel = kernel(
-    Some(Pitfall::WarpScope),
-    "pitfall_warp_sync_same_warp",
-    &ROUNDS_PARAMS,
-    SharedBytes::PerThread(4),
-    &["bar.warp.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
-    &["bar.sync", "barrier.sync"],
-    // ptxas drops a full-mask warp barrier where it knows the warp runs
-    // converged: no barrier instruction is left.
-    &[],
-    &["BAR.SYNC", "WARPSYNC"],
-);
+pub const WARP_SYNC_SAME_WARP: Kernel = exchange("pitfall_warp_sync_same_warp", false);
 
 /// The same exchange with each reader's partner in the next warp, still
 /// ordered only by the warp barrier: the dependency crosses the warp.
-pub const WARP_SYNC_OTHER_WARP: Kernel = kernel(
-    Some(Pitfall::WarpScope),
-    "pitfall_warp_sync_other_warp",
-    &ROUNDS_PARAMS,
-    SharedBytes::PerThread(4),
-    &["bar.warp.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
-    &["bar.sync", "barrier.sync"],
-    // ptxas drops a full-mask warp barrier where it knows the warp runs
-    // converged: no barrier instruction is left.
-    &[],
-    &["BAR.SYNC", "WARPSYNC"],
-);
+pub const WARP_SYNC_OTHER_WARP: Kernel = exchange("pitfall_warp_sync_other_warp", false);
 
 /// The exchange across warps ordered by the block barrier: the fix.
-pub const BLOCK_SYNC_OTHER_WARP: Kernel = kernel(
-    Some(Pitfall::WarpScope),
-    "pitfall_block_sync_other_warp",
-    &ROUNDS_PARAMS,
-    SharedBytes::PerThread(4),
-    &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
-    &["bar.warp.sync"],
-    &["BAR.SYNC"],
-    &["WARPSYNC"],
-);
+pub const BLOCK_SYNC_OTHER_WARP: Kernel = exchange("pitfall_block_sync_other_warp", true);
 
 /// The exchange within a warp ordered by the block barrier: correct, and the
 /// price of waiting for warps that take no part.
-pub const BLOCK_SYNC_SAME_WARP: Kernel = kernel(
-    Some(Pitfall::WarpScope),
-    "pitfall_block_sync_same_warp",
-    &ROUNDS_PARAMS,
-    SharedBytes::PerThread(4),
-    &["bar.sync", "st.volatile.shared.b32", "ld.volatile.shared.b32"],
-    &["bar.warp.sync"],
-    &["BAR.SYNC"],
-    &["WARPSYNC"],
-);
+pub const BLOCK_SYNC_SAME_WARP: Kernel = exchange("pitfall_block_sync_same_warp", true);
 
 /// One block's partial sum per block (`out[block]`): the first of two
 /// launches, and with one block, the second.

@@ -1,6 +1,6 @@
 use layout::pitfall::{PHASE_HEADER_WORDS, PHASE_TIMEOUTS};
 
-use super::phase_partials::block_partial;
+use super::phase_partials::{block_partial, combine};
 use crate::{atomic, order, shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one launch: partial sums, a grid-wide
@@ -71,12 +71,7 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
     // Acquire: every partial whose arrival the count showed.
     order::fence_acq_rel_gpu();
     if block == 0 {
-        let mut total = 0u32;
-        for b in 0..grid as usize {
-            // SAFETY: one partial per block.
-            total = total.wrapping_add(unsafe { order::load_relaxed_gpu(partials.add(b)) });
-        }
-        // SAFETY: `out` holds one word.
-        unsafe { out.write(total) };
+        // SAFETY: one partial per block of the grid, and one output word.
+        unsafe { combine(partials, grid, out) };
     }
 }

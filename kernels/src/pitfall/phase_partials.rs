@@ -1,5 +1,5 @@
 use super::block_sum;
-use crate::{shared, thread};
+use crate::{order, shared, thread};
 
 /// Sums `input[0..n]` grid-stride into one partial sum per block,
 /// `out[block]`: the first phase of a device-wide sum as its own launch.
@@ -59,4 +59,22 @@ pub(super) unsafe fn block_partial(input: *const u32, n: usize, local: *mut u32)
     unsafe { thread::sync_threads() };
     // SAFETY: as above; every slot written and published by the barrier.
     unsafe { block_sum(local) }
+}
+
+/// Adds the `grid` partial sums at `partials` in block order into `out[0]`:
+/// the second phase of the one-launch kernels, run by one thread once the
+/// partials are published to it.
+///
+/// # Safety
+///
+/// `partials` must hold `grid` words and `out` one.
+#[inline(always)]
+pub(super) unsafe fn combine(partials: *const u32, grid: u32, out: *mut u32) {
+    let mut total = 0u32;
+    for b in 0..grid as usize {
+        // SAFETY: `b < grid`, inside the partials.
+        total = total.wrapping_add(unsafe { order::load_relaxed_gpu(partials.add(b)) });
+    }
+    // SAFETY: `out` holds one word.
+    unsafe { out.write(total) };
 }

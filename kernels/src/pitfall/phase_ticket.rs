@@ -1,6 +1,6 @@
 use layout::pitfall::PHASE_HEADER_WORDS;
 
-use super::phase_partials::block_partial;
+use super::phase_partials::{block_partial, combine};
 use crate::{atomic, order, shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one ordinary launch: partial sums,
@@ -44,12 +44,7 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_ticket(input: *const u32, n: usi
     let ticket = unsafe { atomic::global_fetch_add_u32(scratch, 1) };
     if ticket + 1 == grid {
         order::fence_acq_rel_gpu();
-        let mut total = 0u32;
-        for b in 0..grid as usize {
-            // SAFETY: one partial per block.
-            total = total.wrapping_add(unsafe { order::load_relaxed_gpu(partials.add(b)) });
-        }
-        // SAFETY: `out` holds one word.
-        unsafe { out.write(total) };
+        // SAFETY: one partial per block of the grid, and one output word.
+        unsafe { combine(partials, grid, out) };
     }
 }
