@@ -32,6 +32,10 @@
 //! decide the result as IEEE addition would: any NaN, or both infinities, give
 //! NaN; one kind of infinity gives that infinity.
 
+mod filter;
+
+pub use filter::{Filter, Limbs, is_exact_sum, split_f64};
+
 /// Limbs in the accumulator: 2^-149 up to 2^171, 320 bits.
 pub const LIMBS: usize = 10;
 

@@ -1,47 +1,48 @@
-use layout::exact::{self, ADDS_BETWEEN_NORMALIZATIONS, LIMBS, Split, Superaccumulator};
+use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 
 use crate::{atomic, global, order, shared, thread, warp};
 
 /// Float4 loads each thread keeps in flight ahead of the quad it is adding:
 /// the next trips' loads are issued before this trip's additions, so the
-/// memory latency overlaps the integer work. The window lives in registers;
-/// at two, ptxas gives the kernel 48 a thread, within the 64 a 1024-thread
-/// block has room for (`tests/ptx.rs` holds every sum kernel to that).
+/// memory latency overlaps the arithmetic. The window lives in registers.
 const AHEAD: usize = 2;
-
-/// Trips between normalizations: each trip adds one quad, four floats, to a
-/// thread's limbs, and one more float may come from the tail, so 31 trips
-/// (125 additions) stay within [`ADDS_BETWEEN_NORMALIZATIONS`].
-const TRIPS_PER_NORMALIZATION: u32 = 31;
-
-const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS);
 
 /// Sums `input[0..n]` into `*total` exactly, then rounds once: the result is
 /// the `f32` nearest the true sum (ties to even), and so the same bits on every
 /// run, for every block size and grid, on every GPU.
 ///
 /// The method is `layout::exact`'s superaccumulator, the same limbs and the
-/// same rounding as the CPU reference (`host::exact`). Every finite float is
-/// an integer number of 2^-149 units; its 24-bit significand, shifted by its
-/// exponent, is added to one of ten 64-bit integer limbs. No float is ever
-/// added to another float, so no addition rounds and no order matters:
+/// same rounding as the CPU reference (`host::exact`), with an `f64` filter
+/// in front of it ([`Filter`]). Every finite float is an integer number of
+/// 2^-149 units, and so is every exact sum of them; no step below rounds:
 ///
-/// 1. **Per thread, in shared memory.** Each thread owns ten limbs in the
-///    block's dynamic shared memory, laid out limb-major (`limb * block +
-///    thread`) so a warp touching one limb touches 32 consecutive words. It
-///    reads its floats on a grid-stride loop of 128-bit loads, the next two
-///    quads loaded while it adds the current one, and adds each float's [`Split`] to its
-///    own limbs with a plain read-modify-write: no other thread touches them,
-///    so no atomic and no barrier. Every 31 trips the thread
-///    [`normalize`](exact::normalize)s its limbs, moving each limb's bits
-///    above 32 into the next, so no limb can overflow (carry handling).
-/// 2. **Per warp, in registers.** After a last normalization, the warp sums
-///    each limb with integer shuffles ([`warp::sum_i64`]), and lane 0 adds
-///    every non-zero limb to the global accumulator with
-///    `red.global.add.u64`. Infinities and NaNs are OR-ed into its
-///    `specials` word. Integer atomics commute: the global limbs hold the same
-///    value whatever order the warps arrive in.
-/// 3. **Once, in the last block.** Each lane that added fences
+/// 1. **Per thread, in an `f64` register.** Each thread reads its floats on a
+///    grid-stride loop of 128-bit loads, the next two quads loaded while it
+///    adds the current one, and adds each float to a running `f64` sum. Each
+///    addition is proved exact as it happens by [`exact::is_exact_sum`]
+///    (`fl(s − a) == b` and `fl(s − b) == a`, the Fast2Sum lemma; the proof
+///    is in `layout::exact::filter`): the fast path is one conversion, one
+///    `DADD` and a two-`DADD`, two-`DSETP` check per float. When a warp's
+///    vote finds an inexact addition, an infinity or a NaN on any lane, the
+///    warp redoes that quad one float at a time: a running sum that cannot
+///    take the next float exactly goes, still exact, into the thread's ten
+///    64-bit integer limbs as three 24-bit pieces ([`exact::split_f64`]),
+///    and the float starts the next running sum. Arrays of one distribution
+///    rarely take that path; an array of random bit patterns takes it on
+///    almost every float.
+/// 2. **Per thread, in shared memory.** The limbs live in the block's dynamic
+///    shared memory, limb-major (`limb * block + thread`), so a warp touching
+///    one limb touches 32 consecutive words; no other thread touches them,
+///    so no atomic and no barrier. Every [`exact::ADDS_BETWEEN_NORMALIZATIONS`]
+///    limb additions the thread [`normalize`](exact::normalize)s them, moving
+///    each limb's bits above 32 into the next, so no limb can overflow. At the
+///    end the running sum joins the limbs and they are normalized once more.
+/// 3. **Per warp, in registers.** The warp sums each limb with integer
+///    shuffles ([`warp::sum_i64`]), and lane 0 adds every non-zero limb to the
+///    global accumulator with `red.global.add.u64`. Infinities and NaNs are
+///    OR-ed into its `specials` word. Integer atomics commute: the global
+///    limbs hold the same value whatever order the warps arrive in.
+/// 4. **Once, in the last block.** Each lane that added fences
 ///    (`fence.acq_rel.gpu`), the block meets at a barrier, and thread 0 takes
 ///    a ticket, as in [`sum_deterministic`](super::sum_deterministic). The
 ///    thread that draws the last ticket fences again, reads and clears every
@@ -74,9 +75,10 @@ const _: () = assert!(TRIPS_PER_NORMALIZATION * 4 < ADDS_BETWEEN_NORMALIZATIONS)
 /// writes during the launch, `total` to one writable `f32` and `acc` to one
 /// [`Superaccumulator`] as above, both in global memory; the launch must
 /// provide the shared bytes above. `n` below 2^34 keeps the quad index in 32
-/// bits. The limbs are safe at any `n`: every thread normalizes its own, and
-/// a warp's sum of normalized limbs is below 32 · 2^32, so the global limbs stay
-/// far inside 64 bits for any grid.
+/// bits and a thread's running sum below 2^162. The limbs are safe at any
+/// `n`: every thread normalizes its own, and a warp's sum of normalized limbs
+/// is below 32 · 2^32, so the global limbs stay far inside 64 bits for any
+/// grid.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     input: *const f32,
@@ -93,7 +95,7 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         stride: thread::block_dim_x() as usize,
     };
     limbs.clear();
-    let mut specials = 0u32;
+    let mut filter = Filter::new(limbs);
 
     if (input as usize).is_multiple_of(16) {
         // 32-bit indices: `n` is below 2^34 by the contract, and 64-bit
@@ -108,7 +110,6 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         // more before they are added.
         let mut ahead: [[f32; 4]; AHEAD] = core::array::from_fn(|a| load(g as u32 + a as u32 * stride));
         let mut q = g as u32;
-        let mut trips = 0;
         while q < quads {
             let quad = ahead[0];
             // Shift the window and issue the load AHEAD trips out; constant
@@ -117,35 +118,24 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
                 ahead[a - 1] = ahead[a];
             }
             ahead[AHEAD - 1] = load(q + AHEAD as u32 * stride);
-            limbs.add_quad(quad, &mut specials);
+            filter.add_quad(quad, warp::any);
             q += stride;
-            trips += 1;
-            if trips == TRIPS_PER_NORMALIZATION {
-                limbs.normalize();
-                trips = 0;
-            }
         }
         let quads = quads as usize;
         let tail = 4 * quads + g;
         if tail < n {
             // SAFETY: `tail < n`.
-            limbs.add(unsafe { *input.add(tail) }, &mut specials);
+            filter.add(unsafe { *input.add(tail) });
         }
     } else {
         let mut i = g;
-        let mut adds = 0;
         while i < n {
             // SAFETY: `i < n`.
-            limbs.add(unsafe { *input.add(i) }, &mut specials);
-            adds += 1;
-            if adds == ADDS_BETWEEN_NORMALIZATIONS {
-                limbs.normalize();
-                adds = 0;
-            }
+            filter.add(unsafe { *input.add(i) });
             i += threads;
         }
     }
-    limbs.normalize();
+    let (limbs, specials) = filter.finish();
 
     // Per warp: each limb summed across the lanes, then one integer atomic
     // per non-zero limb. Normalized limbs are below 2^32 (the last one
@@ -253,49 +243,17 @@ impl ThreadLimbs {
             self.set(k, 0);
         }
     }
+}
 
-    /// Adds one float: no branch, so no lane of a warp waits for another.
+impl Limbs for ThreadLimbs {
     #[inline(always)]
-    fn add(&self, x: f32, specials: &mut u32) {
-        let split = Split::of(x);
-        self.set(split.limb, self.get(split.limb) + split.addend);
-        *specials |= split.special;
-    }
-
-    /// Adds four floats, one at a time. An infinity or a NaN anywhere in the
-    /// warp's quads sends the whole warp down the general path; otherwise,
-    /// which is every trip of finite data, the warp takes the shorter
-    /// finite-only split. The vote keeps the choice uniform across the warp,
-    /// so no lane diverges.
-    #[inline(always)]
-    fn add_quad(&self, quad: [f32; 4], specials: &mut u32) {
-        let [a, b, c, d] = quad;
-        let special = Split::is_special(a) | Split::is_special(b) | Split::is_special(c) | Split::is_special(d);
-        if warp::any(special) {
-            self.add(a, specials);
-            self.add(b, specials);
-            self.add(c, specials);
-            self.add(d, specials);
-        } else {
-            // Written out: a loop over the four that the compiler does not
-            // unroll would keep them in local memory.
-            self.add_finite(a);
-            self.add_finite(b);
-            self.add_finite(c);
-            self.add_finite(d);
-        }
-    }
-
-    /// Adds one float known to be finite.
-    #[inline(always)]
-    fn add_finite(&self, x: f32) {
-        let split = Split::of_finite(x);
+    fn add(&mut self, split: Split) {
         self.set(split.limb, self.get(split.limb) + split.addend);
     }
 
     /// [`exact::normalize`] on this thread's limbs, in registers: every
     /// index is a constant once the loops unroll.
-    fn normalize(&self) {
+    fn normalize(&mut self) {
         let mut k = 0;
         while k + 1 < LIMBS {
             let limb = self.get(k);
