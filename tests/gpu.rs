@@ -480,6 +480,15 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     for (seed, n) in [2, 1000, 65_536, 1 << 20].into_iter().enumerate() {
         arrays.push((format!("random bits n = {n}"), input::random_finite(n, 5 + seed as u64)));
     }
+    // Every thread's quads share one magnitude, so no running sum flushes,
+    // but neighbouring lanes (then neighbouring warps) differ by 2^80: the
+    // warp's (then the block's) f64 butterfly cannot be exact and the limbs
+    // must take over. On a grid of an even number of warps a thread's later
+    // quads keep the parity of its first; on any grid the sum must be exact.
+    for (what, period) in [("lanes", 4), ("warps", 4 * 32)] {
+        let values = (0..1 << 16).map(|i| if (i / period) % 2 == 0 { 2f32.powi(40) } else { 3.0 * 2f32.powi(-40) });
+        arrays.push((format!("{what} 2^80 apart"), values.collect()));
+    }
     let mut wrong = Vec::new();
     for (name, values) in &arrays {
         let expected = exact::sum(values);

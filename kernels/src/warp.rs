@@ -96,6 +96,36 @@ pub unsafe fn sum_i64(mut value: i64) -> i64 {
     value
 }
 
+/// The sum of `value` over the 32 lanes of the warp, returned to every lane,
+/// and whether every addition this lane made was exact
+/// ([`layout::exact::is_exact_sum`]).
+///
+/// Five butterfly steps, each two `shfl.sync.bfly.b32` (the halves of the
+/// `f64`), one `add.f64` and the two-subtraction check. If every lane's
+/// additions were exact, every lane holds the exact sum of the 32 values,
+/// whatever the order; the caller votes on the flags to know.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must call it together.
+#[inline(always)]
+pub unsafe fn sum_f64_checked(mut value: f64) -> (f64, bool) {
+    let mut exact = true;
+    let mut lane_mask = WARP_SIZE / 2;
+    while lane_mask > 0 {
+        let bits = value.to_bits();
+        let (low, high) = (bits as u32, (bits >> 32) as u32);
+        // SAFETY: forwarded from the caller: the whole warp is here.
+        let (low, high) = unsafe { (shfl_xor_u32(low, lane_mask), shfl_xor_u32(high, lane_mask)) };
+        let other = f64::from_bits((high as u64) << 32 | low as u64);
+        let sum = value + other;
+        exact &= layout::exact::is_exact_sum(value, other, sum);
+        value = sum;
+        lane_mask /= 2;
+    }
+    (value, exact)
+}
+
 /// Whether `predicate` holds in any active lane of the warp, returned to every
 /// active lane.
 ///

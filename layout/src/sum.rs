@@ -358,8 +358,9 @@ pub const DETERMINISTIC: Sum = Sum {
     max_n: deterministic::MAX_N,
 };
 
-/// Integer limbs in shared memory, then integer atomics, then one rounding:
-/// the exactly rounded sum.
+/// An exact `f64` running sum per thread, integer limbs in shared memory for
+/// what it cannot hold, integer atomics, then one rounding: the exactly
+/// rounded sum.
 pub const CORRECTLY_ROUNDED: Sum = Sum {
     entry: Entry::new(
         Family::Sum,
@@ -379,9 +380,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     on_page: false,
     promise: Promise::CorrectlyRounded,
     shared: SharedBytes::PerThread((crate::exact::LIMBS * size_of::<i64>()) as u32),
-    // Three float4s per thread (one added, two loaded ahead); past the
+    // Five float4s per thread (one added, four loaded ahead); past the
     // resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 12, fills_device: true },
+    grid: Grid { elements_per_thread: 20, fills_device: true },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     // Below 2^34 its quad index fits in 32 bits; the limbs are safe at any n.

@@ -4,8 +4,10 @@ use crate::{atomic, global, order, shared, thread, warp};
 
 /// Float4 loads each thread keeps in flight ahead of the quad it is adding:
 /// the next trips' loads are issued before this trip's additions, so the
-/// memory latency overlaps the arithmetic. The window lives in registers.
-const AHEAD: usize = 2;
+/// memory latency overlaps the arithmetic. The window lives in registers;
+/// at four, ptxas gives the kernel 64 a thread, the most a 1024-thread block
+/// has room for (`tests/ptx.rs` holds every sum kernel to that).
+const AHEAD: usize = 4;
 
 /// Sums `input[0..n]` into `*total` exactly, then rounds once: the result is
 /// the `f32` nearest the true sum (ties to even), and so the same bits on every
@@ -17,7 +19,7 @@ const AHEAD: usize = 2;
 /// 2^-149 units, and so is every exact sum of them; no step below rounds:
 ///
 /// 1. **Per thread, in an `f64` register.** Each thread reads its floats on a
-///    grid-stride loop of 128-bit loads, the next two quads loaded while it
+///    grid-stride loop of 128-bit loads, the next four quads loaded while it
 ///    adds the current one, and adds each float to a running `f64` sum. Each
 ///    addition is proved exact as it happens by [`exact::is_exact_sum`]
 ///    (`fl(s − a) == b` and `fl(s − b) == a`, the Fast2Sum lemma; the proof
@@ -37,25 +39,36 @@ const AHEAD: usize = 2;
 ///    limb additions the thread [`normalize`](exact::normalize)s them, moving
 ///    each limb's bits above 32 into the next, so no limb can overflow. At the
 ///    end the running sum joins the limbs and they are normalized once more.
-/// 3. **Per warp, in registers.** The warp sums each limb with integer
-///    shuffles ([`warp::sum_i64`]), and lane 0 adds every non-zero limb to the
-///    global accumulator with `red.global.add.u64`. Infinities and NaNs are
-///    OR-ed into its `specials` word. Integer atomics commute: the global
-///    limbs hold the same value whatever order the warps arrive in.
+/// 3. **Per warp, then per block, in `f64`.** If no lane of a warp flushed,
+///    the running sums alone are the sum: the warp adds them in a butterfly
+///    of shuffles ([`warp::sum_f64_checked`]), each addition checked the
+///    same way, and lane 0 leaves the warp's sum in a shared slot. After the
+///    block's one barrier, warp 0 adds the slots the same way, and thread 0
+///    adds the block's sum to the global accumulator as three 32-bit-aligned
+///    pieces ([`exact::split_f64`]) with `red.global.add.u64`: three integer
+///    atomics per block, not ten per warp. Where a check fails, the same
+///    values take the limbs' path instead: a warp that flushed, or whose
+///    butterfly was not exact, normalizes its lanes' limbs, sums each across
+///    the warp with integer shuffles ([`warp::sum_i64`]), and lane 0 adds
+///    each non-zero one; a block whose butterfly was not exact adds each warp
+///    sum on its own. Infinities and NaNs are OR-ed into the `specials`
+///    word. Integer atomics commute: the global limbs hold the same value
+///    whatever order the blocks arrive in.
 /// 4. **Once, in the last block.** Each lane that added fences
-///    (`fence.acq_rel.gpu`), the block meets at a barrier, and thread 0 takes
-///    a ticket, as in [`sum_deterministic`](super::sum_deterministic). The
-///    thread that draws the last ticket fences again, reads and clears every
-///    limb and the specials with `atom.global.exch.b64`/`.b32` (at the point
-///    of coherence, so no stale L1 copy), rounds them with
-///    [`exact::round`] (carry into one integer, take the magnitude, keep 24
-///    bits, round on the guard and sticky bits, ties to even), stores the
-///    result, and resets the ticket.
+///    (`fence.acq_rel.gpu`) before the block's barrier (or, in warp 0, before
+///    a `bar.warp.sync`), and thread 0 takes a ticket, as in
+///    [`sum_deterministic`](super::sum_deterministic). The thread that draws
+///    the last ticket fences again, reads and clears every limb and the
+///    specials with `atom.global.exch.b64`/`.b32` (at the point of
+///    coherence, so no stale L1 copy), rounds them with [`exact::round`]
+///    (carry into one integer, take the magnitude, keep 24 bits, round on the
+///    guard and sticky bits, ties to even), stores the result, and resets the
+///    ticket.
 ///
 /// # Launch
 ///
 /// Any grid (the host uses as many blocks as fit on the device at once, and no
-/// more than 12 floats per thread need) of `block` threads, a multiple of 32,
+/// more than 20 floats per thread need) of `block` threads, a multiple of 32,
 /// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
 /// thread (more than 48 KiB at block 1024, which the host allows on the
 /// function). `acc` points to one [`Superaccumulator`], zero before the first
@@ -64,7 +77,7 @@ const AHEAD: usize = 2;
 /// # Thread mapping
 ///
 /// With `T` threads in the grid and the input 16-byte aligned, thread `g`
-/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next two
+/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next four
 /// trips' while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
 /// go to threads `0..n % 4`. An unaligned input is read one float at a
 /// time with the same stride.
@@ -75,10 +88,10 @@ const AHEAD: usize = 2;
 /// writes during the launch, `total` to one writable `f32` and `acc` to one
 /// [`Superaccumulator`] as above, both in global memory; the launch must
 /// provide the shared bytes above. `n` below 2^34 keeps the quad index in 32
-/// bits and a thread's running sum below 2^162. The limbs are safe at any
-/// `n`: every thread normalizes its own, and a warp's sum of normalized limbs
-/// is below 32 · 2^32, so the global limbs stay far inside 64 bits for any
-/// grid.
+/// bits and every partial sum below 2^162. The global limbs are safe for any
+/// grid: every thread normalizes its own limbs, so a warp's sum of them is
+/// below 32 · 2^32, and each piece of a block's or warp's `f64` sum is below
+/// 2^33; 2^29 such additions to one limb stay inside 64 bits.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     input: *const f32,
@@ -135,27 +148,34 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
             i += threads;
         }
     }
-    let (limbs, specials) = filter.finish();
-
-    // Per warp: each limb summed across the lanes, then one integer atomic
-    // per non-zero limb. Normalized limbs are below 2^32 (the last one
-    // excepted, which only carries reach), so no sum here nears 2^63.
+    let specials = filter.specials;
     let lane = tid % warp::WARP_SIZE;
+    let warp_index = tid / warp::WARP_SIZE;
+    let slots = shared::dynamic_shared::<f64>();
+    // Whether this thread's atomics must be ordered before the block's ticket.
     let mut added = false;
-    let mut k = 0;
-    while k < LIMBS {
+
+    // Per warp: if no lane flushed anything, the running sums alone are the
+    // sum, and an exact butterfly of `f64` additions combines them. Otherwise,
+    // or if an addition of the butterfly was not exact, the limbs: every
+    // lane's limbs normalized, each summed across the warp with integer
+    // shuffles, and lane 0 adds them to the global accumulator.
+    let mut warp_sum = 0.0;
+    let mut exact = !warp::any(filter.flushed());
+    if exact {
         // SAFETY: every lane of every warp is here (no thread has returned).
-        let warp_limb = unsafe { warp::sum_i64(limbs.get(k)) };
-        if lane == 0 && warp_limb != 0 {
-            // SAFETY: `acc` is a global `Superaccumulator` by the contract and
-            // `k < LIMBS`.
-            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), warp_limb) };
-            added = true;
-        }
-        k += 1;
+        let (sum, lane_exact) = unsafe { warp::sum_f64_checked(filter.acc) };
+        exact = !warp::any(!lane_exact);
+        warp_sum = sum;
+    }
+    if !exact {
+        let (limbs, _) = filter.finish();
+        // SAFETY: the whole warp is here: `exact` is the same on every lane.
+        added |= unsafe { add_warp_limbs(&limbs, acc, lane) };
+        warp_sum = 0.0;
     }
     if specials != 0 {
-        // SAFETY: as above.
+        // SAFETY: `acc` is a global `Superaccumulator` by the contract.
         unsafe { atomic::global_or_u32(&raw mut (*acc).specials, specials) };
         added = true;
     }
@@ -163,8 +183,46 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     if added {
         order::fence_acq_rel_gpu();
     }
+    // The warp's sum goes to a slot in shared memory: limb 0 of the warp's
+    // lane 0, which no thread reads again (the warp's limb sums are in
+    // registers by now).
+    if lane == 0 {
+        // SAFETY: `slots[32 * w]` is limb 0 of thread `32 * w` of this block,
+        // inside the shared bytes the launch provides, and only its own
+        // thread touches it.
+        unsafe { slots.add(warp_index as usize * warp::WARP_SIZE as usize).write(warp_sum) };
+    }
     // SAFETY: reached by every thread of the block.
     unsafe { thread::sync_threads() };
+    if warp_index != 0 {
+        return;
+    }
+
+    // Warp 0: the block's warp sums, combined the same way; the block adds
+    // its exact sum to the global limbs as three integer atomics. If that
+    // butterfly was not exact, every warp sum goes on its own.
+    let warps = thread::block_dim_x() / warp::WARP_SIZE;
+    // SAFETY: lane `l < warps` reads the slot warp `l` wrote before the barrier.
+    let slot = if lane < warps { unsafe { slots.add((lane * warp::WARP_SIZE) as usize).read() } } else { 0.0 };
+    // SAFETY: the whole of warp 0 is here.
+    let (block_sum, lane_exact) = unsafe { warp::sum_f64_checked(slot) };
+    let mut added = false;
+    if !warp::any(!lane_exact) {
+        if lane == 0 {
+            // SAFETY: forwarded from the contract.
+            added = unsafe { add_f64(acc, block_sum) };
+        }
+    } else {
+        // SAFETY: forwarded from the contract.
+        added = unsafe { add_f64(acc, slot) };
+    }
+    if added {
+        order::fence_acq_rel_gpu();
+    }
+    // Every lane's fence comes before lane 0's ticket (`bar.warp.sync`
+    // orders memory among the lanes it synchronizes).
+    // SAFETY: the whole of warp 0 is here.
+    unsafe { warp::sync() };
     if tid != 0 {
         return;
     }
@@ -175,6 +233,57 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     }
     // SAFETY: this thread drew the last ticket; forwarded from the contract.
     unsafe { finish(total, acc) };
+}
+
+/// The warp's limbs, each summed across the lanes, added to the global
+/// accumulator by lane 0 with one integer atomic per non-zero limb; returns
+/// whether this lane added any. Normalized limbs are below 2^32 (the last one
+/// excepted, which only carries reach), so no warp sum nears 2^63.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must call it together; `acc` as in
+/// [`sum_correctly_rounded`].
+#[inline(always)]
+unsafe fn add_warp_limbs(limbs: &ThreadLimbs, acc: *mut Superaccumulator, lane: u32) -> bool {
+    let mut added = false;
+    let mut k = 0;
+    while k < LIMBS {
+        // SAFETY: forwarded from the caller: the whole warp is here.
+        let warp_limb = unsafe { warp::sum_i64(limbs.get(k)) };
+        if lane == 0 && warp_limb != 0 {
+            // SAFETY: `acc` is a global `Superaccumulator` by the contract and
+            // `k < LIMBS`.
+            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), warp_limb) };
+            added = true;
+        }
+        k += 1;
+    }
+    added
+}
+
+/// Adds `v`, an exact sum of floats, to the global limbs: its three pieces
+/// ([`exact::split_f64`]), each below 2^33, one integer atomic for each that
+/// is not zero. Returns whether it added any.
+///
+/// # Safety
+///
+/// `acc` as in [`sum_correctly_rounded`].
+#[inline(always)]
+unsafe fn add_f64(acc: *mut Superaccumulator, v: f64) -> bool {
+    let mut added = false;
+    let splits = exact::split_f64(v);
+    // Index loop: the array's by-value iterator would live in local memory.
+    #[allow(clippy::needless_range_loop)]
+    for k in 0..splits.len() {
+        let split = splits[k];
+        if split.addend != 0 {
+            // SAFETY: `acc` is global by the contract; `split.limb < LIMBS`.
+            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(split.limb), split.addend) };
+            added = true;
+        }
+    }
+    added
 }
 
 /// The last block's thread 0: gathers the accumulator, rounds, resets.

@@ -69,12 +69,18 @@ pub fn is_exact_sum(a: f64, b: f64, s: f64) -> bool {
 /// `v`'s 53-bit significand `m` sits at `t` units' shift (`v = ±m · 2^t`
 /// units). A `v` below 2^-96 has a negative `t`, and then `m`'s low `−t` bits
 /// are zero, since `v` is a whole number of units: shifting them out is exact.
-/// The significand is cut into 24-bit pieces at shifts `t`, `t + 24` and
-/// `t + 48`, each placed as [`Split::of`] places an `f32`'s significand, so
-/// each addend is below 2^55 and counts as one addition against
-/// [`ADDS_BETWEEN_NORMALIZATIONS`]. Branch-free, like [`Split::of`].
+/// `m << (t mod 32)` spans at most 85 bits from limb `t / 32` up: its low 32
+/// bits go to that limb, the next 32 to the one above and the rest (below
+/// 2^21) to the one above that, each addend below 2^33 in magnitude, so
+/// each counts as one addition against [`ADDS_BETWEEN_NORMALIZATIONS`] and
+/// a sum of many of them in one limb stays far inside 64 bits. Below 2^162,
+/// `v` reaches no higher than bit 311 of the 320, so a third limb past the
+/// last (limb `t / 32 + 2` when `t / 32` is 8) would receive 0: it is
+/// clamped to the last, where adding 0 changes nothing. Branch-free, like
+/// [`Split::of`].
 #[inline(always)]
 pub fn split_f64(v: f64) -> [Split; 3] {
+    const MASK: u64 = 0xFFFF_FFFF;
     let bits = v.to_bits();
     let biased = ((bits >> 52) & 0x7FF) as i32;
     // A zero has biased exponent 0 and an all-zero significand; no `f64`
@@ -87,11 +93,16 @@ pub fn split_f64(v: f64) -> [Split; 3] {
     let down = (-t).clamp(0, 63);
     m >>= down;
     let t = (t + down).max(0) as u32;
+    let (limb, offset) = ((t / LIMB_BITS) as usize, t % LIMB_BITS);
+    // `m << offset` in 64-bit halves: `low << offset` is below 2^64 and
+    // `high << offset` below 2^53.
+    let (low, high) = ((m & MASK) << offset, (m >> 32) << offset);
+    let magnitudes = [low & MASK, (low >> 32) + (high & MASK), high >> 32];
     let sign = (bits >> 63) as i64;
-    let piece = |k: u32| {
-        let shift = t + 24 * k;
-        let magnitude = (((m >> (24 * k)) & 0x00FF_FFFF) as i64) << (shift % LIMB_BITS);
-        Split { limb: (shift / LIMB_BITS) as usize, addend: (magnitude ^ -sign) + sign, special: 0 }
+    let piece = |k: usize| Split {
+        limb: if limb + k < LIMBS { limb + k } else { LIMBS - 1 },
+        addend: (magnitudes[k] as i64 ^ -sign) + sign,
+        special: 0,
     };
     [piece(0), piece(1), piece(2)]
 }
@@ -134,13 +145,16 @@ pub struct Filter<L> {
     pub specials: u32,
     /// Limb additions since the last normalization.
     adds: u32,
+    /// Whether anything was flushed: if not, the limbs are still zero and
+    /// `acc` alone is the sum.
+    flushed: bool,
 }
 
 impl<L: Limbs> Filter<L> {
     /// A filter of sum zero over `limbs`, which must hold zero.
     #[inline(always)]
     pub fn new(limbs: L) -> Self {
-        Filter { acc: 0.0, limbs, specials: 0, adds: 0 }
+        Filter { acc: 0.0, limbs, specials: 0, adds: 0, flushed: false }
     }
 
     /// Adds four floats: four checked `f64` additions, and only if one was
@@ -201,6 +215,14 @@ impl<L: Limbs> Filter<L> {
         self.limbs.add(q);
         self.limbs.add(r);
         self.adds += 3;
+        self.flushed = true;
+    }
+
+    /// Whether any sum went to the limbs: if not, they hold zero and the
+    /// filter's sum is `acc` alone.
+    #[inline(always)]
+    pub fn flushed(&self) -> bool {
+        self.flushed
     }
 
     /// Moves `acc` into the limbs and normalizes them: the limbs then hold
@@ -294,10 +316,15 @@ mod tests {
         // Zero, the extremes of f32, and a value whose significand fills all
         // 53 bits at the bottom of the unit grid.
         let full = f64::from_bits((1023 - 96) << 52 | ((1 << 52) - 1)); // (2^53 − 1) · 2^-149
-        for v in [0.0, -0.0, f64::from(TINY), f64::from(-MAX), f64::from(MAX) * 2f64.powi(33), full, -full, 1.5] {
+        // Just below 2^162: limb 8, and a third piece that is 0.
+        let top = f64::from_bits((1023 + 161) << 52 | ((1 << 52) - 1));
+        assert_eq!(split_f64(top)[2], Split { limb: LIMBS - 1, addend: 0, special: 0 });
+        for v in
+            [0.0, -0.0, f64::from(TINY), f64::from(-MAX), f64::from(MAX) * 2f64.powi(33), full, -full, top, -top, 1.5]
+        {
             let mut limbs = [0i64; LIMBS];
             for split in split_f64(v) {
-                assert!(split.addend.unsigned_abs() < 1 << 55, "{v:e}: {split:?}");
+                assert!(split.addend.unsigned_abs() < 1 << 33, "{v:e}: {split:?}");
                 limbs.add(split);
             }
             // Rounded to f32 the pieces give what `v` rounds to.
