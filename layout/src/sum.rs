@@ -380,9 +380,10 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     on_page: false,
     promise: Promise::CorrectlyRounded,
     shared: SharedBytes::PerThread((crate::exact::LIMBS * size_of::<i64>()) as u32),
-    // Five float4s per thread (one added, four loaded ahead); past the
+    // Two float4s per thread, one trip's window: a thread whose floats all
+    // arrive in its first loads waits for memory once. Past the
     // resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 20, fills_device: true },
+    grid: Grid { elements_per_thread: 8, fills_device: true },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     // Below 2^34 its quad index fits in 32 bits; the limbs are safe at any n.

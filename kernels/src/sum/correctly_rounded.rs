@@ -2,12 +2,22 @@ use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 
 use crate::{atomic, global, order, shared, thread, warp};
 
-/// Float4 loads each thread keeps in flight ahead of the quad it is adding:
-/// the next trips' loads are issued before this trip's additions, so the
-/// memory latency overlaps the arithmetic. The window lives in registers;
-/// at four, ptxas gives the kernel 64 a thread, the most a 1024-thread block
-/// has room for (`tests/ptx.rs` holds every sum kernel to that).
-const AHEAD: usize = 4;
+/// Float4 loads each thread keeps in flight ahead of the quads it is adding:
+/// the next trip's loads are issued before this trip's additions, so the
+/// memory latency overlaps the arithmetic. The window lives in registers.
+const AHEAD: usize = 2;
+
+/// Quads added per trip of the loop, taken from the front of the window.
+///
+/// With `STEP == AHEAD` the window is double-buffered: a trip takes the whole
+/// window and loads the next one, so no register moves shift it. The
+/// optimisation history (`book/src/appendix/optimisation-history.md`) lists
+/// the shapes tried; this one, at 64 registers a thread (the most a
+/// 1024-thread block has room for, which `tests/ptx.rs` holds every sum kernel
+/// to), was the fastest that fits.
+const STEP: usize = 2;
+
+const _: () = assert!(AHEAD % STEP == 0 && (STEP == 1 || STEP == 2 || STEP == 4));
 
 /// Sums `input[0..n]` into `*total` exactly, then rounds once: the result is
 /// the `f32` nearest the true sum (ties to even), and so the same bits on every
@@ -19,7 +29,8 @@ const AHEAD: usize = 4;
 /// 2^-149 units, and so is every exact sum of them; no step below rounds:
 ///
 /// 1. **Per thread, in an `f64` register.** Each thread reads its floats on a
-///    grid-stride loop of 128-bit loads, the next four quads loaded while it
+///    grid-stride loop of 128-bit loads, two quads a trip, the next trip's
+///    two loaded while it
 ///    adds the current one, and adds each float to a running `f64` sum. Each
 ///    addition is proved exact as it happens by [`exact::is_exact_sum`]
 ///    (`fl(s − a) == b` and `fl(s − b) == a`, the Fast2Sum lemma; the proof
@@ -68,7 +79,7 @@ const AHEAD: usize = 4;
 /// # Launch
 ///
 /// Any grid (the host uses as many blocks as fit on the device at once, and no
-/// more than 20 floats per thread need) of `block` threads, a multiple of 32,
+/// more than 8 floats per thread need) of `block` threads, a multiple of 32,
 /// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
 /// thread (more than 48 KiB at block 1024, which the host allows on the
 /// function). `acc` points to one [`Superaccumulator`], zero before the first
@@ -77,8 +88,8 @@ const AHEAD: usize = 4;
 /// # Thread mapping
 ///
 /// With `T` threads in the grid and the input 16-byte aligned, thread `g`
-/// reads float4s `g, g + T, g + 2T, ...`, one per trip, loading the next four
-/// trips' while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
+/// reads float4s `g, g + T, g + 2T, ...`, two per trip, loading the next
+/// trip's while it adds this one's (loads past the end are predicated off); the `n % 4` trailing floats
 /// go to threads `0..n % 4`. An unaligned input is read one float at a
 /// time with the same stride.
 ///
@@ -124,15 +135,28 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         let mut ahead: [[f32; 4]; AHEAD] = core::array::from_fn(|a| load(g as u32 + a as u32 * stride));
         let mut q = g as u32;
         while q < quads {
-            let quad = ahead[0];
-            // Shift the window and issue the load AHEAD trips out; constant
-            // indices keep the window in registers.
-            for a in 1..AHEAD {
-                ahead[a - 1] = ahead[a];
+            // The quads of this trip leave the front of the window, and as
+            // many loads are issued at its back; constant indices keep the
+            // window in registers. Quads past the end load as zeros, and
+            // adding zero is exact.
+            let trip: [[f32; 4]; STEP] = core::array::from_fn(|i| ahead[i]);
+            for a in STEP..AHEAD {
+                ahead[a - STEP] = ahead[a];
             }
-            ahead[AHEAD - 1] = load(q + AHEAD as u32 * stride);
-            filter.add_quad(quad, warp::any);
-            q += stride;
+            for i in 0..STEP {
+                ahead[AHEAD - STEP + i] = load(q + (AHEAD + i) as u32 * stride);
+            }
+            // Written out: LLVM keeps a loop over the quads rolled, and a
+            // rolled loop would index the trip's array in local memory.
+            filter.add_quad(trip[0], warp::any);
+            if STEP > 1 {
+                filter.add_quad(trip[1 % STEP], warp::any);
+            }
+            if STEP > 2 {
+                filter.add_quad(trip[2 % STEP], warp::any);
+                filter.add_quad(trip[3 % STEP], warp::any);
+            }
+            q += STEP as u32 * stride;
         }
         let quads = quads as usize;
         let tail = 4 * quads + g;
