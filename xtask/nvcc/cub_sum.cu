@@ -321,16 +321,20 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s RUNS WARMUP N... | %s --accuracy RUNS FILE...\n", argv[0], argv[0]);
     return 2;
   }
-  cudaStream_t stream;
-  CHECK(cudaStreamCreate(&stream));
+  // The arguments are checked before the first CUDA call, so a mistake is
+  // reported the same way on a machine with no GPU.
   if (accuracy_mode) {
     int runs = (int)whole(argv[2], 1, "RUNS");
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
     return accuracy(runs, argc - 3, argv + 3, stream);
   }
   int runs = (int)whole(argv[1], 1, "RUNS");
   int warmup = (int)whole(argv[2], 0, "WARMUP");
   std::vector<size_t> sizes;
   for (int a = 3; a < argc; ++a) sizes.push_back((size_t)whole(argv[a], 1, "N"));
+  cudaStream_t stream;
+  CHECK(cudaStreamCreate(&stream));
   int l2 = 0, sms = 0;
   CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));

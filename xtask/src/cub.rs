@@ -227,9 +227,10 @@ pub fn modes_table(cub: &Cub) -> String {
     let mut out = String::from(
         "\nCUB's determinism modes through the environment API, `Sum(in, out, n, env)` with the stream and\n\
          `cuda::execution::require(determinism)` in `env`; every call allocates and frees its own temporary\n\
-         storage (cudaMallocAsync, cudaFreeAsync). held: behind the hold, as `default` and the lab are timed,\n\
-         so only the GPU's work is inside the events. as called: no hold and an idle GPU at the start event,\n\
-         as for one call from a user, so the host's work inside the call is timed too. diff = called - held.\n",
+         storage (cudaMallocAsync, cudaFreeAsync). held: behind the 50 us hold, as `default` and the lab are\n\
+         timed, which hides the host's work inside the call as far as it fits in the hold. as called: no hold\n\
+         and an idle GPU at the start event, as for one call from a user, so the host's work inside the call\n\
+         is timed too. diff = called - held.\n",
     );
     out.push_str(&format!(
         "\n{:<20} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",

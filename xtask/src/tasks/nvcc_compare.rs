@@ -1,5 +1,5 @@
 //! `cargo xtask nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE]
-//! [--sizes N,N,...]`: the page's kernels compiled by rustc and by nvcc (see
+//! [--cccl DIR] [--sizes N,N,...]`: the page's kernels compiled by rustc and by nvcc (see
 //! [`xtask::nvcc`]), then every lab sum beside CUB's `DeviceReduce::Sum`
 //! in each of its modes, and CUB's accuracy on the accuracy command's arrays
 //! (see [`xtask::cub`]), in one run.
@@ -7,7 +7,8 @@
 //! `cargo xtask nvcc-compare --install-only` installs the pinned CCCL headers
 //! under `target/cccl` ([`xtask::cccl`]) and stops: it needs pip and the
 //! network, not a GPU. The comparison itself never runs pip: it uses that
-//! folder if it is there, and otherwise says so in one line and builds
+//! folder (or `--cccl DIR`, for a binary run outside the checkout it was
+//! built in) if it is there, and otherwise says so in one line and builds
 //! against the toolkit's own CCCL.
 
 use xtask::{cccl, cub, nvcc, paths};
@@ -23,16 +24,16 @@ const INSTALL_ONLY: &str = "--install-only";
 /// Runs the task.
 pub fn run(args: &[String]) -> super::Result {
     let root = paths::workspace_root();
-    let cccl_dir = cccl::dir(&root);
     if args.iter().any(|a| a == INSTALL_ONLY) {
         if args.len() > 1 {
             return Err(xtask::Error(format!("{INSTALL_ONLY} takes no other flag")));
         }
-        let include = cccl::install(&cccl_dir)?;
+        let include = cccl::install(&cccl::dir(&root))?;
         println!("{}", include.display());
         return Ok(());
     }
-    let flags = Flags::parse(args, &["--host", "--out", "--cu", "--cub-cu", "--sizes"])?;
+    let flags = Flags::parse(args, &["--host", "--out", "--cu", "--cub-cu", "--cccl", "--sizes"])?;
+    let cccl_dir = flags.path("--cccl").unwrap_or_else(|| cccl::dir(&root));
     let out = flags.path("--out").unwrap_or_else(|| root.join("target/nvcc"));
     let cu = flags.path("--cu").unwrap_or_else(|| root.join("xtask/nvcc/page_kernels.cu"));
     let cub_cu = flags.path("--cub-cu").unwrap_or_else(|| root.join("xtask/nvcc/cub_sum.cu"));
