@@ -3,7 +3,7 @@
 //! its failures on standard error → an [`Outcome`].
 
 use crate::cli::{Cli, Command as Subcommand};
-use crate::commands::{Command, Device, Output};
+use crate::commands::{Command, Device, Output, accuracy};
 use crate::error::LabError;
 use crate::gpu::PtxSource;
 use crate::interrupt;
@@ -29,7 +29,12 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Subcommand::Publish(args) => execute(args, &ptx),
         Subcommand::Bench(args) => execute(args, &ptx),
         Subcommand::Histogram(args) => execute(args, &ptx),
-        Subcommand::Accuracy(args) => execute(args, &ptx),
+        // `--save-arrays` writes the arrays and opens no GPU: a command of
+        // its own, with no device.
+        Subcommand::Accuracy(args) => match accuracy::args::SaveArrays::of(&args) {
+            Some(save) => execute(save, &ptx),
+            None => execute(args, &ptx),
+        },
         Subcommand::Litmus(args) => execute(args, &ptx),
         Subcommand::Pitfalls(args) => execute(args, &ptx),
         Subcommand::Evidence(args) => execute(args, &ptx),

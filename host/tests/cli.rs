@@ -272,6 +272,46 @@ fn a_good_data_file_gets_as_far_as_the_gpu() {
     assert!(one_line(&out.stderr).starts_with("error: no CUDA device"));
 }
 
+#[test]
+fn save_arrays_writes_the_generated_arrays_with_no_gpu() {
+    let dir = scratch("save-arrays");
+    let out = host()
+        .args(["accuracy", "--spread", "cancel,tiny", "--sizes", "100,4096", "--seed", "7", "--save-arrays"])
+        .arg(&dir)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let listed: Vec<String> = String::from_utf8_lossy(&out.stdout).lines().map(str::to_owned).collect();
+    let mut expected = Vec::new();
+    for (spread, name) in [(host::input::Spread::Cancel, "cancel"), (host::input::Spread::Tiny, "tiny")] {
+        for n in [100, 4096] {
+            let path = dir.join(format!("{name}-{n}.f32"));
+            // The file is the array `accuracy` sums, bit for bit, and
+            // `--input` reads it back.
+            let values = host::data_file::load(&path).unwrap();
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&values), bits(&host::input::spread(spread, n, 7)), "{name}-{n}");
+            expected.push(path.display().to_string());
+        }
+    }
+    assert_eq!(listed, expected);
+}
+
+#[test]
+fn save_arrays_into_a_path_that_cannot_be_a_folder_is_one_line_and_exit_3() {
+    let file = scratch("save-arrays-bad").join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    let target = file.join("arrays");
+    let out =
+        host().args(["accuracy", "--sizes", "16", "--save-arrays"]).arg(&target).assert().code(3).get_output().clone();
+    let line = one_line(&out.stderr);
+    assert!(line.starts_with(&format!("error: cannot write {}: ", target.display())), "{line}");
+    let both =
+        host().args(["accuracy", "--input", "x.npy", "--save-arrays", "d"]).assert().code(2).get_output().clone();
+    assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
+}
+
 /// The golden records, as the exporters' own tests keep them.
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name)

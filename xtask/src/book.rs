@@ -12,6 +12,9 @@
 //! - `NAME.svg` and `NAME.txt`: the results directory's file, copied;
 //! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
 //! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
+//! - `cub-accuracy.md`: CUB's modes on the accuracy command's arrays, from
+//!   the same JSON (a line saying it is not in the run when the JSON
+//!   predates it);
 //! - `litmus-anchors.md`: cuda-litmus's published Hopper rates
 //!   ([`crate::anchors`]) beside the best of the run's litmus records;
 //! - `sass-page.txt`: the synchronizing SASS of the page's kernels, made here
@@ -170,11 +173,15 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
                 Made::Text(crate::anchors::table(&anchors, &runs) + "\n" + from)
             }
         }
-        "nvcc-compare.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
+        "nvcc-compare.md" | "cub-accuracy.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
             Ok(text) => {
                 let comparison: crate::nvcc::Comparison =
                     serde_json::from_str(&text).map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
-                Made::Text(format!("```text\n{}```\n\n{from}", comparison.report()))
+                Made::Text(if name == "nvcc-compare.md" {
+                    format!("```text\n{}```\n\n{from}", comparison.report())
+                } else {
+                    cub_accuracy(&comparison, &results, from)
+                })
             }
             Err(_) => {
                 Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)"))
@@ -202,6 +209,20 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
             }
         }
     })
+}
+
+/// `cub-accuracy.md`: CUB's accuracy table from a comparison, or, for a run
+/// made before nvcc-compare measured it, a line saying it is not in the run.
+/// That line is text, not a missing file, so the reference run still builds
+/// the book until a run with the table replaces it.
+pub fn cub_accuracy(comparison: &crate::nvcc::Comparison, results: &str, from: &str) -> String {
+    match comparison.cub.accuracy_table() {
+        Some(table) => format!("<div class=\"measured\">\n\n{table}\n</div>\n\n{from}"),
+        None => format!(
+            "*Not in this run: {results}/nvcc-compare.json has no CUB accuracy (made before nvcc-compare measured it; \
+             re-run `cargo xtask nvcc-compare`).*\n"
+        ),
+    }
 }
 
 /// Every `host litmus` run and search of `results` but the sequential

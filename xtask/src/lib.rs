@@ -5,6 +5,7 @@
 
 pub mod anchors;
 pub mod book;
+pub mod cccl;
 pub mod cub;
 mod error;
 pub mod lint;

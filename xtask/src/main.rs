@@ -29,11 +29,20 @@ tasks:
               synccheck, initcheck) through `host evidence DIR --only sanitize`;
               needs a GPU. Without --host, builds the release host first. Logs
               go to DIR/sanitizer/ (DIR defaults to target/sanitizer).
-  nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE] [--sizes N,N]
+  nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE] [--cccl DIR]
+               [--sizes N,N]
               time the page's kernels compiled by rustc and by nvcc -O3,
-              alternately, then every lab sum beside CUB's DeviceReduce::Sum,
-              warm and cold, in one run, and write DIR/nvcc-compare.json (DIR
-              defaults to target/nvcc); needs nvcc and a GPU.";
+              alternately, then every lab sum beside CUB's DeviceReduce::Sum
+              (its default, and with CCCL 3.1 or later its not_guaranteed,
+              run_to_run and gpu_to_gpu modes, held and as called), warm and
+              cold, and CUB's accuracy on the accuracy command's arrays, in one
+              run, and write DIR/nvcc-compare.json (DIR defaults to
+              target/nvcc); needs nvcc and a GPU. Builds against the CCCL
+              headers in target/cccl (or --cccl DIR) if they are there, and
+              never runs pip.
+  nvcc-compare --install-only
+              install the pinned CCCL headers (nvidia-cuda-cccl) under
+              target/cccl with pip; needs the network, not a GPU.";
 
 fn main() -> ExitCode {
     let args: Vec<String> = env::args().skip(1).collect();

@@ -6,13 +6,13 @@ use clap::Args;
 
 use super::{AccuracyOptions, Data};
 use crate::cli::{OutputArgs, PlotArgs, parse_block, parse_count};
-use crate::commands::{Command, Written, progress};
+use crate::commands::{Checks, Command, Output, Written, progress};
 use crate::data_file;
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
-use crate::input::Spread;
+use crate::input::{self, Spread};
 
 /// `accuracy`'s flags.
 #[derive(Debug, Args)]
@@ -34,6 +34,13 @@ pub struct AccuracyArgs {
     /// The seed of every generated array.
     #[arg(long, default_value_t = crate::input::INEXACT_SEED)]
     pub seed: u64,
+
+    /// Write the generated arrays (every `--spread` at every `--sizes`, from
+    /// `--seed`) into DIR as raw little-endian float32 files named
+    /// SPREAD-N.f32, which `--input` reads back, print each file's path, and
+    /// stop: no GPU is opened. `cargo xtask nvcc-compare` sums them with CUB.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["input", "output", "plot"])]
+    pub save_arrays: Option<PathBuf>,
 
     /// Launches of each GPU kernel per array.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
@@ -85,5 +92,79 @@ impl Command for AccuracyArgs {
         let kernels = SumKernels::load(gpu)?;
         let report = super::run(&kernels, &options, file_values.as_deref(), &progress(&self.output))?;
         Ok(Written::run(gpu, report, self.output, Some(self.plot)))
+    }
+}
+
+/// `accuracy --save-arrays DIR`: the generated arrays written to files, with
+/// no GPU opened.
+#[derive(Debug)]
+pub struct SaveArrays {
+    /// Where the files go.
+    pub dir: PathBuf,
+    /// The spreads, each at every size.
+    pub spreads: Vec<Spread>,
+    /// The sizes.
+    pub sizes: Vec<usize>,
+    /// The seed of every array.
+    pub seed: u64,
+}
+
+impl SaveArrays {
+    /// The save that `args` asks for, if it names a `--save-arrays` folder.
+    pub fn of(args: &AccuracyArgs) -> Option<SaveArrays> {
+        let dir = args.save_arrays.clone()?;
+        Some(SaveArrays { dir, spreads: args.spread.clone(), sizes: args.sizes.clone(), seed: args.seed })
+    }
+
+    /// The file of `spread` at `n` inside `dir`: `SPREAD-N.f32`.
+    pub fn file(dir: &std::path::Path, spread: Spread, n: usize) -> PathBuf {
+        dir.join(format!("{}-{n}.f32", spread.name()))
+    }
+}
+
+/// The files [`SaveArrays`] wrote, in spread-then-size order.
+#[derive(Debug)]
+pub struct Saved(pub Vec<PathBuf>);
+
+impl Command for SaveArrays {
+    type Device = ();
+    type Checked = ();
+    type Output = Saved;
+
+    fn run(self, (): (), (): &()) -> Result<Saved, LabError> {
+        let failed = |path: &std::path::Path, e: std::io::Error| LabError::Output {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        };
+        std::fs::create_dir_all(&self.dir).map_err(|e| failed(&self.dir, e))?;
+        let mut written = Vec::new();
+        for &spread in &self.spreads {
+            for &n in &self.sizes {
+                let path = SaveArrays::file(&self.dir, spread, n);
+                // Little-endian whatever the host, as data_file::load reads
+                // a .f32 file and as CUDA hosts store floats.
+                let bytes: Vec<u8> = input::spread(spread, n, self.seed).iter().flat_map(|v| v.to_le_bytes()).collect();
+                std::fs::write(&path, bytes).map_err(|e| failed(&path, e))?;
+                written.push(path);
+            }
+        }
+        Ok(Saved(written))
+    }
+}
+
+impl Output for Saved {
+    fn emit(&self) -> Result<(), LabError> {
+        for path in &self.0 {
+            println!("{}", path.display());
+        }
+        Ok(())
+    }
+
+    fn checks(&self) -> Checks {
+        Checks::none()
+    }
+
+    fn partial(&self) -> bool {
+        false
     }
 }
