@@ -465,7 +465,7 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
 /// The correctly rounded kernel against the CPU's exact sum, bit for bit, on
 /// every generated spread and on random finite bit patterns (every exponent,
 /// both signs, subnormals: the kind of array a user might bring), at sizes
-/// around every boundary of the kernel (a quad, a trip of 16, a block's
+/// around every boundary of the kernel (a quad, a trip of 8, a block's
 /// worth), with starts misaligned for the vector loads and grids sized for 1
 /// SM up to twice the device.
 fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(), String> {

@@ -370,7 +370,8 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         // its own in the PTX, outside the entry's body; ptxas inlines it, so
         // the SASS promise names it.
         &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
-        // Not one float addition: every float is added as an integer.
+        // Not one `f32` addition: floats are added in `f64`, each addition
+        // checked exact, or as integers.
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
         &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY"],
         &["REDG.E.ADD.F32"],
@@ -386,7 +387,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     grid: Grid { elements_per_thread: 8, fills_device: true },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
-    // Below 2^34 its quad index fits in 32 bits; the limbs are safe at any n.
+    // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
     max_n: 1 << 33,
 };
 

@@ -30,8 +30,8 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 ///
 /// 1. **Per thread, in an `f64` register.** Each thread reads its floats on a
 ///    grid-stride loop of 128-bit loads, two quads a trip, the next trip's
-///    two loaded while it
-///    adds the current one, and adds each float to a running `f64` sum. Each
+///    two loaded while it adds the current two, and adds each float to a
+///    running `f64` sum. Each
 ///    addition is proved exact as it happens by [`exact::is_exact_sum`]
 ///    (`fl(s − a) == b` and `fl(s − b) == a`, the Fast2Sum lemma; the proof
 ///    is in `layout::exact::filter`): the fast path is one conversion, one
@@ -39,14 +39,14 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 ///    vote finds an inexact addition, an infinity or a NaN on any lane, the
 ///    warp redoes that quad one float at a time: a running sum that cannot
 ///    take the next float exactly goes, still exact, into the thread's ten
-///    64-bit integer limbs as three 24-bit pieces ([`exact::split_f64`]),
+///    64-bit integer limbs as three 32-bit-aligned pieces ([`exact::split_f64`]),
 ///    and the float starts the next running sum. Arrays of one distribution
 ///    rarely take that path; an array of random bit patterns takes it on
 ///    almost every float.
 /// 2. **Per thread, in shared memory.** The limbs live in the block's dynamic
 ///    shared memory, limb-major (`limb * block + thread`), so a warp touching
-///    one limb touches 32 consecutive words; no other thread touches them,
-///    so no atomic and no barrier. Every [`exact::ADDS_BETWEEN_NORMALIZATIONS`]
+///    one limb touches 32 consecutive words; no other thread touches them
+///    while it adds, so no atomic and no barrier. Every [`exact::ADDS_BETWEEN_NORMALIZATIONS`]
 ///    limb additions the thread [`normalize`](exact::normalize)s them, moving
 ///    each limb's bits above 32 into the next, so no limb can overflow. At the
 ///    end the running sum joins the limbs and they are normalized once more.
@@ -98,11 +98,12 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// `input` must point to `n` readable `f32` in global memory that nothing
 /// writes during the launch, `total` to one writable `f32` and `acc` to one
 /// [`Superaccumulator`] as above, both in global memory; the launch must
-/// provide the shared bytes above. `n` below 2^34 keeps the quad index in 32
-/// bits and every partial sum below 2^162. The global limbs are safe for any
-/// grid: every thread normalizes its own limbs, so a warp's sum of them is
-/// below 32 · 2^32, and each piece of a block's or warp's `f64` sum is below
-/// 2^33; 2^29 such additions to one limb stay inside 64 bits.
+/// provide the shared bytes above. `n` at most 2^33 (the registry's `max_n`)
+/// and a grid of fewer than 2^26 warps keep the quad indices, `n / 4 + 3T`,
+/// inside 32 bits and every partial sum below 2^162, and keep the global
+/// limbs inside 64 bits: every thread normalizes its own limbs, so a warp's
+/// sum of them is below 32 · 2^32 = 2^37, each piece of a block's or warp's
+/// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     input: *const f32,
@@ -196,7 +197,11 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     }
     if !exact {
         let (limbs, _) = filter.finish();
-        // SAFETY: the whole warp is here: `exact` is the same on every lane.
+        // SAFETY: the whole warp is here, and `exact` is the same on every
+        // lane, as long as all 32 lanes voted together above. They do in the
+        // code ptxas emits, which reconverges the warp after the loop, but
+        // `warp::any` votes over the active mask and so does not force it; a
+        // full-mask vote would.
         added |= unsafe { add_warp_limbs(&limbs, acc, lane) };
         warp_sum = 0.0;
     }
@@ -210,12 +215,12 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         order::fence_acq_rel_gpu();
     }
     // The warp's sum goes to a slot in shared memory: limb 0 of the warp's
-    // lane 0, which no thread reads again (the warp's limb sums are in
-    // registers by now).
+    // lane 0, which its limb path no longer needs (the warp's limb sums are
+    // in registers by now); warp 0 reads it after the barrier.
     if lane == 0 {
         // SAFETY: `slots[32 * w]` is limb 0 of thread `32 * w` of this block,
-        // inside the shared bytes the launch provides, and only its own
-        // thread touches it.
+        // inside the shared bytes the launch provides; only its own thread
+        // writes it, and warp 0 reads it only after the barrier.
         unsafe { slots.add(warp_index as usize * warp::WARP_SIZE as usize).write(warp_sum) };
     }
     // SAFETY: reached by every thread of the block.
@@ -386,8 +391,8 @@ impl Limbs for ThreadLimbs {
         self.set(split.limb, self.get(split.limb) + split.addend);
     }
 
-    /// [`exact::normalize`] on this thread's limbs, in registers: every
-    /// index is a constant once the loops unroll.
+    /// [`exact::normalize`] on this thread's limbs in shared memory: every
+    /// index is a constant once the loop unrolls.
     fn normalize(&mut self) {
         let mut k = 0;
         while k + 1 < LIMBS {

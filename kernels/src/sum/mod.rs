@@ -4,7 +4,7 @@
 //!
 //! The page's three read element `i` in thread `blockIdx.x * blockDim.x +
 //! threadIdx.x` (consecutive threads on consecutive addresses, one coalesced
-//! pass), and all six put their result in one global `f32`. Where the
+//! pass), and all seven put their result in one global `f32`. Where the
 //! additions land differs:
 //!
 //! | kernel | global atomics | shared atomics | barriers per block |
@@ -15,13 +15,14 @@
 //! | [`sum_warp_shuffle`] | n / block | 0 | 1 |
 //! | [`sum_bandwidth`] | grid (a few per SM) | 0 | 1 |
 //! | [`sum_deterministic`] | 0 (one ticket per block) | 0 | 2, 4 in the last block |
-//! | [`sum_correctly_rounded`] | 0 float; up to 10 integer per warp | 0 | 1 |
+//! | [`sum_correctly_rounded`] | 0 float; 3 integer per block (up to 10 per warp on its slow path) | 0 | 1 |
 //!
 //! The first three are the page's; the next three are the roofline work: a
 //! hierarchical combine, then a bandwidth-bound read, then the same read with
-//! an addition order that never changes. The last adds no floats at all: it
-//! sums exactly in integers and rounds once, so its result is the true sum's
-//! nearest `f32`, not just a repeatable one.
+//! an addition order that never changes. The last lets no addition round: it
+//! adds in `f64` only where each addition is proved exact, in integers where
+//! it is not, and rounds once, so its result is the true sum's nearest `f32`,
+//! not just a repeatable one.
 
 mod bandwidth;
 mod block;

@@ -10,9 +10,9 @@
 //! lie within a 53-bit window stays exact, addition after addition. Floats
 //! drawn from one distribution — a uniform `[0, 1)` with 24-bit resolution,
 //! a normal, integers — stay inside such a window for thousands of additions.
-//! The integer split ([`Split`]) costs about twenty instructions a float and a
-//! read-modify-write of a limb; this filter costs one conversion, one addition
-//! and the check below.
+//! The integer split ([`Split`]) costs a shift, a sign and a limb index per
+//! float and a read-modify-write of that limb; this filter costs one
+//! conversion, one addition and the check below.
 //!
 //! # The check
 //!
@@ -67,14 +67,14 @@ pub fn is_exact_sum(a: f64, b: f64, s: f64) -> bool {
 /// an integer number of 2^-149 units, below 2^162 in magnitude.
 ///
 /// `v`'s 53-bit significand `m` sits at `t` units' shift (`v = ±m · 2^t`
-/// units). A `v` below 2^-96 has a negative `t`, and then `m`'s low `−t` bits
+/// units). A `v` below 2^-97 has a negative `t`, and then `m`'s low `−t` bits
 /// are zero, since `v` is a whole number of units: shifting them out is exact.
-/// `m << (t mod 32)` spans at most 85 bits from limb `t / 32` up: its low 32
+/// `m << (t mod 32)` spans at most 84 bits from limb `t / 32` up: its low 32
 /// bits go to that limb, the next 32 to the one above and the rest (below
-/// 2^21) to the one above that, each addend below 2^33 in magnitude, so
+/// 2^20) to the one above that, each addend below 2^33 in magnitude, so
 /// each counts as one addition against [`ADDS_BETWEEN_NORMALIZATIONS`] and
 /// a sum of many of them in one limb stays far inside 64 bits. Below 2^162,
-/// `v` reaches no higher than bit 311 of the 320, so a third limb past the
+/// `v` reaches no higher than bit 310 of the 320, so a third limb past the
 /// last (limb `t / 32 + 2` when `t / 32` is 8) would receive 0: it is
 /// clamped to the last, where adding 0 changes nothing. Branch-free, like
 /// [`Split::of`].
