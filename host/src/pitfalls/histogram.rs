@@ -53,17 +53,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             wrong += wrong_bins(&counts);
             missing += lost(&counts);
         }
-        trials.push(Trial {
-            name: kernel.key().to_owned(),
-            broken: true,
-            how: how.clone(),
-            failures: wrong,
-            out_of: u64::from(BINS) * launches as u64,
-            unit: "wrong bins".to_owned(),
-            detail: (wrong > 0).then(|| counted(missing, n, launches)),
-            time_ms: None,
-            refused: None,
-        });
+        trials.push(bins_trial(kernel.key().to_owned(), true, how.clone(), wrong, missing, n, launches));
     }
     // The fix is the lab's own kernel, through its own wrapper.
     fill_shared(lab)?;
@@ -73,9 +63,16 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         lab.histograms.measure(fix, &device_values, block, Plan { warmup: 0, runs: launches, cold: false })?;
     let wrong: u64 = measured.counts.iter().map(|c| wrong_bins(c)).sum();
     let missing: i64 = measured.counts.iter().map(|c| lost(c)).sum();
-    trials.push(Trial {
-        name: format!("histogram_{}", fix.key()),
-        broken: false,
+    trials.push(bins_trial(format!("histogram_{}", fix.key()), false, how, wrong, missing, n, launches));
+    Ok(trials)
+}
+
+/// One version's trial: its wrong bins out of every bin of every launch, and
+/// how far the counts were off when any bin was wrong.
+fn bins_trial(name: String, broken: bool, how: String, wrong: u64, missing: i64, n: usize, launches: usize) -> Trial {
+    Trial {
+        name,
+        broken,
         how,
         failures: wrong,
         out_of: u64::from(BINS) * launches as u64,
@@ -83,8 +80,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         detail: (wrong > 0).then(|| counted(missing, n, launches)),
         time_ms: None,
         refused: None,
-    });
-    Ok(trials)
+    }
 }
 
 /// How far the bins' total was from the values counted, over all launches.
