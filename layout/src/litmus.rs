@@ -454,11 +454,22 @@ pub enum Variant {
     FenceScGpu,
     /// As [`Variant::FenceScGpu`] with `fence.sc.cta`.
     FenceScCta,
+    /// Every access `.relaxed.cluster`: strong towards the threads of every
+    /// block of this thread's cluster (sm_90; in the Hopper module only).
+    RelaxedCluster,
+    /// As [`Variant::ReleaseAcquireGpu`] at `.cluster`: the flag
+    /// `st.release.cluster` / `ld.acquire.cluster`, the data
+    /// `.relaxed.cluster`.
+    ReleaseAcquireCluster,
+    /// As [`Variant::FenceAcqRelGpu`] with `fence.acq_rel.cluster`.
+    FenceAcqRelCluster,
+    /// As [`Variant::FenceScGpu`] with `fence.sc.cluster`.
+    FenceScCluster,
 }
 
 impl Variant {
     /// Every variant.
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 14] = [
         Variant::Weak,
         Variant::RelaxedGpu,
         Variant::RelaxedCta,
@@ -469,6 +480,10 @@ impl Variant {
         Variant::FenceAcqRelCta,
         Variant::FenceScGpu,
         Variant::FenceScCta,
+        Variant::RelaxedCluster,
+        Variant::ReleaseAcquireCluster,
+        Variant::FenceAcqRelCluster,
+        Variant::FenceScCluster,
     ];
 
     /// Its name on the command line.
@@ -484,6 +499,10 @@ impl Variant {
             Variant::FenceAcqRelCta => "fence-acq-rel-cta",
             Variant::FenceScGpu => "fence-sc-gpu",
             Variant::FenceScCta => "fence-sc-cta",
+            Variant::RelaxedCluster => "relaxed-cluster",
+            Variant::ReleaseAcquireCluster => "rel-acq-cluster",
+            Variant::FenceAcqRelCluster => "fence-acq-rel-cluster",
+            Variant::FenceScCluster => "fence-sc-cluster",
         }
     }
 
@@ -493,6 +512,7 @@ impl Variant {
         match self {
             Variant::Weak => None,
             Variant::RelaxedCta | Variant::ReleaseAcquireCta => Some(Scope::Cta),
+            Variant::RelaxedCluster | Variant::ReleaseAcquireCluster => Some(Scope::Cluster),
             Variant::Volatile => Some(Scope::Sys),
             _ => Some(Scope::Gpu),
         }
@@ -500,7 +520,13 @@ impl Variant {
 
     /// Whether the flag accesses are release and acquire.
     pub const fn release_acquire(self) -> bool {
-        matches!(self, Variant::ReleaseAcquireGpu | Variant::ReleaseAcquireCta)
+        matches!(self, Variant::ReleaseAcquireGpu | Variant::ReleaseAcquireCta | Variant::ReleaseAcquireCluster)
+    }
+
+    /// Whether it names the `.cluster` scope, which only sm_90 PTX has: its
+    /// kernels are in the Hopper module alone.
+    pub const fn needs_hopper(self) -> bool {
+        matches!(self.access_scope(), Some(Scope::Cluster)) || matches!(self.fence(), Some((_, Scope::Cluster)))
     }
 
     /// Its fence, as `(sc, scope)`: `fence.sc` if `sc`, else `fence.acq_rel`.
@@ -510,6 +536,8 @@ impl Variant {
             Variant::FenceAcqRelCta => Some((false, Scope::Cta)),
             Variant::FenceScGpu => Some((true, Scope::Gpu)),
             Variant::FenceScCta => Some((true, Scope::Cta)),
+            Variant::FenceAcqRelCluster => Some((false, Scope::Cluster)),
+            Variant::FenceScCluster => Some((true, Scope::Cluster)),
             _ => None,
         }
     }
@@ -521,6 +549,8 @@ impl Variant {
             Some((false, Scope::Cta)) => Some("fence.acq_rel.cta"),
             Some((true, Scope::Gpu)) => Some("fence.sc.gpu"),
             Some((true, Scope::Cta)) => Some("fence.sc.cta"),
+            Some((false, Scope::Cluster)) => Some("fence.acq_rel.cluster"),
+            Some((true, Scope::Cluster)) => Some("fence.sc.cluster"),
             Some((false, Scope::Sys)) => Some("fence.acq_rel.sys"),
             Some((true, Scope::Sys)) => Some("fence.sc.sys"),
             None => None,
@@ -554,6 +584,10 @@ impl Variant {
             (Some(Scope::Gpu), true, false) => "ld.acquire.gpu.global.u32",
             (Some(Scope::Cta), true, true) => "st.release.cta.global.u32",
             (Some(Scope::Cta), true, false) => "ld.acquire.cta.global.u32",
+            (Some(Scope::Cluster), false, true) => "st.relaxed.cluster.global.u32",
+            (Some(Scope::Cluster), false, false) => "ld.relaxed.cluster.global.u32",
+            (Some(Scope::Cluster), true, true) => "st.release.cluster.global.u32",
+            (Some(Scope::Cluster), true, false) => "ld.acquire.cluster.global.u32",
         }
     }
 
@@ -561,13 +595,20 @@ impl Variant {
     /// becomes. A relaxed access becomes a plain load or store with a
     /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all, and a
     /// volatile one the same with `.STRONG.SYS`; a device-scope fence or
-    /// acquire also invalidates L1 (`CCTL.IVALL`).
+    /// acquire also invalidates L1 (`CCTL.IVALL`). `ptxas` 13 compiles
+    /// `.cluster` on sm_90 exactly as `.gpu` ([`sass_of`]), so a cluster
+    /// variant promises its device-scope twin's SASS.
     pub const fn sass_has(self) -> &'static [&'static str] {
         match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile => &[],
-            Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile | Variant::RelaxedCluster => {
+                &[]
+            }
+            Variant::ReleaseAcquireGpu
+            | Variant::FenceAcqRelGpu
+            | Variant::ReleaseAcquireCluster
+            | Variant::FenceAcqRelCluster => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.CTA"],
-            Variant::FenceScGpu => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
+            Variant::FenceScGpu | Variant::FenceScCluster => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
             Variant::FenceScCta => &["MEMBAR.SC.CTA"],
         }
     }
@@ -575,12 +616,15 @@ impl Variant {
     /// SASS the kernel must not contain on sm_90.
     pub const fn sass_lacks(self) -> &'static [&'static str] {
         match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile => {
+            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile | Variant::RelaxedCluster => {
                 &["MEMBAR", "CCTL", "ERRBAR"]
             }
-            Variant::ReleaseAcquireGpu | Variant::FenceAcqRelGpu => &["MEMBAR.SC", "MEMBAR.ALL.CTA"],
+            Variant::ReleaseAcquireGpu
+            | Variant::FenceAcqRelGpu
+            | Variant::ReleaseAcquireCluster
+            | Variant::FenceAcqRelCluster => &["MEMBAR.SC", "MEMBAR.ALL.CTA"],
             Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
-            Variant::FenceScGpu => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
+            Variant::FenceScGpu | Variant::FenceScCluster => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
             Variant::FenceScCta => &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"],
         }
     }
@@ -628,7 +672,9 @@ pub const BLOCK_SPLITS: [BlockSplit; 16] = [
 /// Where the threads of one litmus instance run: the litmus suite's
 /// placement, richer than [`Placement`] (which the publication demo shares),
 /// after cuda-litmus, which runs a test's threads in every split over blocks,
-/// and with one more, every role in one warp.
+/// and with one more, every role in one warp, and two that need a cluster
+/// launch (sm_90): every role in a block of its own, the blocks in one
+/// thread-block cluster or each in another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Split {
     /// Distinct lanes of one warp.
@@ -639,16 +685,29 @@ pub enum Split {
     Blocks(u8),
     /// Every role in a block of its own: [`Placement::InterBlock`].
     InterBlock,
+    /// Every role in a block of its own, all the blocks in one cluster of a
+    /// cluster launch: [`Placement::IntraCluster`].
+    IntraCluster,
+    /// Every role in a block of its own, each block in another cluster of a
+    /// cluster launch: [`Placement::InterCluster`].
+    InterCluster,
 }
 
 /// [`Params::placement`] of [`Split::Warp`].
 pub const PLACEMENT_WARP: u32 = 2;
 /// [`Params::placement`] of [`Split::Blocks`]; [`Params::parts`] says which.
 pub const PLACEMENT_BLOCKS: u32 = 3;
+/// [`Params::placement`] of [`Split::IntraCluster`].
+pub const PLACEMENT_INTRA_CLUSTER: u32 = Placement::IntraCluster as u32;
+/// [`Params::placement`] of [`Split::InterCluster`].
+pub const PLACEMENT_INTER_CLUSTER: u32 = Placement::InterCluster as u32;
 
-/// Every [`Split`], from the most together to the most apart.
-const fn all_splits() -> [Split; 19] {
-    let mut all = [Split::Warp; 19];
+const _: () = assert!(PLACEMENT_INTRA_CLUSTER > PLACEMENT_BLOCKS && PLACEMENT_INTER_CLUSTER > PLACEMENT_BLOCKS);
+
+/// Every [`Split`]: from the most together to the most apart, then the two
+/// cluster placements.
+const fn all_splits() -> [Split; 21] {
+    let mut all = [Split::Warp; 21];
     all[1] = Split::IntraBlock;
     let mut i = 0;
     while i < BLOCK_SPLITS.len() {
@@ -656,14 +715,20 @@ const fn all_splits() -> [Split; 19] {
         i += 1;
     }
     all[18] = Split::InterBlock;
+    all[19] = Split::IntraCluster;
+    all[20] = Split::InterCluster;
     all
 }
 
 impl Split {
-    /// Every placement, from the most together to the most apart; the
+    /// Every placement: from the most together to the most apart, then the
+    /// two that need a cluster launch ([`Split::needs_clusters`]); the
     /// [`Split::Blocks`] ones apply to the tests with their number of roles
     /// only ([`Split::fits`]).
-    pub const ALL: [Split; 19] = all_splits();
+    pub const ALL: [Split; 21] = all_splits();
+
+    /// The placements that need a cluster launch, and so sm_90.
+    pub const CLUSTER: [Split; 2] = [Split::IntraCluster, Split::InterCluster];
 
     /// The placements `host litmus` runs by default: today's two.
     pub const DEFAULT: [Split; 2] = [Split::IntraBlock, Split::InterBlock];
@@ -674,7 +739,39 @@ impl Split {
             Split::Warp => "warp",
             Split::IntraBlock => Placement::IntraBlock.key(),
             Split::InterBlock => Placement::InterBlock.key(),
+            Split::IntraCluster => Placement::IntraCluster.key(),
+            Split::InterCluster => Placement::InterCluster.key(),
             Split::Blocks(i) => BLOCK_SPLITS[i as usize].key,
+        }
+    }
+
+    /// Whether it needs a cluster launch (compute capability 9.0 and the
+    /// Hopper module).
+    pub const fn needs_clusters(self) -> bool {
+        matches!(self, Split::IntraCluster | Split::InterCluster)
+    }
+
+    /// Blocks per cluster of its launch for a test of `roles` roles, or
+    /// `None` for a launch without clusters: the roles rounded up to a power
+    /// of two, at least 2 (so 2 for MP, SB and LB, 4 for WRC and IRIW),
+    /// the same for both cluster placements so that the two launch alike
+    /// and differ only in where each role's partner sits. Within one
+    /// cluster every role then has a block of its own.
+    pub const fn cluster_blocks(self, roles: u32) -> Option<u32> {
+        match self {
+            Split::IntraCluster | Split::InterCluster => Some(if roles <= 2 { 2 } else { roles.next_power_of_two() }),
+            _ => None,
+        }
+    }
+
+    /// The cluster (0, 1, ...) that `role` runs in, relative to role 0's,
+    /// as the memory model sees it: a block launched without clusters is a
+    /// cluster of its own, so outside the cluster placements this is
+    /// [`Split::block_of`].
+    pub const fn cluster_of(self, role: u32) -> u32 {
+        match self {
+            Split::IntraCluster => 0,
+            _ => self.block_of(role),
         }
     }
 
@@ -700,7 +797,7 @@ impl Split {
     pub const fn block_of(self, role: u32) -> u32 {
         match self {
             Split::Warp | Split::IntraBlock => 0,
-            Split::InterBlock => role,
+            Split::InterBlock | Split::IntraCluster | Split::InterCluster => role,
             Split::Blocks(i) => (BLOCK_SPLITS[i as usize].parts >> (4 * (role & 7))) & 0xF,
         }
     }
@@ -735,6 +832,8 @@ impl Split {
             Split::IntraBlock => Placement::IntraBlock as u32,
             Split::InterBlock => Placement::InterBlock as u32,
             Split::Blocks(_) => PLACEMENT_BLOCKS,
+            Split::IntraCluster => PLACEMENT_INTRA_CLUSTER,
+            Split::InterCluster => PLACEMENT_INTER_CLUSTER,
         }
     }
 
@@ -752,6 +851,8 @@ impl From<Placement> for Split {
         match placement {
             Placement::IntraBlock => Split::IntraBlock,
             Placement::InterBlock => Split::InterBlock,
+            Placement::IntraCluster => Split::IntraCluster,
+            Placement::InterCluster => Split::InterCluster,
         }
     }
 }
@@ -1020,9 +1121,14 @@ pub struct Params {
     /// [`Split::parts`]: with [`PLACEMENT_BLOCKS`], role `r`'s part in bits
     /// `4r` to `4r + 3`; otherwise 0.
     pub parts: u32,
+    /// Blocks per cluster of the launch ([`Split::cluster_blocks`]) in the
+    /// cluster placements, which launch with that cluster size and whose
+    /// testing blocks are whole clusters; 1 otherwise (a block launched
+    /// without clusters is a cluster of its own).
+    pub cluster_blocks: u32,
 }
 
-const _: () = assert!(size_of::<Params>() == 22 * 4);
+const _: () = assert!(size_of::<Params>() == 23 * 4);
 
 /// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes
 /// through this: a host that passed a zero would get wrong instances, never
@@ -1067,6 +1173,20 @@ impl Params {
     ///   block_step` apart, never a multiple of the testing blocks, since
     ///   `0 < |p - p'| < roles`.
     ///
+    /// - The cluster placements ([`PLACEMENT_INTRA_CLUSTER`],
+    ///   [`PLACEMENT_INTER_CLUSTER`]): logical block `b` is rank `b mod C`
+    ///   of cluster `b / C`, `C` = [`Params::cluster_blocks`] (the testing
+    ///   blocks are whole clusters, and [`Params::logical_block`] keeps each
+    ///   hardware cluster's blocks together). Role `r` takes thread
+    ///   `thread * multiplier^r` of the block `r` ranks further on in the
+    ///   same cluster (intra-cluster), or of the block of the same rank
+    ///   `r * block_step` clusters further on (inter-cluster). Each step
+    ///   adds a constant modulo its range, so it is a bijection. Two roles
+    ///   `r != r'` sit `(r - r') mod C` ranks apart in one cluster, never 0
+    ///   since `0 < |r - r'| < roles <= C`; or `(r - r') * block_step`
+    ///   clusters apart, never a multiple of the clusters given the step the
+    ///   host picks.
+    ///
     /// The intra- and inter-block maps are the ones the reference results
     /// were measured with, unchanged.
     pub const fn instance(&self, role: u32, block: u32, thread: u32) -> u32 {
@@ -1096,6 +1216,18 @@ impl Params {
             let rotated = (thread % WARP_SIZE).wrapping_add(role.wrapping_mul(stride)) % WARP_SIZE;
             let lane = rotated.wrapping_mul(self.lane_multiplier) % WARP_SIZE;
             block * self.threads + (thread / WARP_SIZE) * WARP_SIZE + lane
+        } else if self.placement == PLACEMENT_INTRA_CLUSTER || self.placement == PLACEMENT_INTER_CLUSTER {
+            // The partner's cluster and rank, then any thread of its block:
+            // the roles are in different blocks, so the lanes need not differ.
+            let size = self.cluster_size();
+            let clusters = self.testing_blocks / size;
+            let (cluster, rank) = (block / size, block % size);
+            let (cluster_step, rank_step) =
+                if self.placement == PLACEMENT_INTRA_CLUSTER { (0, 1) } else { (self.block_step, 0) };
+            let partner_cluster = rem(cluster as u64 + role as u64 * cluster_step as u64, clusters as u64) as u32;
+            let partner_rank = rem(rank as u64 + role as u64 * rank_step as u64, size as u64) as u32;
+            let lane = thread.wrapping_mul(multiplier) & (self.threads - 1);
+            (partner_cluster * size + partner_rank) * self.threads + lane
         } else {
             // The part's block, then the intra-block map inside it.
             let part = self.parts.wrapping_shr(4 * role) & 0xF;
@@ -1106,6 +1238,34 @@ impl Params {
             let lane = (thread % WARP_SIZE).wrapping_mul(multiplier) % WARP_SIZE;
             partner_block * self.threads + warp * WARP_SIZE + lane
         }
+    }
+
+    /// [`Params::cluster_blocks`], never 0: a host that wrote 0 gets
+    /// clusters of one block, never a division by zero.
+    pub const fn cluster_size(&self) -> u32 {
+        if self.cluster_blocks == 0 { 1 } else { self.cluster_blocks }
+    }
+
+    /// The logical block that hardware block `hardware` (below
+    /// `testing_blocks`) plays in a launch rotated by `shift`: `(hardware *
+    /// block_multiplier + shift) mod testing_blocks`; in the cluster
+    /// placements the same shuffle of whole clusters, each block keeping its
+    /// rank (`hardware mod C`), so that the blocks of one hardware cluster
+    /// stay one logical cluster. A 1-D cluster launch makes blocks `kC` to
+    /// `kC + C - 1` cluster `k` (the CUDA programming guide's cluster
+    /// index is the block index divided by the cluster's dimension). Either
+    /// way a bijection on the testing blocks, given `block_multiplier`
+    /// coprime with their number (of clusters, in the cluster placements).
+    pub const fn logical_block(&self, hardware: u32, shift: u32) -> u32 {
+        let size = self.cluster_size();
+        if size == 1 {
+            return rem(hardware as u64 * self.block_multiplier as u64 + shift as u64, self.testing_blocks as u64)
+                as u32;
+        }
+        let clusters = self.testing_blocks / size;
+        let cluster =
+            rem((hardware / size) as u64 * self.block_multiplier as u64 + shift as u64, clusters as u64) as u32;
+        cluster * size + hardware % size
     }
 
     /// The word index of instance `i`'s `x`.
@@ -1239,7 +1399,10 @@ pub const CLASSIFY: Entry = Entry::new(
 /// only where the test has a flag, fences only where a thread has two
 /// accesses to separate, volatile beside relaxed in the tests that show what
 /// it does not do (MP, SB, LB, WRC and IRIW, allowed) and the one it does
-/// (CoRR: a strong access keeps coherence). A symbol is
+/// (CoRR: a strong access keeps coherence), and `.cluster` beside `.cta`
+/// and `.gpu` in the tests where the scope decides the verdict (MP, SB,
+/// LB, WRC and IRIW, and CoRR's relaxed coherence); those are in the
+/// Hopper module only ([`Variant::needs_hopper`]). A symbol is
 /// `litmus_<test key>_<variant key>`, with underscores for dashes (a test
 /// below checks it).
 #[macro_export]
@@ -1257,6 +1420,10 @@ macro_rules! litmus_grid {
                 litmus_mp_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_mp_fence_sc_gpu => FenceScGpu,
                 litmus_mp_fence_sc_cta => FenceScCta,
+                litmus_mp_relaxed_cluster => RelaxedCluster,
+                litmus_mp_rel_acq_cluster => ReleaseAcquireCluster,
+                litmus_mp_fence_acq_rel_cluster => FenceAcqRelCluster,
+                litmus_mp_fence_sc_cluster => FenceScCluster,
             }
             Sb {
                 litmus_sb_weak => Weak,
@@ -1267,6 +1434,9 @@ macro_rules! litmus_grid {
                 litmus_sb_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_sb_fence_sc_gpu => FenceScGpu,
                 litmus_sb_fence_sc_cta => FenceScCta,
+                litmus_sb_relaxed_cluster => RelaxedCluster,
+                litmus_sb_fence_acq_rel_cluster => FenceAcqRelCluster,
+                litmus_sb_fence_sc_cluster => FenceScCluster,
             }
             Lb {
                 litmus_lb_weak => Weak,
@@ -1277,12 +1447,16 @@ macro_rules! litmus_grid {
                 litmus_lb_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_lb_fence_sc_gpu => FenceScGpu,
                 litmus_lb_fence_sc_cta => FenceScCta,
+                litmus_lb_relaxed_cluster => RelaxedCluster,
+                litmus_lb_fence_acq_rel_cluster => FenceAcqRelCluster,
+                litmus_lb_fence_sc_cluster => FenceScCluster,
             }
             Corr {
                 litmus_corr_weak => Weak,
                 litmus_corr_relaxed_gpu => RelaxedGpu,
                 litmus_corr_relaxed_cta => RelaxedCta,
                 litmus_corr_volatile => Volatile,
+                litmus_corr_relaxed_cluster => RelaxedCluster,
             }
             Wrc {
                 litmus_wrc_weak => Weak,
@@ -1295,6 +1469,10 @@ macro_rules! litmus_grid {
                 litmus_wrc_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_wrc_fence_sc_gpu => FenceScGpu,
                 litmus_wrc_fence_sc_cta => FenceScCta,
+                litmus_wrc_relaxed_cluster => RelaxedCluster,
+                litmus_wrc_rel_acq_cluster => ReleaseAcquireCluster,
+                litmus_wrc_fence_acq_rel_cluster => FenceAcqRelCluster,
+                litmus_wrc_fence_sc_cluster => FenceScCluster,
             }
             Iriw {
                 litmus_iriw_weak => Weak,
@@ -1305,6 +1483,9 @@ macro_rules! litmus_grid {
                 litmus_iriw_fence_acq_rel_cta => FenceAcqRelCta,
                 litmus_iriw_fence_sc_gpu => FenceScGpu,
                 litmus_iriw_fence_sc_cta => FenceScCta,
+                litmus_iriw_relaxed_cluster => RelaxedCluster,
+                litmus_iriw_fence_acq_rel_cluster => FenceAcqRelCluster,
+                litmus_iriw_fence_sc_cluster => FenceScCluster,
             }
             Rwc {
                 litmus_rwc_weak => Weak,
@@ -1470,6 +1651,15 @@ pub fn sass_of(ptx: &str) -> &'static [&'static str] {
         "fence.acq_rel.cta" => &["MEMBAR.ALL.CTA"],
         "fence.sc.gpu" => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
         "fence.sc.cta" => &["MEMBAR.SC.CTA"],
+        // `ptxas` 13 gives `.cluster` on sm_90 the SASS of `.gpu`, barrier
+        // for barrier: the cluster's blocks may sit on different SMs, whose
+        // common point of coherence is L2, as it is for the whole device.
+        "st.relaxed.cluster.global.u32" => &["STG.E.STRONG.GPU"],
+        "ld.relaxed.cluster.global.u32" => &["LDG.E.STRONG.GPU"],
+        "st.release.cluster.global.u32" => &["MEMBAR.ALL.GPU", "STG.E.STRONG.GPU"],
+        "ld.acquire.cluster.global.u32" => &["LDG.E.STRONG.GPU", "CCTL.IVALL"],
+        "fence.acq_rel.cluster" => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
+        "fence.sc.cluster" => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
         _ => &["(no SASS known for this PTX)"],
     }
 }
@@ -1525,6 +1715,7 @@ mod tests {
             outcome_finals: 0,
             roles: 4,
             parts: split.parts(),
+            cluster_blocks: split.cluster_blocks(4).unwrap_or(1),
         }
     }
 
@@ -1645,6 +1836,19 @@ mod tests {
                 {
                     continue;
                 }
+                if let Some(size) = split.cluster_blocks(roles) {
+                    // Whole clusters: one (intra-cluster), or at least one per
+                    // role, `block_step` clusters apart (3 suits 5 clusters).
+                    for clusters in [1, 5] {
+                        if split == Split::InterCluster && clusters == 1 {
+                            continue;
+                        }
+                        let mut p = params(split, clusters * size, 128);
+                        (p.roles, p.cluster_blocks) = (roles, size);
+                        check_instances(split, &p, roles);
+                    }
+                    continue;
+                }
                 let one_block = split.blocks_for(roles) == 1;
                 for blocks in [3, 5] {
                     if !one_block && blocks == 3 {
@@ -1660,11 +1864,12 @@ mod tests {
 
     /// Each of `roles` roles maps the threads onto the instances one to one,
     /// and the roles of each instance sit where `split` says: in one warp at
-    /// distinct lanes, in one block in distinct warps, or in distinct blocks.
+    /// distinct lanes, in one block in distinct warps, or in distinct blocks
+    /// (of one cluster, or of distinct clusters, in the cluster placements).
     fn check_instances(split: Split, p: &Params, roles: u32) {
         let n = p.instances() as usize;
         // owner[role][instance] = (block, thread)
-        let mut owner = [[(u32::MAX, 0u32); 640]; 4];
+        let mut owner = [[(u32::MAX, 0u32); 2560]; 4];
         for role in 0..roles {
             for block in 0..p.testing_blocks {
                 for thread in 0..p.threads {
@@ -1680,7 +1885,12 @@ mod tests {
             for a in 0..roles {
                 for b in 0..a {
                     let (x, y) = (threads[a as usize], threads[b as usize]);
-                    let placed = if !split.same_block(a, b) {
+                    let cluster = |block: u32| block / p.cluster_size();
+                    let placed = if split == Split::IntraCluster {
+                        x.0 != y.0 && cluster(x.0) == cluster(y.0)
+                    } else if split == Split::InterCluster {
+                        cluster(x.0) != cluster(y.0)
+                    } else if !split.same_block(a, b) {
                         x.0 != y.0
                     } else if split == Split::Warp {
                         x.0 == y.0 && x.1 / 32 == y.1 / 32 && x.1 != y.1
@@ -1704,11 +1914,10 @@ mod tests {
                 let multiplier = 5u32.pow(role);
                 for block in 0..blocks {
                     for thread in 0..128 {
-                        let expected = match placement {
-                            Placement::IntraBlock => {
-                                block * 128 + (thread / 32 + role) % 4 * 32 + (thread % 32) * multiplier % 32
-                            }
-                            Placement::InterBlock => (block + role * 3) % blocks * 128 + thread * multiplier % 128,
+                        let expected = if placement == Placement::IntraBlock {
+                            block * 128 + (thread / 32 + role) % 4 * 32 + (thread % 32) * multiplier % 32
+                        } else {
+                            (block + role * 3) % blocks * 128 + thread * multiplier % 128
                         };
                         assert_eq!(p.instance(role, block, thread), expected);
                     }
@@ -1771,13 +1980,77 @@ mod tests {
         assert_eq!(Split::from(Placement::InterBlock).code(), Placement::InterBlock as u32);
         for test in Test::ALL {
             let fitting = Split::ALL.iter().filter(|s| s.fits(test)).count();
-            assert_eq!(fitting, [0, 3, 3, 6, 16][test.threads() as usize], "{}", test.name());
+            assert_eq!(fitting, [0, 5, 5, 8, 18][test.threads() as usize], "{}", test.name());
         }
         let wrc = Split::ALL.iter().find(|s| s.key() == "blocks-0-12").unwrap();
         assert_eq!([0, 1, 2].map(|r| wrc.block_of(r)), [0, 1, 1]);
         assert_eq!(wrc.blocks(Test::Wrc), 2);
         assert_eq!(Split::InterBlock.blocks(Test::Iriw), 4);
         assert_eq!(Split::Warp.blocks(Test::Iriw), 1);
+        assert_eq!(Split::from(Placement::IntraCluster).key(), "intra-cluster");
+        assert_eq!(Split::from(Placement::InterCluster).key(), "inter-cluster");
+        assert_eq!(Split::ALL.iter().filter(|s| s.needs_clusters()).count(), 2);
+        // Clusters of 2 for two roles, of 4 for three and four.
+        assert_eq!(
+            [Test::Mp, Test::Wrc, Test::Iriw].map(|t| Split::IntraCluster.cluster_blocks(t.threads())),
+            [Some(2), Some(4), Some(4)]
+        );
+        assert_eq!(Split::InterBlock.cluster_blocks(2), None);
+        assert_eq!([0, 1, 2, 3].map(|r| Split::IntraCluster.cluster_of(r)), [0, 0, 0, 0]);
+        assert_eq!([0, 1, 2, 3].map(|r| Split::InterCluster.cluster_of(r)), [0, 1, 2, 3]);
+    }
+
+    /// The logical block is a bijection on the testing blocks for every
+    /// shift, and in the cluster placements it keeps each hardware
+    /// cluster's blocks in one logical cluster, at their own ranks; without
+    /// clusters it is the shuffle the reference results ran with.
+    #[test]
+    fn the_block_shuffle_keeps_clusters_whole() {
+        for split in [Split::InterBlock, Split::IntraCluster, Split::InterCluster] {
+            let size = split.cluster_blocks(2).unwrap_or(1);
+            let mut p = params(split, 6 * size, 128);
+            (p.block_multiplier, p.cluster_blocks) = (5, size);
+            for shift in 0..7 {
+                let mut seen = [false; 12];
+                for hardware in 0..p.testing_blocks {
+                    let logical = p.logical_block(hardware, shift);
+                    assert!(!seen[logical as usize], "{split:?} shift {shift}: {logical} twice");
+                    seen[logical as usize] = true;
+                    assert_eq!(logical % size, hardware % size);
+                    if size == 1 {
+                        assert_eq!(logical, (hardware * 5 + shift) % p.testing_blocks);
+                    }
+                    // The cluster's first block decides where the rest go.
+                    let first = p.logical_block(hardware - hardware % size, shift);
+                    assert_eq!(logical / size, first / size);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_cluster_variants_name_cluster_scope_and_need_the_hopper_module() {
+        for variant in Variant::ALL {
+            let cluster = variant.key().ends_with("-cluster");
+            assert_eq!(variant.needs_hopper(), cluster, "{variant:?}");
+        }
+        let k = KERNELS.iter().find(|k| k.entry.symbol == "litmus_mp_rel_acq_cluster").unwrap();
+        let mut program = k.program();
+        for expected in [
+            "st.relaxed.cluster.global.u32",
+            "st.release.cluster.global.u32",
+            "ld.acquire.cluster.global.u32",
+            "ld.relaxed.cluster.global.u32",
+        ] {
+            assert_eq!(program.next(), Some(expected));
+        }
+        assert_eq!(program.next(), None);
+        let k = KERNELS.iter().find(|k| k.entry.symbol == "litmus_sb_fence_sc_cluster").unwrap();
+        assert_eq!(k.program().nth(1), Some("fence.sc.cluster"));
+        // Every step of every kernel has its SASS in the table.
+        for k in &KERNELS {
+            assert!(k.sass_program().all(|sass| !sass.starts_with('(')), "{}", k.entry.symbol);
+        }
     }
 
     #[test]

@@ -63,14 +63,16 @@ pub const BLOCKS_PER_SM: u32 = 16;
 
 /// The publication demo's facts of each placement. Intra-block: two warps of
 /// one block, the slot in shared memory. Inter-block: thread 0 of block `2p`
-/// publishes to thread 0 of block `2p + 1`, the slots in global memory.
+/// publishes to thread 0 of block `2p + 1`, the slots in global memory. The
+/// two cluster placements put a pair in two blocks too, and take the
+/// inter-block layout (no publication variant runs in them yet).
 impl Placement {
     /// Threads per block: two warps in one block (producer in the first,
     /// consumer in the second), or one warp per block across blocks.
     pub const fn threads(self) -> u32 {
         match self {
             Placement::IntraBlock => 64,
-            Placement::InterBlock => 32,
+            Placement::InterBlock | Placement::IntraCluster | Placement::InterCluster => 32,
         }
     }
 
@@ -78,7 +80,7 @@ impl Placement {
     pub const fn default_rounds(self) -> u32 {
         match self {
             Placement::IntraBlock => 1024,
-            Placement::InterBlock => 2048,
+            Placement::InterBlock | Placement::IntraCluster | Placement::InterCluster => 2048,
         }
     }
 
@@ -86,7 +88,7 @@ impl Placement {
     pub const fn shared(self) -> SharedBytes {
         match self {
             Placement::IntraBlock => SharedBytes::Fixed(size_of::<Slot>() as u32),
-            Placement::InterBlock => SharedBytes::Fixed(0),
+            Placement::InterBlock | Placement::IntraCluster | Placement::InterCluster => SharedBytes::Fixed(0),
         }
     }
 
@@ -94,7 +96,7 @@ impl Placement {
     pub const fn pairs(self, blocks: u32) -> u32 {
         match self {
             Placement::IntraBlock => blocks,
-            Placement::InterBlock => blocks / 2,
+            Placement::InterBlock | Placement::IntraCluster | Placement::InterCluster => blocks / 2,
         }
     }
 
@@ -103,7 +105,7 @@ impl Placement {
     pub const fn params(self) -> &'static [Param] {
         match self {
             Placement::IntraBlock => &INTRA_BLOCK_PARAMS,
-            Placement::InterBlock => &INTER_BLOCK_PARAMS,
+            Placement::InterBlock | Placement::IntraCluster | Placement::InterCluster => &INTER_BLOCK_PARAMS,
         }
     }
 }
