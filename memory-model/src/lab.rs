@@ -19,6 +19,7 @@ use crate::program::{Condition, Event, Position, Program, Scope, Sem, Thread, Va
 fn scope(scope: LabScope) -> Scope {
     match scope {
         LabScope::Cta => Scope::Cta,
+        LabScope::Cluster => Scope::Cluster,
         LabScope::Gpu => Scope::Gpu,
         LabScope::Sys => Scope::Sys,
     }
@@ -32,9 +33,9 @@ fn location(op: Op) -> usize {
     }
 }
 
-/// The program of `test` in `variant`, with role `r` running in block
-/// `blocks[r]` of one device. The lab launches no clusters, so each block is
-/// a cluster of its own.
+/// The program of `test` in `variant`, with role `r` running at
+/// `positions[r]` ([`placement_positions`]: its block and cluster, on one
+/// device).
 ///
 /// A weak variant's accesses are [`Sem::Weak`]; every other variant's are
 /// relaxed at [`Variant::access_scope`] (the volatile variant's at
@@ -44,15 +45,15 @@ fn location(op: Op) -> usize {
 /// that loads it.
 ///
 /// # Panics
-/// If `blocks` has fewer entries than the test has roles.
-pub fn program(test: Test, variant: Variant, blocks: &[u32]) -> Program {
+/// If `positions` has fewer entries than the test has roles.
+pub fn program(test: Test, variant: Variant, positions: &[Position]) -> Program {
     let roles = test.roles();
-    assert!(blocks.len() >= roles.len(), "{} roles, {} blocks", roles.len(), blocks.len());
+    assert!(positions.len() >= roles.len(), "{} roles, {} positions", roles.len(), positions.len());
     let locations = roles.iter().flat_map(|r| r.ops.iter()).map(|&op| location(op) + 1).max().unwrap_or(0);
     let threads = roles
         .iter()
-        .zip(blocks)
-        .map(|(role, &block)| {
+        .zip(positions)
+        .map(|(role, &position)| {
             let mut events = Vec::new();
             for (i, &op) in role.ops.iter().enumerate() {
                 if i > 0
@@ -77,7 +78,7 @@ pub fn program(test: Test, variant: Variant, blocks: &[u32]) -> Program {
                     }
                 });
             }
-            Thread { position: Position { cta: block, cluster: block, gpu: 0 }, events, initial: Vec::new() }
+            Thread { position, events, initial: Vec::new() }
         })
         .collect();
     Program { initial: vec![0; locations], threads }
@@ -97,7 +98,8 @@ pub enum Step<'a> {
     Fence(&'a str),
 }
 
-/// The scope an instruction names (`.cta` or `.gpu`), if any.
+/// The scope an instruction names (`.cta`, `.cluster`, `.gpu` or `.sys`),
+/// if any.
 fn scope_of(ptx: &str) -> Option<Scope> {
     let parts: Vec<&str> = ptx.split('.').collect();
     if parts.contains(&"cta") {
@@ -165,28 +167,28 @@ fn access_sem(parts: &[&str]) -> Sem {
 }
 
 /// The program of `test` with each role's steps given as PTX (`roles[r]`,
-/// in program order), role `r` in block `blocks[r]`: how the checker judges
+/// in program order), role `r` at `positions[r]`: how the checker judges
 /// a kernel's mutant. For a kernel's own steps it is [`program`].
-pub fn program_of(test: Test, roles: &[Vec<Step<'_>>], blocks: &[u32]) -> Result<Program, String> {
-    if roles.len() != test.roles().len() || blocks.len() < roles.len() {
-        return Err(format!("{} roles, {} given, {} blocks", test.roles().len(), roles.len(), blocks.len()));
+pub fn program_of(test: Test, roles: &[Vec<Step<'_>>], positions: &[Position]) -> Result<Program, String> {
+    if roles.len() != test.roles().len() || positions.len() < roles.len() {
+        return Err(format!("{} roles, {} given, {} positions", test.roles().len(), roles.len(), positions.len()));
     }
     let locations = test.roles().iter().flat_map(|r| r.ops.iter()).map(|&op| location(op) + 1).max().unwrap_or(0);
     let threads = roles
         .iter()
-        .zip(blocks)
-        .map(|(steps, &block)| {
+        .zip(positions)
+        .map(|(steps, &position)| {
             let events = steps.iter().map(|&s| event_of(s)).collect::<Result<Vec<_>, _>>()?;
-            Ok(Thread { position: Position { cta: block, cluster: block, gpu: 0 }, events, initial: Vec::new() })
+            Ok(Thread { position, events, initial: Vec::new() })
         })
         .collect::<Result<Vec<_>, String>>()?;
     Ok(Program { initial: vec![0; locations], threads })
 }
 
 /// Whether the model allows `test`'s weak outcome for the program `roles`
-/// (as [`program_of`] reads it), role `r` in block `blocks[r]`.
-pub fn weak_allowed_for(test: Test, roles: &[Vec<Step<'_>>], blocks: &[u32]) -> Result<bool, String> {
-    Ok(allows(&program_of(test, roles, blocks)?, &bin_condition(test, test.weak())))
+/// (as [`program_of`] reads it), role `r` at `positions[r]`.
+pub fn weak_allowed_for(test: Test, roles: &[Vec<Step<'_>>], positions: &[Position]) -> Result<bool, String> {
+    Ok(allows(&program_of(test, roles, positions)?, &bin_condition(test, test.weak())))
 }
 
 /// A kernel's own program as steps: each role's accesses with its variant's
@@ -212,13 +214,17 @@ pub fn kernel_steps(kernel: &layout::litmus::Kernel) -> Vec<Vec<Step<'static>>> 
         .collect()
 }
 
-/// The blocks of `test`'s roles in `placement`: all in block 0 within one
-/// block, and within one warp (the PTX model has no warp scope, so a warp is
-/// one block to it), role `r` in block `r` across blocks, and in a block
-/// split each role in its part's block ([`Split::block_of`]).
-pub fn placement_blocks(test: Test, placement: impl Into<Split>) -> Vec<u32> {
+/// Where `test`'s roles run in `placement`, on device 0: all in block 0
+/// within one block, and within one warp (the PTX model has no warp scope,
+/// so a warp is one block to it), role `r` in block `r` across blocks, and
+/// in a block split each role in its part's block ([`Split::block_of`]).
+/// A block launched without clusters is a cluster of its own (the PTX ISA
+/// makes such a CTA an implicit cluster of one), so there a role's cluster
+/// is its block; intra-cluster every role has a block of its own in cluster
+/// 0, inter-cluster role `r` is alone in cluster `r` ([`Split::cluster_of`]).
+pub fn placement_positions(test: Test, placement: impl Into<Split>) -> Vec<Position> {
     let split = placement.into();
-    (0..test.threads()).map(|r| split.block_of(r)).collect()
+    (0..test.threads()).map(|r| Position { cta: split.block_of(r), cluster: split.cluster_of(r), gpu: 0 }).collect()
 }
 
 /// The condition that an outcome is the histogram bin `bin`: for a test
@@ -256,9 +262,9 @@ pub fn bin_condition(test: Test, bin: u32) -> Condition {
 }
 
 /// Whether the PTX memory model allows `test`'s weak outcome
-/// ([`Test::weak`]) in `variant`, with role `r` in block `blocks[r]`.
-pub fn weak_allowed(test: Test, variant: Variant, blocks: &[u32]) -> bool {
-    allows(&program(test, variant, blocks), &bin_condition(test, test.weak()))
+/// ([`Test::weak`]) in `variant`, with role `r` at `positions[r]`.
+pub fn weak_allowed(test: Test, variant: Variant, positions: &[Position]) -> bool {
+    allows(&program(test, variant, positions), &bin_condition(test, test.weak()))
 }
 
 #[cfg(test)]
@@ -268,7 +274,7 @@ mod tests {
     use layout::litmus::KERNELS;
 
     fn allowed(test: Test, variant: Variant, placement: Placement) -> bool {
-        weak_allowed(test, variant, &placement_blocks(test, placement))
+        weak_allowed(test, variant, &placement_positions(test, placement))
     }
 
     /// The classic answers, the same list as `host/src/litmus/model.rs`'s
@@ -333,8 +339,14 @@ mod tests {
     /// Volatile is relaxed at `.sys` (PTX ISA section 8.4.2), a scope that
     /// covers every thread of the lab's one GPU, so each test's volatile row
     /// is its relaxed-gpu row: morally strong everywhere, ordering nothing.
+    /// The four `.cluster` rows of each test (after its `fence-sc-cta` row)
+    /// follow from the scope alone: within one block `.cluster` covers what
+    /// `.gpu` covers (the block is in its cluster), and across blocks
+    /// launched without clusters what `.cta` covers (each block is a
+    /// cluster of its own), so each is its `-gpu` twin's verdict within one
+    /// block and its `-cta` twin's across blocks.
     #[rustfmt::skip]
-    const TABLE: [(Test, Variant, bool, bool); 160] = {
+    const TABLE: [(Test, Variant, bool, bool); 224] = {
         use Test::*;
         use Variant::*;
         [
@@ -351,6 +363,10 @@ mod tests {
         (Mp, FenceAcqRelCta, F, A),
         (Mp, FenceScGpu, F, F),
         (Mp, FenceScCta, F, A),
+        (Mp, RelaxedCluster, A, A),
+        (Mp, ReleaseAcquireCluster, F, A),
+        (Mp, FenceAcqRelCluster, F, A),
+        (Mp, FenceScCluster, F, A),
 // SB: no store follows a fence, so acq_rel fences never synchronize; only two morally
         // strong fence.sc, ordered one way by Fence-SC, put one store before the other load.
         (Sb, Weak, A, A),
@@ -363,6 +379,10 @@ mod tests {
         (Sb, FenceAcqRelCta, A, A),
         (Sb, FenceScGpu, F, F),
         (Sb, FenceScCta, F, A),
+        (Sb, RelaxedCluster, A, A),
+        (Sb, ReleaseAcquireCluster, A, A),
+        (Sb, FenceAcqRelCluster, A, A),
+        (Sb, FenceScCluster, F, A),
 // LB: without a dependency nothing forbids it; with fences each fence synchronizes with
         // the other, a cycle in causality order.
         (Lb, Weak, A, A),
@@ -375,6 +395,10 @@ mod tests {
         (Lb, FenceAcqRelCta, F, A),
         (Lb, FenceScGpu, F, F),
         (Lb, FenceScCta, F, A),
+        (Lb, RelaxedCluster, A, A),
+        (Lb, ReleaseAcquireCluster, A, A),
+        (Lb, FenceAcqRelCluster, F, A),
+        (Lb, FenceScCluster, F, A),
 // CoRR: SC-per-Location forbids it whenever the store and the loads are morally strong
         // (relaxed at a scope that covers both threads); fences do not matter, and neither does
         // release/acquire, which CoRR has no flag for. (CoRR has no fence kernels; the host's
@@ -390,6 +414,10 @@ mod tests {
         (Corr, FenceAcqRelCta, F, F),
         (Corr, FenceScGpu, F, F),
         (Corr, FenceScCta, F, F),
+        (Corr, RelaxedCluster, F, A),
+        (Corr, ReleaseAcquireCluster, F, A),
+        (Corr, FenceAcqRelCluster, F, F),
+        (Corr, FenceScCluster, F, F),
 // WRC: forbidden when the middle thread's order reaches the last thread: observation of
         // W x followed by base causality (release/acquire or fences, at a covering scope).
         (Wrc, Weak, A, A),
@@ -402,6 +430,10 @@ mod tests {
         (Wrc, FenceAcqRelCta, F, A),
         (Wrc, FenceScGpu, F, F),
         (Wrc, FenceScCta, F, A),
+        (Wrc, RelaxedCluster, A, A),
+        (Wrc, ReleaseAcquireCluster, F, A),
+        (Wrc, FenceAcqRelCluster, F, A),
+        (Wrc, FenceScCluster, F, A),
 // IRIW: only fence.sc between the reads, morally strong with each other, makes the readers
         // agree; acq_rel fences and release/acquire (IRIW has no flag) do not.
         (Iriw, Weak, A, A),
@@ -414,6 +446,10 @@ mod tests {
         (Iriw, FenceAcqRelCta, A, A),
         (Iriw, FenceScGpu, F, F),
         (Iriw, FenceScCta, F, A),
+        (Iriw, RelaxedCluster, A, A),
+        (Iriw, ReleaseAcquireCluster, A, A),
+        (Iriw, FenceAcqRelCluster, A, A),
+        (Iriw, FenceScCluster, F, A),
         // RWC: as SB, no write after a fence is read by anyone, so acq_rel fences never
         // synchronize; two morally strong fence.sc, ordered either way, forbid it.
         (Rwc, Weak, A, A),
@@ -426,6 +462,10 @@ mod tests {
         (Rwc, FenceAcqRelCta, A, A),
         (Rwc, FenceScGpu, F, F),
         (Rwc, FenceScCta, F, A),
+        (Rwc, RelaxedCluster, A, A),
+        (Rwc, ReleaseAcquireCluster, A, A),
+        (Rwc, FenceAcqRelCluster, A, A),
+        (Rwc, FenceScCluster, F, A),
         // ISA2: two synchronizations in a chain (release/acquire on y, then on z, or the
         // fences around them) put W x before R x in causality order, at a covering scope.
         (Isa2, Weak, A, A),
@@ -438,6 +478,10 @@ mod tests {
         (Isa2, FenceAcqRelCta, F, A),
         (Isa2, FenceScGpu, F, F),
         (Isa2, FenceScCta, F, A),
+        (Isa2, RelaxedCluster, A, A),
+        (Isa2, ReleaseAcquireCluster, F, A),
+        (Isa2, FenceAcqRelCluster, F, A),
+        (Isa2, FenceScCluster, F, A),
         // CoWW: both stores are one thread's, so morally strong relative to each other
         // whatever their qualifiers (the PTX ISA counts operations related in program order
         // as morally strong); SC-per-Location puts W x=1 before W x=2 in coherence order, and
@@ -452,6 +496,10 @@ mod tests {
         (Coww, FenceAcqRelCta, F, F),
         (Coww, FenceScGpu, F, F),
         (Coww, FenceScCta, F, F),
+        (Coww, RelaxedCluster, F, F),
+        (Coww, ReleaseAcquireCluster, F, F),
+        (Coww, FenceAcqRelCluster, F, F),
+        (Coww, FenceScCluster, F, F),
         // CoWR: as CoRR, forbidden when the other thread's W x=2 is morally strong with the
         // first thread's accesses: W x=2 coherence-before W x=1, program-order-before the read
         // of W x=2, is a cycle in SC-per-Location. Weak stores, or .cta ones across blocks
@@ -466,6 +514,10 @@ mod tests {
         (Cowr, FenceAcqRelCta, F, F),
         (Cowr, FenceScGpu, F, F),
         (Cowr, FenceScCta, F, F),
+        (Cowr, RelaxedCluster, F, A),
+        (Cowr, ReleaseAcquireCluster, F, A),
+        (Cowr, FenceAcqRelCluster, F, F),
+        (Cowr, FenceScCluster, F, F),
         // CoRW2: the same, with the cycle R x reads W x=2, R x program-order-before W x=1,
         // W x=1 coherence-before W x=2.
         (Corw2, Weak, A, A),
@@ -478,6 +530,10 @@ mod tests {
         (Corw2, FenceAcqRelCta, F, F),
         (Corw2, FenceScGpu, F, F),
         (Corw2, FenceScCta, F, F),
+        (Corw2, RelaxedCluster, F, A),
+        (Corw2, ReleaseAcquireCluster, F, A),
+        (Corw2, FenceAcqRelCluster, F, F),
+        (Corw2, FenceScCluster, F, F),
         // 2+2W: no load, so nothing is observed and neither release/acquire (2+2W has no
         // flag) nor acq_rel fences synchronize; only two morally strong fence.sc, ordered one
         // way, put one thread's first store before the other's second in coherence order.
@@ -491,6 +547,10 @@ mod tests {
         (TwoPlusTwoW, FenceAcqRelCta, A, A),
         (TwoPlusTwoW, FenceScGpu, F, F),
         (TwoPlusTwoW, FenceScCta, F, A),
+        (TwoPlusTwoW, RelaxedCluster, A, A),
+        (TwoPlusTwoW, ReleaseAcquireCluster, A, A),
+        (TwoPlusTwoW, FenceAcqRelCluster, A, A),
+        (TwoPlusTwoW, FenceScCluster, F, A),
         // S: as MP, a release pattern on y observed by a morally strong acquire pattern puts
         // W x=2 in causality order before W x=1, so coherence orders them that way and x
         // cannot end 2.
@@ -504,6 +564,10 @@ mod tests {
         (S, FenceAcqRelCta, F, A),
         (S, FenceScGpu, F, F),
         (S, FenceScCta, F, A),
+        (S, RelaxedCluster, A, A),
+        (S, ReleaseAcquireCluster, F, A),
+        (S, FenceAcqRelCluster, F, A),
+        (S, FenceScCluster, F, A),
         // R: as SB, the first thread's W y=1 is observed by no read (the second thread only
         // overwrites it), so acq_rel fences never synchronize; two morally strong fence.sc,
         // ordered either way, forbid it.
@@ -517,6 +581,10 @@ mod tests {
         (R, FenceAcqRelCta, A, A),
         (R, FenceScGpu, F, F),
         (R, FenceScCta, F, A),
+        (R, RelaxedCluster, A, A),
+        (R, ReleaseAcquireCluster, A, A),
+        (R, FenceAcqRelCluster, A, A),
+        (R, FenceScCluster, F, A),
         // Z6.3: role 1's W y=2 after W y=1 is coherence, not an observation, so no
         // release pattern of role 0 is observed by role 1; only fence.sc in all three,
         // totally ordered, carries W x to the last R x.
@@ -530,6 +598,10 @@ mod tests {
         (Z6_3, FenceAcqRelCta, A, A),
         (Z6_3, FenceScGpu, F, F),
         (Z6_3, FenceScCta, F, A),
+        (Z6_3, RelaxedCluster, A, A),
+        (Z6_3, ReleaseAcquireCluster, A, A),
+        (Z6_3, FenceAcqRelCluster, A, A),
+        (Z6_3, FenceScCluster, F, A),
         // 3.2W: as 2+2W with three threads, no load, so only fence.sc forbids the cycle.
         (ThreeTwoW, Weak, A, A),
         (ThreeTwoW, RelaxedGpu, A, A),
@@ -541,8 +613,157 @@ mod tests {
         (ThreeTwoW, FenceAcqRelCta, A, A),
         (ThreeTwoW, FenceScGpu, F, F),
         (ThreeTwoW, FenceScCta, F, A),
+        (ThreeTwoW, RelaxedCluster, A, A),
+        (ThreeTwoW, ReleaseAcquireCluster, A, A),
+        (ThreeTwoW, FenceAcqRelCluster, A, A),
+        (ThreeTwoW, FenceScCluster, F, A),
         ]
     };
+
+    /// The weak outcome's verdict in the two cluster placements, intra- and
+    /// inter-cluster, for every `.cluster` kernel of the grid and its `.cta`
+    /// twin. Intra-cluster the roles run in different blocks of one
+    /// cluster: `.cluster` covers them all, so a `.cluster` variant is
+    /// forbidden where its `-gpu` twin is; `.cta` covers none of the other
+    /// blocks, so a `.cta` variant is allowed where it is across blocks.
+    /// Inter-cluster each role is in a cluster of its own, so `.cluster`
+    /// leaves the other roles out just as `.cta` does: both allowed where
+    /// `.cta` is across blocks. The `-gpu` variants cover every placement
+    /// (`the_cluster_placements_follow_the_scope_inclusion` holds them all).
+    #[rustfmt::skip]
+    const CLUSTER_TABLE: [(Test, Variant, bool, bool); 36] = {
+        use Test::*;
+        use Variant::*;
+        [
+        (Mp, RelaxedCta, A, A),
+        (Mp, RelaxedCluster, A, A),
+        (Mp, ReleaseAcquireCta, A, A),
+        (Mp, ReleaseAcquireCluster, F, A),
+        (Mp, FenceAcqRelCta, A, A),
+        (Mp, FenceAcqRelCluster, F, A),
+        (Mp, FenceScCta, A, A),
+        (Mp, FenceScCluster, F, A),
+        (Sb, RelaxedCta, A, A),
+        (Sb, RelaxedCluster, A, A),
+        (Sb, FenceAcqRelCta, A, A),
+        (Sb, FenceAcqRelCluster, A, A),
+        (Sb, FenceScCta, A, A),
+        (Sb, FenceScCluster, F, A),
+        (Lb, RelaxedCta, A, A),
+        (Lb, RelaxedCluster, A, A),
+        (Lb, FenceAcqRelCta, A, A),
+        (Lb, FenceAcqRelCluster, F, A),
+        (Lb, FenceScCta, A, A),
+        (Lb, FenceScCluster, F, A),
+        (Corr, RelaxedCta, A, A),
+        (Corr, RelaxedCluster, F, A),
+        (Wrc, RelaxedCta, A, A),
+        (Wrc, RelaxedCluster, A, A),
+        (Wrc, ReleaseAcquireCta, A, A),
+        (Wrc, ReleaseAcquireCluster, F, A),
+        (Wrc, FenceAcqRelCta, A, A),
+        (Wrc, FenceAcqRelCluster, F, A),
+        (Wrc, FenceScCta, A, A),
+        (Wrc, FenceScCluster, F, A),
+        (Iriw, RelaxedCta, A, A),
+        (Iriw, RelaxedCluster, A, A),
+        (Iriw, FenceAcqRelCta, A, A),
+        (Iriw, FenceAcqRelCluster, A, A),
+        (Iriw, FenceScCta, A, A),
+        (Iriw, FenceScCluster, F, A),
+        ]
+    };
+
+    #[test]
+    fn the_cluster_kernels_match_the_cluster_table() {
+        let mut wrong = Vec::new();
+        for &(test, variant, intra, inter) in &CLUSTER_TABLE {
+            for (placement, expected) in [(Placement::IntraCluster, intra), (Placement::InterCluster, inter)] {
+                let got = allowed(test, variant, placement);
+                println!(
+                    "{} {} {}: {}",
+                    test.name(),
+                    variant.key(),
+                    placement.key(),
+                    if got { "allowed" } else { "forbidden" }
+                );
+                if got != expected {
+                    wrong.push((test, variant, placement, got));
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "the checker disagrees with the cluster table: {wrong:?}");
+        // Every `.cluster` kernel of the grid has its rows.
+        for k in KERNELS.iter().filter(|k| k.variant.needs_hopper()) {
+            assert!(CLUSTER_TABLE.iter().any(|&(t, v, ..)| (t, v) == (k.test, k.variant)), "{}", k.entry.symbol);
+        }
+    }
+
+    /// The three sentences, on the checker: release/acquire at
+    /// `.cluster` forbids weak MP between blocks of one cluster and allows
+    /// it between clusters; at `.cta` it allows it between blocks of one
+    /// cluster; at `.gpu` it forbids it everywhere. And the scope-sensitive
+    /// tests that need `fence.sc` (SB, IRIW) or fences (LB) or cumulativity
+    /// (WRC) say the same of their fences.
+    #[test]
+    fn cluster_scope_covers_the_blocks_of_one_cluster_and_no_other() {
+        use Placement::{InterBlock, InterCluster, IntraBlock, IntraCluster};
+        use Test::*;
+        use Variant::*;
+        assert!(!allowed(Mp, ReleaseAcquireCluster, IntraCluster));
+        assert!(allowed(Mp, ReleaseAcquireCluster, InterCluster));
+        assert!(allowed(Mp, ReleaseAcquireCta, IntraCluster), "the wrong-scope variant of the cluster rung");
+        assert!(!allowed(Mp, ReleaseAcquireGpu, InterCluster));
+        // Within one block a block's cluster holds it; across blocks launched
+        // without clusters each block is a cluster of its own.
+        assert!(!allowed(Mp, ReleaseAcquireCluster, IntraBlock));
+        assert!(allowed(Mp, ReleaseAcquireCluster, InterBlock));
+        assert!(!allowed(Mp, FenceAcqRelCluster, IntraCluster));
+        assert!(allowed(Mp, FenceAcqRelCluster, InterCluster));
+        assert!(!allowed(Sb, FenceScCluster, IntraCluster));
+        assert!(allowed(Sb, FenceScCluster, InterCluster));
+        assert!(allowed(Sb, FenceAcqRelCluster, IntraCluster));
+        assert!(!allowed(Lb, FenceAcqRelCluster, IntraCluster));
+        assert!(allowed(Lb, FenceAcqRelCluster, InterCluster));
+        assert!(!allowed(Wrc, ReleaseAcquireCluster, IntraCluster));
+        assert!(allowed(Wrc, ReleaseAcquireCluster, InterCluster));
+        assert!(!allowed(Iriw, FenceScCluster, IntraCluster));
+        assert!(allowed(Iriw, FenceScCluster, InterCluster));
+        assert!(allowed(Iriw, FenceScCta, IntraCluster));
+        // Coherence needs morally strong accesses: .relaxed.cluster is, within
+        // a cluster, and is not between clusters.
+        assert!(!allowed(Corr, RelaxedCluster, IntraCluster));
+        assert!(allowed(Corr, RelaxedCluster, InterCluster));
+        assert!(!allowed(Corr, RelaxedGpu, InterCluster));
+        // The positions: one cluster, blocks apart; or a cluster each.
+        let p = placement_positions(Iriw, IntraCluster);
+        assert!(p.iter().all(|q| q.cluster == 0) && p[3].cta == 3);
+        let p = placement_positions(Iriw, InterCluster);
+        assert!(p.iter().enumerate().all(|(r, q)| q.cluster == r as u32 && q.cta == r as u32));
+    }
+
+    /// The scope inclusion `.cta` ⊂ `.cluster` ⊂ `.gpu` decides every
+    /// verdict of the cluster placements, for every test and variant (not
+    /// only those with kernels): inter-cluster is inter-block (to every
+    /// scope but `.gpu` and `.sys` the other roles are outside, as across
+    /// blocks launched without clusters), and intra-cluster is inter-block
+    /// for a variant that names `.cta` (it leaves out the other blocks) and
+    /// intra-block for every other (`.cluster`, `.gpu`, `.sys` and weak
+    /// accesses do not tell a block from its cluster).
+    #[test]
+    fn the_cluster_placements_follow_the_scope_inclusion() {
+        for test in Test::ALL {
+            for variant in Variant::ALL {
+                let (intra, inter) =
+                    (allowed(test, variant, Placement::IntraBlock), allowed(test, variant, Placement::InterBlock));
+                let names_cta = variant.access_scope() == Some(LabScope::Cta)
+                    || variant.fence().is_some_and(|(_, s)| s == LabScope::Cta);
+                assert_eq!(allowed(test, variant, Placement::InterCluster), inter, "{test:?} {variant:?}");
+                let expected = if names_cta { inter } else { intra };
+                assert_eq!(allowed(test, variant, Placement::IntraCluster), expected, "{test:?} {variant:?}");
+            }
+        }
+    }
 
     /// A kernel read from its PTX steps is the program built from its
     /// variant, for every kernel and placement.
@@ -558,13 +779,14 @@ mod tests {
                 })
                 .collect();
             assert_eq!(flat, k.program().collect::<Vec<_>>(), "{}", k.entry.symbol);
-            for placement in Placement::ALL {
-                let blocks = placement_blocks(k.test, placement);
-                assert_eq!(program_of(k.test, &steps, &blocks).unwrap(), program(k.test, k.variant, &blocks));
+            for placement in Placement::ALL.into_iter().chain(Placement::CLUSTER) {
+                let positions = placement_positions(k.test, placement);
+                assert_eq!(program_of(k.test, &steps, &positions).unwrap(), program(k.test, k.variant, &positions));
             }
         }
         let bad = vec![vec![Step::Fence("fence.proxy.alias")], vec![]];
-        assert!(program_of(Test::Mp, &bad, &[0, 1]).unwrap_err().contains("no fence"));
+        let positions = placement_positions(Test::Mp, Placement::InterBlock);
+        assert!(program_of(Test::Mp, &bad, &positions).unwrap_err().contains("no fence"));
     }
 
     #[test]
@@ -599,7 +821,8 @@ mod tests {
         // Every kernel's PTX sequence, read back from the program the checker
         // builds: the same accesses, fences, semantics and scopes.
         for kernel in &KERNELS {
-            let program = program(kernel.test, kernel.variant, &placement_blocks(kernel.test, Placement::InterBlock));
+            let program =
+                program(kernel.test, kernel.variant, &placement_positions(kernel.test, Placement::InterBlock));
             let mut ptx = kernel.program();
             for thread in &program.threads {
                 for event in &thread.events {
@@ -648,7 +871,7 @@ mod tests {
     fn volatile_is_relaxed_at_system_scope_and_so_relaxed_gpu_on_one_gpu() {
         for test in Test::ALL {
             for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
-                let blocks = placement_blocks(test, split);
+                let blocks = placement_positions(test, split);
                 assert_eq!(
                     weak_allowed(test, Variant::Volatile, &blocks),
                     weak_allowed(test, Variant::RelaxedGpu, &blocks),
@@ -669,7 +892,7 @@ mod tests {
         for test in Test::ALL {
             for variant in Variant::ALL {
                 for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
-                    let program = program(test, variant, &placement_blocks(test, placement));
+                    let program = program(test, variant, &placement_positions(test, placement));
                     assert!(crate::allows(&program, &bin_condition(test, test.sequential())), "{test:?} {variant:?}");
                 }
             }
@@ -685,9 +908,9 @@ mod tests {
             for variant in Variant::ALL {
                 let intra = allowed(test, variant, Placement::IntraBlock);
                 let inter = allowed(test, variant, Placement::InterBlock);
-                assert_eq!(weak_allowed(test, variant, &placement_blocks(test, Split::Warp)), intra);
+                assert_eq!(weak_allowed(test, variant, &placement_positions(test, Split::Warp)), intra);
                 for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
-                    let got = weak_allowed(test, variant, &placement_blocks(test, split));
+                    let got = weak_allowed(test, variant, &placement_positions(test, split));
                     println!(
                         "{} {} {}: {}",
                         test.name(),
@@ -696,8 +919,9 @@ mod tests {
                         if got { "allowed" } else { "forbidden" }
                     );
                     assert!(intra <= got && got <= inter, "{test:?} {variant:?} {split:?}");
-                    if variant.access_scope() != Some(LabScope::Cta)
-                        && variant.fence().is_none_or(|(_, s)| s == LabScope::Gpu)
+                    let device_wide = |s: LabScope| matches!(s, LabScope::Gpu | LabScope::Sys);
+                    if variant.access_scope().is_none_or(device_wide)
+                        && variant.fence().is_none_or(|(_, s)| device_wide(s))
                     {
                         assert_eq!(got, inter, "{test:?} {variant:?} {split:?}");
                     }
