@@ -764,6 +764,18 @@ impl Split {
         }
     }
 
+    /// The fewest testing blocks an instance of `roles` roles can run on in
+    /// this placement: one block per part (a block per role across blocks),
+    /// or in the cluster placements one whole cluster (intra-cluster) or a
+    /// cluster per role (inter-cluster).
+    pub const fn min_testing_blocks(self, roles: u32) -> u32 {
+        match (self, self.cluster_blocks(roles)) {
+            (Split::IntraCluster, Some(size)) => size,
+            (Split::InterCluster, Some(size)) => size * roles,
+            _ => self.blocks_for(roles),
+        }
+    }
+
     /// The cluster (0, 1, ...) that `role` runs in, relative to role 0's,
     /// as the memory model sees it: a block launched without clusters is a
     /// cluster of its own, so outside the cluster placements this is

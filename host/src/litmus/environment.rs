@@ -213,24 +213,34 @@ impl Environment {
     }
 
     /// The kernel parameters for `test` in `placement` on a grid of `grid`
-    /// blocks; `seed` picks the multipliers a random choice leaves open.
+    /// blocks (in the cluster placements a multiple of the cluster size,
+    /// [`Split::cluster_blocks`]: [`Environment::cluster_grid`]); `seed`
+    /// picks the multipliers a random choice leaves open.
     pub fn params(&self, test: Test, placement: impl Into<Split>, grid: u32, sequential: bool, seed: u64) -> Params {
         let placement = placement.into();
         debug_assert!(self.lane_multiplier % 2 == 1, "an even lane multiplier does not permute the lanes");
         let mut state = seed;
-        let testing_blocks = self.testing_blocks(grid);
-        let instances = u64::from(testing_blocks) * u64::from(self.threads);
-        // Role r's block is r * step further on: never a multiple of the
-        // testing blocks for r below the test's thread count.
         let roles = test.threads();
-        let step = (1..testing_blocks).find(|&d| (1..roles).all(|r| (r * d) % testing_blocks != 0)).unwrap_or(1);
+        // In the cluster placements the testing blocks are whole clusters,
+        // and the block step and the shuffle count clusters, not blocks.
+        let cluster = placement.cluster_blocks(roles).unwrap_or(1);
+        let testing_blocks = match placement.cluster_blocks(roles) {
+            Some(size) => (self.testing_blocks(grid) / size * size).clamp(size.min(grid / size * size), grid / size * size),
+            None => self.testing_blocks(grid),
+        };
+        let units = testing_blocks / cluster;
+        let instances = u64::from(testing_blocks) * u64::from(self.threads);
+        // Role r's block (cluster) is r * step further on: never a multiple
+        // of the testing blocks (clusters) for r below the test's thread
+        // count.
+        let step = (1..units).find(|&d| (1..roles).all(|r| (r * d) % units != 0)).unwrap_or(1);
         let (offset, multiplier) = match self.distance {
             Distance::SameLine => (1, 1),
             Distance::DifferentLines => (32, 1),
             Distance::Random => (32, coprime_from(splitmix64(&mut state) % instances, instances)),
         };
         let block_multiplier = if self.shuffle_blocks {
-            coprime_from(splitmix64(&mut state) % u64::from(testing_blocks), u64::from(testing_blocks))
+            coprime_from(splitmix64(&mut state) % u64::from(units), u64::from(units))
         } else {
             1
         };
@@ -257,7 +267,16 @@ impl Environment {
             outcome_finals: test.finals_mask(),
             roles,
             parts: placement.parts(),
+            cluster_blocks: cluster,
         }
+    }
+
+    /// The grid of a cluster placement on a device where `resident` blocks
+    /// fit at once: [`Environment::grid`] rounded down to whole clusters of
+    /// `cluster` blocks (a cluster launch needs a grid that is a multiple
+    /// of its cluster size), never below one cluster.
+    pub fn cluster_grid(&self, resident: u32, cluster: u32) -> u32 {
+        (self.grid(resident) / cluster * cluster).max(cluster)
     }
 
     /// A random environment for the tuning search, as MC Mutants and
@@ -331,17 +350,27 @@ mod tests {
             for test in Test::ALL {
                 for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     for grid in [4, 5, 132, 264, 1056] {
+                        let cluster = placement.cluster_blocks(test.threads()).unwrap_or(1);
+                        let grid = if cluster > 1 { env.cluster_grid(grid, cluster) } else { grid };
                         let p = env.params(test, placement, grid, false, k as u64);
                         assert!(p.testing_blocks >= 4 && p.testing_blocks <= grid);
                         assert!(p.threads.is_power_of_two() && p.threads >= 128);
                         assert_eq!(p.lane_multiplier % 2, 1);
-                        assert!(coprime(u64::from(p.block_multiplier), u64::from(p.testing_blocks)));
+                        // Whole clusters, shuffled and stepped as clusters.
+                        assert_eq!((p.cluster_blocks, p.testing_blocks % cluster), (cluster, 0));
+                        let units = p.testing_blocks / cluster;
+                        assert!(coprime(u64::from(p.block_multiplier), u64::from(units)));
                         assert!(coprime(u64::from(p.location_multiplier), u64::from(p.instances())));
                         assert!(p.location_offset < p.location_stride);
                         // `z` needs a word of its own in each slot (`Params::z`).
                         assert!(p.location_offset > 0 && p.location_offset + p.location_stride / 4 < p.location_stride);
-                        for r in 1..test.threads() {
-                            assert_ne!((r * p.block_step) % p.testing_blocks, 0, "{grid} {r}");
+                        // Intra-cluster the roles move by rank, not by the step.
+                        if placement != Split::IntraCluster
+                            && p.testing_blocks >= placement.min_testing_blocks(test.threads())
+                        {
+                            for r in 1..test.threads() {
+                                assert_ne!((r * p.block_step) % units, 0, "{grid} {r}");
+                            }
                         }
                         assert_eq!(
                             (p.placement, p.parts, p.roles),
@@ -363,6 +392,9 @@ mod tests {
         assert_eq!(e.grid(1056), 1056);
         e.blocks = Some(1);
         assert_eq!(e.grid(1056), 4);
+        e.blocks = Some(7);
+        assert_eq!((e.cluster_grid(1056, 2), e.cluster_grid(1056, 4)), (6, 4));
+        assert_eq!(e.cluster_grid(3, 4), 4);
     }
 
     #[test]

@@ -42,6 +42,8 @@ impl Keyed for Split {
             Split::IntraBlock => "every thread in one block, in distinct warps",
             Split::InterBlock => "every thread in a block of its own",
             Split::Blocks(_) => "the threads of each part (named by role) share a block",
+            Split::IntraCluster => "every thread in a block of its own, the blocks in one cluster (sm_90)",
+            Split::InterCluster => "every thread in a block of its own, each block in another cluster (sm_90)",
         })
     }
 }

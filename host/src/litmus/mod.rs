@@ -353,8 +353,9 @@ mod tests {
             sequential: false,
             seed: 1,
         };
-        // MP: warp, intra and inter; WRC: three splits more; IRIW: thirteen.
-        assert_eq!(pairs(&options).count(), 3 + 6 + 16);
+        // MP: warp, intra and inter, and the two cluster placements; WRC:
+        // three splits more; IRIW: thirteen.
+        assert_eq!(pairs(&options).count(), 5 + 8 + 18);
         assert!(pairs(&options).all(|(k, p)| p.fits(k.test)));
     }
 }

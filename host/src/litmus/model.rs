@@ -37,15 +37,45 @@ pub struct Verdict {
 
 /// Whether an operation of `scope` includes every one of `roles` of an
 /// instance in `placement`: `.gpu` and `.sys` always (the lab runs on one
-/// GPU), `.cta` only when they all run in one block (one warp is one block
-/// here: PTX has no warp scope).
+/// GPU), `.cluster` when they all run in one cluster (a block launched
+/// without clusters being a cluster of its own), `.cta` only when they all
+/// run in one block (one warp is one block here: PTX has no warp scope).
 pub fn covers(scope: Scope, placement: Split, mut roles: impl Iterator<Item = u32>) -> bool {
+    let first = roles.next();
     match scope {
         Scope::Gpu | Scope::Sys => true,
-        Scope::Cta => {
-            let first = roles.next();
-            roles.all(|r| first.is_none_or(|f| placement.same_block(f, r)))
+        Scope::Cluster => roles.all(|r| first.is_none_or(|f| placement.cluster_of(f) == placement.cluster_of(r))),
+        Scope::Cta => roles.all(|r| first.is_none_or(|f| placement.same_block(f, r))),
+    }
+}
+
+/// Why a `scope` that does not cover some roles in `placement` leaves them
+/// out, for the fences (`fences`) or the accesses.
+fn left_out(scope: Option<Scope>, placement: Split, fences: bool) -> &'static str {
+    let split = matches!(placement, Split::Blocks(_));
+    match (scope, placement, fences) {
+        (Some(Scope::Cluster), Split::InterCluster, true) => {
+            "the fences' .cluster scope leaves out the other clusters: they synchronize nothing"
         }
+        (Some(Scope::Cluster), Split::InterCluster, false) => {
+            "the accesses' .cluster scope leaves out the other clusters: not morally strong"
+        }
+        (Some(Scope::Cluster), _, true) => {
+            "launched without clusters each block is a cluster of its own: .cluster fences leave out the other block"
+        }
+        (Some(Scope::Cluster), _, false) => {
+            "launched without clusters each block is a cluster of its own: .cluster accesses are not morally strong"
+        }
+        (_, Split::IntraCluster | Split::InterCluster, true) => {
+            "the fences' .cta scope leaves out the cluster's other blocks: they synchronize nothing"
+        }
+        (_, Split::IntraCluster | Split::InterCluster, false) => {
+            "the accesses' .cta scope leaves out the cluster's other blocks: not morally strong"
+        }
+        (_, _, true) if split => "the fenced threads run in different blocks: .cta fences cannot order them all",
+        (_, _, true) => "the fences' .cta scope leaves out the other block: they synchronize nothing",
+        (_, _, false) if split => "some threads run in different blocks: .cta accesses between them are not morally strong",
+        (_, _, false) => "the accesses' .cta scope leaves out the other block: not morally strong",
     }
 }
 
@@ -59,8 +89,8 @@ fn fenced_roles(test: Test) -> impl Iterator<Item = u32> {
 /// model checker's answer, with the rule that explains it.
 pub fn verdict(test: Test, variant: Variant, placement: impl Into<Split>) -> Verdict {
     let placement = placement.into();
-    let blocks = memory_model::lab::placement_blocks(test, placement);
-    let allowed = memory_model::lab::weak_allowed(test, variant, &blocks);
+    let positions = memory_model::lab::placement_positions(test, placement);
+    let allowed = memory_model::lab::weak_allowed(test, variant, &positions);
     Verdict { allowed, reason: explain(test, variant, placement).reason }
 }
 
@@ -69,11 +99,10 @@ pub fn verdict(test: Test, variant: Variant, placement: impl Into<Split>) -> Ver
 fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
     let allow = |reason| Verdict { allowed: true, reason };
     let forbid = |reason| Verdict { allowed: false, reason };
-    let split = matches!(placement, Split::Blocks(_));
     // The accesses are morally strong: atomic, at a scope that covers every
     // thread of the instance (every thread accesses a location another
-    // thread accesses, so a `.cta` access of any role in another block
-    // breaks some pair).
+    // thread accesses, so a `.cta` access of any role in another block, or a
+    // `.cluster` one in another cluster, breaks some pair).
     let strong = variant.access_scope().is_some_and(|s| covers(s, placement, 0..test.threads()));
     // Release/acquire on the flag synchronizes (the data accesses share its scope).
     let release_acquire = variant.release_acquire() && strong;
@@ -124,18 +153,10 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
         });
     }
     if variant.fence().is_some() && fence.is_none() {
-        return allow(if split {
-            "the fenced threads run in different blocks: .cta fences cannot order them all"
-        } else {
-            "the fences' .cta scope leaves out the other block: they synchronize nothing"
-        });
+        return allow(left_out(variant.fence().map(|(_, s)| s), placement, true));
     }
     if !strong {
-        return allow(if split {
-            "some threads run in different blocks: .cta accesses between them are not morally strong"
-        } else {
-            "the accesses' .cta scope leaves out the other block: not morally strong"
-        });
+        return allow(left_out(variant.access_scope(), placement, false));
     }
     match test {
         Test::Mp if release_acquire => {
@@ -278,6 +299,30 @@ mod tests {
         assert!(!allowed(Isa2, ReleaseAcquireGpu, split("blocks-02-1")));
     }
 
+    /// The cluster placements: `.cluster` covers the blocks of one cluster
+    /// and no other, `.cta` none of the other blocks, and each reason names
+    /// the scope that leaves the other threads out.
+    #[test]
+    fn clusters() {
+        use Test::*;
+        use Variant::*;
+        let v = verdict(Mp, ReleaseAcquireCluster, Split::IntraCluster);
+        assert!(!v.allowed && v.reason.contains("acquire"));
+        let v = verdict(Mp, ReleaseAcquireCluster, Split::InterCluster);
+        assert!(v.allowed && v.reason.contains(".cluster scope leaves out the other clusters"), "{}", v.reason);
+        let v = verdict(Mp, ReleaseAcquireCta, Split::IntraCluster);
+        assert!(v.allowed && v.reason.contains(".cta scope leaves out the cluster's other blocks"), "{}", v.reason);
+        let v = verdict(Mp, FenceAcqRelCluster, Split::InterBlock);
+        assert!(v.allowed && v.reason.contains("cluster of its own"), "{}", v.reason);
+        assert!(!allowed(Sb, FenceScCluster, Split::IntraCluster));
+        assert!(!allowed(Iriw, FenceScCluster, Split::IntraCluster));
+        assert!(allowed(Iriw, FenceScCluster, Split::InterCluster));
+        assert!(covers(Scope::Cluster, Split::IntraCluster, 0..4));
+        assert!(!covers(Scope::Cluster, Split::InterCluster, 0..2));
+        assert!(!covers(Scope::Cta, Split::IntraCluster, 0..2));
+        assert!(covers(Scope::Cluster, Split::IntraBlock, 0..4));
+    }
+
     /// Every rule's answer is the checker's, for every test, variant and
     /// placement (not only the kernels that exist).
     #[test]
@@ -287,8 +332,8 @@ mod tests {
             for variant in Variant::ALL {
                 for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     let rule = explain(test, variant, placement);
-                    let blocks = memory_model::lab::placement_blocks(test, placement);
-                    if rule.allowed != memory_model::lab::weak_allowed(test, variant, &blocks) {
+                    let positions = memory_model::lab::placement_positions(test, placement);
+                    if rule.allowed != memory_model::lab::weak_allowed(test, variant, &positions) {
                         disagree.push(format!("{test:?} {variant:?} {placement:?}: rule says {}", rule.reason));
                     }
                 }

@@ -22,7 +22,7 @@
 //! kernel is renamed and loaded as a module of its own.
 
 use layout::litmus::{Kernel, Op, Split};
-use memory_model::lab::{Step, kernel_steps, placement_blocks, weak_allowed_for};
+use memory_model::lab::{Step, kernel_steps, placement_positions, weak_allowed_for};
 
 use super::{LitmusOptions, keys, run_one_with, verdict};
 use crate::error::LabError;
@@ -154,7 +154,7 @@ fn allowed_after(kernel: &Kernel, placement: Split, edit: &Edit) -> bool {
                 .collect()
         })
         .collect();
-    weak_allowed_for(kernel.test, &steps, &placement_blocks(kernel.test, placement))
+    weak_allowed_for(kernel.test, &steps, &placement_positions(kernel.test, placement))
         .expect("every mutation writes an instruction the checker reads")
 }
 
@@ -170,8 +170,8 @@ pub fn edits(kernel: &Kernel) -> Vec<(String, Edit)> {
             match *step {
                 Step::Fence(ptx) => {
                     out.push((format!("role {r}: its {ptx} dropped"), Edit::Remove { index }));
-                    if ptx.ends_with(".gpu") {
-                        let narrow = ptx.replace(".gpu", ".cta");
+                    if ptx.ends_with(".gpu") || ptx.ends_with(".cluster") {
+                        let narrow = ptx.replace(".gpu", ".cta").replace(".cluster", ".cta");
                         out.push((
                             format!("role {r}: its {ptx} narrowed to {narrow}"),
                             Edit::Replace { index, ptx: narrow },
@@ -194,8 +194,8 @@ pub fn edits(kernel: &Kernel) -> Vec<(String, Edit)> {
                             ));
                         }
                     }
-                    if words.contains(&"gpu") {
-                        let narrow = ptx.replace(".gpu.", ".cta.");
+                    if words.contains(&"gpu") || words.contains(&"cluster") {
+                        let narrow = ptx.replace(".gpu.", ".cta.").replace(".cluster.", ".cta.");
                         out.push((
                             format!("role {r}: its {ptx} {kind} narrowed to .cta"),
                             Edit::Replace { index, ptx: narrow },

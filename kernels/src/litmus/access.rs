@@ -12,6 +12,11 @@
 //! other: that is part of what the weak variant shows. It keeps the
 //! accesses of [`Volatile`] in order, as the ISA requires of volatile
 //! instructions; the hardware need not.
+//!
+//! The `.cluster` variants ([`RelaxedCluster`], [`ReleaseAcquireCluster`],
+//! [`FenceAcqRelCluster`], [`FenceScCluster`]) exist only with the `hopper`
+//! feature, in the sm_90 module: `.cluster` is a scope of PTX ISA 7.8 for
+//! sm_90 and later, which the sm_70 module cannot name.
 
 use core::arch::asm;
 
@@ -162,6 +167,36 @@ fence!(
 fence!(
     /// `fence.sc.cta`.
     fence_sc_cta, "fence.sc.cta");
+#[cfg(feature = "hopper")]
+store!(
+    /// `st.relaxed.cluster.global.u32`: a strong store towards the threads
+    /// of every block of this thread's cluster (SASS `STG.E.STRONG.GPU`:
+    /// `ptxas` gives `.cluster` the device scope's machine code on sm_90).
+    store_relaxed_cluster, "st.relaxed.cluster.global.u32");
+#[cfg(feature = "hopper")]
+load!(
+    /// `ld.relaxed.cluster.global.u32`: a strong load towards this cluster;
+    /// it reads past L1 (SASS `LDG.E.STRONG.GPU`), the cluster's blocks
+    /// being on several SMs.
+    load_relaxed_cluster, "ld.relaxed.cluster.global.u32");
+#[cfg(feature = "hopper")]
+store!(
+    /// `st.release.cluster.global.u32`: a release towards this cluster's
+    /// blocks only.
+    store_release_cluster, "st.release.cluster.global.u32");
+#[cfg(feature = "hopper")]
+load!(
+    /// `ld.acquire.cluster.global.u32`: pairs with a cluster-scope release
+    /// in a block of this cluster.
+    load_acquire_cluster, "ld.acquire.cluster.global.u32");
+#[cfg(feature = "hopper")]
+fence!(
+    /// `fence.acq_rel.cluster`.
+    fence_acq_rel_cluster, "fence.acq_rel.cluster");
+#[cfg(feature = "hopper")]
+fence!(
+    /// `fence.sc.cluster`.
+    fence_sc_cluster, "fence.sc.cluster");
 
 /// Declares a variant: its type, and the functions its accesses use.
 macro_rules! variant {
@@ -233,3 +268,19 @@ variant!(
 variant!(
     /// `.relaxed.gpu` with `fence.sc.cta` between a thread's accesses.
     FenceScCta, store_relaxed_gpu, load_relaxed_gpu, fence: fence_sc_cta);
+#[cfg(feature = "hopper")]
+variant!(
+    /// Every access `.relaxed.cluster`.
+    RelaxedCluster, store_relaxed_cluster, load_relaxed_cluster);
+#[cfg(feature = "hopper")]
+variant!(
+    /// `.relaxed.cluster`, the flag `st.release.cluster` / `ld.acquire.cluster`.
+    ReleaseAcquireCluster, store_relaxed_cluster, load_relaxed_cluster, flag: store_release_cluster, load_acquire_cluster);
+#[cfg(feature = "hopper")]
+variant!(
+    /// `.relaxed.gpu` with `fence.acq_rel.cluster` between a thread's accesses.
+    FenceAcqRelCluster, store_relaxed_gpu, load_relaxed_gpu, fence: fence_acq_rel_cluster);
+#[cfg(feature = "hopper")]
+variant!(
+    /// `.relaxed.gpu` with `fence.sc.cluster` between a thread's accesses.
+    FenceScCluster, store_relaxed_gpu, load_relaxed_gpu, fence: fence_sc_cluster);

@@ -131,13 +131,12 @@ impl Env {
             unsafe { stress(args.stress, &params, params.stress_iterations, warp_line) };
             return None;
         }
-        let shuffled = rem(
-            u64::from(hardware_block) * u64::from(params.block_multiplier) + u64::from(args.shift),
-            u64::from(params.testing_blocks),
-        );
+        // In the cluster placements the testing blocks are whole clusters and
+        // the shuffle moves whole clusters, so that the blocks of one
+        // hardware cluster stay one logical cluster.
         let env = Env {
             params,
-            block: shuffled as u32,
+            block: params.logical_block(hardware_block, args.shift),
             thread: thread::thread_idx_x(),
             locations: global::to_global(args.locations),
             results: args.results,

@@ -131,12 +131,39 @@ macro_rules! run {
     };
 }
 
+/// `$item`, in the module its variant's kernels belong to: a `.cluster`
+/// variant's ([`layout::litmus::Variant::needs_hopper`]) only with the
+/// `hopper` feature, in the sm_90 module; every other in both modules. The
+/// registry's entry says the same (`layout::litmus`), and the PTX tests
+/// hold each module to the entries it should have.
+macro_rules! in_module {
+    (RelaxedCluster, $item:item) => {
+        #[cfg(feature = "hopper")]
+        $item
+    };
+    (ReleaseAcquireCluster, $item:item) => {
+        #[cfg(feature = "hopper")]
+        $item
+    };
+    (FenceAcqRelCluster, $item:item) => {
+        #[cfg(feature = "hopper")]
+        $item
+    };
+    (FenceScCluster, $item:item) => {
+        #[cfg(feature = "hopper")]
+        $item
+    };
+    ($variant:ident, $item:item) => {
+        $item
+    };
+}
+
 /// Exports one kernel per (test, variant) of the grid
 /// ([`layout::litmus_grid!`]): the test's generic body with the variant's
 /// [`access`] type, inside the testing environment.
 macro_rules! export {
     ($($test:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
-        $($(
+        $($(in_module! { $variant,
             #[doc = concat!("The ", stringify!($test), " test with the [`", stringify!($variant),
                 "`](crate::litmus::access::", stringify!($variant), ") accesses. See the module docs of [`crate::litmus`] for its launch.")]
             ///
@@ -160,7 +187,7 @@ macro_rules! export {
                     unsafe { run!($test, access::$variant, &env) }
                 }
             }
-        )*)*
+        })*)*
     };
 }
 

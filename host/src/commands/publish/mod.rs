@@ -74,6 +74,8 @@ pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout:
         (Ordering::Relaxed, Scope::Gpu) => V::RelaxedGpu,
         (Ordering::ReleaseAcquire, Scope::Cta) => V::ReleaseAcquireCta,
         (Ordering::ReleaseAcquire, Scope::Gpu) => V::ReleaseAcquireGpu,
+        (Ordering::Relaxed, Scope::Cluster) => V::RelaxedCluster,
+        (Ordering::ReleaseAcquire, Scope::Cluster) => V::ReleaseAcquireCluster,
         // A volatile access names no scope: it is relaxed at `.sys` whatever
         // the registry records, and MP's volatile kernel is that.
         (Ordering::Volatile, _) => V::Volatile,
