@@ -370,6 +370,45 @@ mod tests {
         assert_eq!((params.placement, params.parts, params.roles), (layout::litmus::PLACEMENT_BLOCKS, 0x100, 3));
     }
 
+    /// The `.cluster` variants come by default only with a cluster
+    /// placement, so the default run is the same on every GPU; below
+    /// compute capability 9.0 a cluster placement or variant named on the
+    /// command line is refused in one line, and `all` leaves them out.
+    #[test]
+    fn litmus_cluster_rows_are_opt_in_and_refused_below_sm_90() {
+        use crate::commands::Command as _;
+        use layout::litmus::Split;
+        let litmus = |args: &[&str]| match parse(args).unwrap().command {
+            Command::Litmus(a) => a,
+            _ => panic!("not litmus"),
+        };
+        let default = litmus(&["litmus", "--test", "mp"]);
+        let kernels = default.check().unwrap();
+        assert!(!kernels.is_empty() && kernels.iter().all(|k| !k.variant.needs_hopper()));
+        assert_eq!(default.for_device(kernels.clone(), (8, 0)).unwrap(), (kernels.clone(), Split::DEFAULT.to_vec()));
+        assert_eq!(default.for_device(kernels.clone(), (9, 0)).unwrap(), (kernels, Split::DEFAULT.to_vec()));
+
+        let cluster = litmus(&["litmus", "--test", "mp", "--placement", "intra-cluster,inter-cluster"]);
+        let kernels = cluster.check().unwrap();
+        let keys: Vec<&str> = kernels.iter().filter(|k| k.variant.needs_hopper()).map(|k| k.variant.key()).collect();
+        assert_eq!(keys, ["relaxed-cluster", "rel-acq-cluster", "fence-acq-rel-cluster", "fence-sc-cluster"]);
+        let refused = cluster.for_device(kernels.clone(), (8, 0)).unwrap_err().to_string();
+        assert!(refused.starts_with("intra-cluster needs") && refused.contains("8.0") && !refused.contains('\n'));
+        assert_eq!(cluster.for_device(kernels.clone(), (9, 0)).unwrap(), (kernels, Split::CLUSTER.to_vec()));
+
+        let named = litmus(&["litmus", "--variant", "rel-acq-cluster"]);
+        let kernels = named.check().unwrap();
+        assert!(kernels.iter().all(|k| k.variant.key() == "rel-acq-cluster"));
+        let refused = named.for_device(kernels, (7, 5)).unwrap_err().to_string();
+        assert!(refused.starts_with("rel-acq-cluster needs"), "{refused}");
+
+        let all = litmus(&["litmus", "--test", "mp,wrc,iriw", "--placement", "all"]);
+        let kernels = all.check().unwrap();
+        let (below, placements) = all.for_device(kernels.clone(), (8, 0)).unwrap();
+        assert!(below.iter().all(|k| !k.variant.needs_hopper()) && below.len() < kernels.len());
+        assert!(placements.iter().all(|p| !p.needs_clusters()) && placements.len() == Split::ALL.len() - 2);
+    }
+
     #[test]
     fn the_largest_exact_size_is_accepted_and_the_next_refused() {
         assert_eq!(parse_size("5592405"), Ok(5_592_405));

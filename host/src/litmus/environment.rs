@@ -225,7 +225,9 @@ impl Environment {
         // and the block step and the shuffle count clusters, not blocks.
         let cluster = placement.cluster_blocks(roles).unwrap_or(1);
         let testing_blocks = match placement.cluster_blocks(roles) {
-            Some(size) => (self.testing_blocks(grid) / size * size).clamp(size.min(grid / size * size), grid / size * size),
+            Some(size) => {
+                (self.testing_blocks(grid) / size * size).clamp(size.min(grid / size * size), grid / size * size)
+            }
             None => self.testing_blocks(grid),
         };
         let units = testing_blocks / cluster;

@@ -74,7 +74,9 @@ fn left_out(scope: Option<Scope>, placement: Split, fences: bool) -> &'static st
         }
         (_, _, true) if split => "the fenced threads run in different blocks: .cta fences cannot order them all",
         (_, _, true) => "the fences' .cta scope leaves out the other block: they synchronize nothing",
-        (_, _, false) if split => "some threads run in different blocks: .cta accesses between them are not morally strong",
+        (_, _, false) if split => {
+            "some threads run in different blocks: .cta accesses between them are not morally strong"
+        }
         (_, _, false) => "the accesses' .cta scope leaves out the other block: not morally strong",
     }
 }

@@ -17,7 +17,8 @@ use crate::litmus::{self, LitmusOptions, Preset, keys};
 /// One value of `--placement`: a placement, or `all` of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlacementChoice {
-    /// Every placement that fits each test ([`Split::ALL`]).
+    /// Every placement that fits each test ([`Split::ALL`]; the cluster
+    /// ones only on a GPU that runs them).
     All,
     /// One placement.
     One(Split),
@@ -25,7 +26,7 @@ pub enum PlacementChoice {
 
 /// A clap parser for `--placement`: `all` or a placement's key.
 fn placement_parser() -> impl TypedValueParser<Value = PlacementChoice> {
-    let all = PossibleValue::new("all").help("every placement that fits each test");
+    let all = PossibleValue::new("all").help("every placement that fits each test (the cluster ones on sm_90 only)");
     let names = std::iter::once(all)
         .chain(Split::ALL.iter().map(|&s| PossibleValue::new(s.key()).help(Keyed::help(s).unwrap_or_default())));
     PossibleValuesParser::new(names).map(|key| match keys::from_key::<Split>(&key) {
@@ -41,14 +42,21 @@ pub struct LitmusArgs {
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Test>())]
     pub test: Vec<layout::litmus::Test>,
 
-    /// Variants, comma-separated; every variant of each test by default.
+    /// Variants, comma-separated; every variant of each test by default, the
+    /// `.cluster` ones (`relaxed-cluster`, `rel-acq-cluster`,
+    /// `fence-acq-rel-cluster`, `fence-sc-cluster`: compute capability 9.0)
+    /// only when a cluster placement is asked for.
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Variant>())]
     pub variant: Vec<layout::litmus::Variant>,
 
     /// Placements, comma-separated: intra-block and inter-block by default,
     /// `all` for every placement that fits each test. A block split
     /// (`blocks-01-2`: roles 0 and 1 share a block, role 2 has its own) runs
-    /// the tests with its number of roles only.
+    /// the tests with its number of roles only. `intra-cluster` and
+    /// `inter-cluster` put every thread in a block of its own, the blocks in
+    /// one thread-block cluster or each in another (a cluster launch of 2
+    /// blocks a cluster for two threads, 4 for three or four): compute
+    /// capability 9.0, which `all` includes them on and only on.
     #[arg(long, value_delimiter = ',', value_parser = placement_parser())]
     pub placement: Vec<PlacementChoice>,
 
@@ -196,6 +204,42 @@ impl LitmusArgs {
         placements
     }
 
+    /// The kernels and placements this device runs of `kernels` and
+    /// [`LitmusArgs::placements`]: all of them on compute capability 9.0 and
+    /// above; below it, a `.cluster` variant or a cluster placement named on
+    /// the command line is refused in one line, and those that only `all`
+    /// or the default variants brought in are left out.
+    pub fn for_device(
+        &self,
+        kernels: Vec<LitmusKernel>,
+        compute_capability: (i32, i32),
+    ) -> Result<(Vec<LitmusKernel>, Vec<Split>), LabError> {
+        let placements = self.placements();
+        if compute_capability >= HOPPER {
+            return Ok((kernels, placements));
+        }
+        let (major, minor) = compute_capability;
+        let named = self.placement.iter().find_map(|c| match *c {
+            PlacementChoice::One(s) if s.needs_clusters() => Some(s.key()),
+            _ => None,
+        });
+        let named = named.or_else(|| self.variant.iter().find(|v| v.needs_hopper()).map(|v| v.key()));
+        if let Some(name) = named {
+            return Err(LabError::Unrunnable(format!(
+                "{name} needs a thread-block cluster (.cluster scope, cluster launch), which needs compute capability \
+                 9.0 or above; this GPU is {major}.{minor}"
+            )));
+        }
+        let kernels: Vec<LitmusKernel> = kernels.into_iter().filter(|k| !k.variant.needs_hopper()).collect();
+        let placements: Vec<Split> = placements.into_iter().filter(|p| !p.needs_clusters()).collect();
+        if kernels.is_empty() || !kernels.iter().any(|k| placements.iter().any(|p| p.fits(k.test))) {
+            return Err(LabError::Unrunnable(format!(
+                "nothing selected runs below compute capability 9.0 (this GPU is {major}.{minor})"
+            )));
+        }
+        Ok((kernels, placements))
+    }
+
     /// Refuses placements the kernels cannot run: a placement with two
     /// blocks in the sequential control (its barrier orders one block), and
     /// a block split that fits none of the tests selected.
@@ -219,6 +263,10 @@ impl LitmusArgs {
         Ok(())
     }
 }
+
+/// The first compute capability with thread-block clusters and `.cluster`
+/// scope (Hopper, sm_90).
+pub const HOPPER: (i32, i32) = (9, 0);
 
 /// Parses `--seconds`: a positive number of seconds, at most an hour.
 pub fn parse_seconds(text: &str) -> Result<f64, String> {
@@ -264,9 +312,18 @@ impl Command for LitmusArgs {
     /// `--variant` (all if none), in registry order. A selection that names
     /// nothing to run is refused before the GPU is opened.
     fn check(&self) -> Result<Vec<LitmusKernel>, LabError> {
+        // The `.cluster` variants come by default only with a cluster
+        // placement: the default run is the same on every GPU.
+        let clusters = self.placements().iter().any(|p| p.needs_clusters());
         let kernels: Vec<LitmusKernel> = LitmusKernel::all()
             .filter(|k| self.test.is_empty() || self.test.contains(&k.test))
-            .filter(|k| self.variant.is_empty() || self.variant.contains(&k.variant))
+            .filter(|k| {
+                if self.variant.is_empty() {
+                    clusters || !k.variant.needs_hopper()
+                } else {
+                    self.variant.contains(&k.variant)
+                }
+            })
             .collect();
         if kernels.is_empty() {
             return Err(LabError::Unrunnable(
@@ -290,7 +347,7 @@ impl Command for LitmusArgs {
 
     fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Written, LabError> {
         let environment = self.environment();
-        let placements = self.placements();
+        let (kernels, placements) = self.for_device(kernels, gpu.info.compute_capability)?;
         let options = LitmusOptions {
             kernels,
             placements,
