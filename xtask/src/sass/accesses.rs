@@ -12,7 +12,10 @@
 //!   generic (not `.global`) load, `LD.E.STRONG.GPU`. Its preload and stress
 //!   loads are folded into values that `keep_live` compares with `-1`: one
 //!   `ISETP … -0x1` per fold;
-//! - the test, after the poll: its loads and stores (`LDG`/`STG` with the
+//! - the test, after the poll (after the poll loop's exit, where `ptxas`
+//!   lays out some of the environment's code between the loop and the
+//!   test, as it does in the sm_90 module, and the loop leaves by a `BRA`
+//!   over it): its loads and stores (`LDG`/`STG` with the
 //!   variant's `.STRONG.GPU`, `.STRONG.SM`, `.STRONG.SYS` for volatile, or
 //!   none), the memory barriers
 //!   and cache invalidations that releases, acquires and fences become, and
@@ -27,6 +30,10 @@
 /// One SASS instruction: its opcode (`LDG.E.STRONG.GPU`) and operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Instruction {
+    /// Its address in the function.
+    address: u64,
+    /// Whether it runs under a predicate (`@P0`, `@!P0`).
+    predicated: bool,
     pub(super) opcode: String,
     operands: Vec<String>,
 }
@@ -40,11 +47,30 @@ pub(super) fn instruction(line: &str) -> Option<Instruction> {
     if !address.chars().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
+    let address = u64::from_str_radix(address, 16).ok()?;
     let text = rest.split("/*").next()?.trim().trim_end_matches(';').trim();
-    let text = if text.starts_with('@') { text.split_once(' ')?.1.trim() } else { text };
+    let predicated = text.starts_with('@');
+    let text = if predicated { text.split_once(' ')?.1.trim() } else { text };
     let (opcode, operands) = text.split_once(' ').unwrap_or((text, ""));
     let operands = operands.split(',').map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
-    Some(Instruction { opcode: opcode.to_owned(), operands })
+    Some(Instruction { address, predicated, opcode: opcode.to_owned(), operands })
+}
+
+/// Where the test begins in `all`, whose synchronised-start poll is at
+/// `poll`: right after it, or, when the poll loop leaves by an
+/// unconditional `BRA` forward before any test access (over environment
+/// code that `ptxas` placed between the loop and the test), at the
+/// branch's target. Returns the test's first index and the indices of the
+/// environment code jumped over.
+fn test_start(all: &[Instruction], poll: usize) -> (usize, std::ops::Range<usize>) {
+    let after = poll + 1;
+    let jump = all[after..].iter().position(|i| i.opcode == "BRA" && !i.predicated || is_test_access(&i.opcode));
+    let Some(j) = jump.map(|j| after + j).filter(|&j| all[j].opcode == "BRA") else { return (after, after..after) };
+    let target = all[j].operands.first().and_then(|t| u64::from_str_radix(t.trim_start_matches("0x"), 16).ok());
+    match target.and_then(|t| all.iter().position(|i| i.address == t)) {
+        Some(t) if t > j => (t, j + 1..t),
+        _ => (after, after..after),
+    }
 }
 
 /// The instructions of one function's `cuobjdump -sass` text, in listing
@@ -136,8 +162,9 @@ fn is_keep_live(i: &Instruction) -> bool {
 pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
     let all = instructions(function);
     let start = all.iter().rposition(|i| i.opcode.starts_with("LD.E.STRONG.GPU"))?;
-    let (environment, test) = (&all[..start], &all[start + 1..]);
-    let kept_live = environment.iter().filter(|i| is_keep_live(i)).count();
+    let (begin, skipped) = test_start(&all, start);
+    let (environment, test) = (&all[..start], &all[begin..]);
+    let kept_live = environment.iter().chain(&all[skipped]).filter(|i| is_keep_live(i)).count();
     let accesses = test.iter().filter(|i| is_test_access(&i.opcode)).map(|i| i.opcode.clone()).collect();
     let recorded = test
         .iter()
