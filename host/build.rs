@@ -1,6 +1,7 @@
 //! Builds the kernels to PTX before the host is compiled, through the same
 //! builder as `cargo xtask build-ptx`, so `cargo run -p host` works on a fresh
-//! clone with no earlier step. The host embeds the PTX (`gpu::EMBEDDED_PTX`).
+//! clone with no earlier step. The host embeds both PTX modules
+//! (`gpu::EMBEDDED_PTX` and `gpu::EMBEDDED_HOPPER_PTX`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,8 +15,9 @@ fn main() -> ExitCode {
     commit(&root);
     let cargo = std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
     match xtask::ptx::build(&root, &cargo) {
-        Ok(ptx) => {
-            println!("cargo::rustc-env=KERNELS_PTX={}", ptx.display());
+        Ok(built) => {
+            println!("cargo::rustc-env=KERNELS_PTX={}", built.base.display());
+            println!("cargo::rustc-env=KERNELS_HOPPER_PTX={}", built.hopper.display());
             println!("cargo::rustc-env=LAB_KERNEL_COMPILER={}", xtask::ptx::compiler_version(&root));
             ExitCode::SUCCESS
         }

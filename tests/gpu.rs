@@ -106,6 +106,10 @@ fn cases() -> Vec<Case> {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
+    cases.push((
+        "cluster_launch_gives_each_block_its_rank_and_its_neighbours_shared_memory".to_owned(),
+        Box::new(cluster_launch_places_blocks_as_documented),
+    ));
     for preset in [Preset::Quiet, Preset::Stress] {
         cases.push((
             format!("litmus_runs_every_kernel_and_sees_nothing_forbidden/{preset:?}"),
@@ -617,6 +621,47 @@ fn histograms_are_exact(gpu: &Gpu, bins: u32) -> Result<(), String> {
 
 /// A PTX file the driver rejects gives an error that names the file and the
 /// driver's reason.
+/// A launch in clusters (`cuLaunchKernelEx`, Hopper module) gives every
+/// block the rank, cluster size and cluster index the PTX ISA defines for a
+/// one-dimensional grid, and distributed shared memory reads the next rank's
+/// block's own word. On a GPU before Hopper it says so and checks that the
+/// request fails with the one-line error.
+fn cluster_launch_places_blocks_as_documented(gpu: &Gpu) -> Result<(), String> {
+    use host::gpu::baseline::{ProbeReport, cluster_probe, probe_max_active_clusters};
+    if let Err(why) = gpu.hopper() {
+        let refused = cluster_probe(gpu, 1, 2, 32).err().map(|e| e.to_string());
+        println!("cluster launch: not run on this GPU ({why}); the probe was refused with: {refused:?}");
+        return if refused.is_some() { Ok(()) } else { Err("a cluster probe ran without the Hopper module".into()) };
+    }
+    let mut problems = Vec::new();
+    for cluster in [1, 2, 4, 8] {
+        for threads in [32, 128, 1024] {
+            let fits = probe_max_active_clusters(gpu, cluster, threads).map_err(|e| e.to_string())?;
+            if fits == 0 {
+                problems.push(format!("clusters of {cluster} blocks of {threads}: none fits"));
+                continue;
+            }
+            // More clusters than fit at once, so some wait for others to end.
+            let clusters = 2 * fits + 1;
+            let reports = cluster_probe(gpu, clusters, cluster, threads).map_err(|e| e.to_string())?;
+            for (block, report) in reports.iter().enumerate() {
+                let block = block as u32;
+                let (index, rank) = (block / cluster, block % cluster);
+                let expected = ProbeReport {
+                    rank,
+                    size: cluster,
+                    cluster: index,
+                    neighbour_block: index * cluster + (rank + 1) % cluster,
+                };
+                if *report != expected {
+                    problems.push(format!("{cluster}x{threads}, block {block}: {report:?}, expected {expected:?}"));
+                }
+            }
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
+}
+
 fn broken_ptx_names_the_file() -> Result<(), String> {
     let path = std::env::temp_dir().join(format!("broken-{}.ptx", std::process::id()));
     std::fs::write(&path, ".version 7.0\n.target sm_70\n.address_size 64\nthis is not ptx\n")

@@ -10,30 +10,53 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use host::gpu::EMBEDDED_PTX;
+use host::gpu::{EMBEDDED_PTX, embedded_ptx};
 use lab_tests::{entry_body, entry_params, rust_params};
+use layout::Module;
 
 fn ptxas() -> PathBuf {
     xtask::ptxas::find(&xtask::paths::workspace_root())
         .expect("no ptxas found: run `cargo xtask test` (it installs one) or set PTXAS=/path/to/ptxas")
 }
 
-/// The embedded PTX in a file of its own for each caller: the tests run in
-/// parallel, and one must never read the file while another rewrites it.
-fn ptx_file() -> PathBuf {
+/// One embedded PTX module in a file of its own for each caller: the tests
+/// run in parallel, and one must never read the file while another rewrites
+/// it.
+fn ptx_file(module: Module) -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("lab-ptx-test-{}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("kernels.ptx");
-    std::fs::write(&path, EMBEDDED_PTX).unwrap();
+    let path = dir.join(module.file_name());
+    std::fs::write(&path, embedded_ptx(module)).unwrap();
     path
 }
 
+/// The sm_90 SASS of both modules, as one text (each kernel is in one).
+fn sass_of_both_modules(tag: &str) -> String {
+    let root = xtask::paths::workspace_root();
+    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump")
+        .expect("no cuobjdump found: run `cargo xtask test` (it installs one)");
+    let mut text = String::new();
+    for module in Module::ALL {
+        let work = std::env::temp_dir().join(format!("lab-{tag}-{}-{}", module.arch(), std::process::id()));
+        let (module_text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx_file(module), "sm_90", &work)
+            .unwrap_or_else(|e| panic!("{}: {e}", module.file_name()));
+        // The cubin was only a step to the SASS text.
+        let _ = std::fs::remove_dir_all(&work);
+        text.push_str(&module_text);
+    }
+    text
+}
+
+/// The base module assembles for Turing, Ampere and Hopper; the Hopper module
+/// for Hopper.
 #[test]
 fn assembles_for_turing_ampere_and_hopper() {
-    let ptx = ptx_file();
-    for arch in ["sm_75", "sm_80", "sm_90"] {
+    for (module, arch) in
+        [(Module::Base, "sm_75"), (Module::Base, "sm_80"), (Module::Base, "sm_90"), (Module::Hopper, "sm_90")]
+    {
+        let ptx = ptx_file(module);
         let cubin = ptx.with_extension(format!("{arch}.cubin"));
         let out = Command::new(ptxas())
             .args(["-v", "-arch", arch])
@@ -43,9 +66,9 @@ fn assembles_for_turing_ampere_and_hopper() {
             .output()
             .expect("ptxas runs");
         let log = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "ptxas -arch={arch} failed:\n{log}");
+        assert!(out.status.success(), "ptxas -arch={arch} failed on {}:\n{log}", module.file_name());
         // `-v` reports each function's registers; every kernel must be there.
-        for entry in layout::entries() {
+        for entry in layout::entries().filter(|e| e.module == module) {
             let name = entry.symbol;
             assert!(log.contains(&format!("Compiling entry function '{name}' for '{arch}'")), "{arch}: {name}\n{log}");
         }
@@ -56,7 +79,7 @@ fn assembles_for_turing_ampere_and_hopper() {
 /// `ptxas -v`'s resource report for the whole PTX on sm_90. `tag` names the
 /// test's own cubin, so tests running in parallel never share a file.
 fn ptxas_report(tag: &str) -> String {
-    let ptx = ptx_file();
+    let ptx = ptx_file(Module::Base);
     let cubin = ptx.with_extension(format!("{tag}.cubin"));
     let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
     assert!(out.status.success(), "ptxas -v failed:\n{}", String::from_utf8_lossy(&out.stderr));
@@ -94,16 +117,26 @@ fn the_sums_at_the_memory_limit_keep_no_stack_frame() {
     }
 }
 
+/// Every kernel is an `.entry` of the module its registry entry names, and
+/// so in exactly one module.
 #[test]
-fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
-    for entry in layout::entries() {
-        assert!(EMBEDDED_PTX.contains(&format!(".visible .entry {}(", entry.symbol)), "no .entry {}", entry.symbol);
+fn every_kernel_is_an_entry_of_its_module_and_nothing_is_left_unresolved() {
+    for module in Module::ALL {
+        let ptx = embedded_ptx(module);
+        let listed: Vec<&str> = layout::entries().filter(|e| e.module == module).map(|e| e.symbol).collect();
+        for symbol in &listed {
+            assert!(
+                ptx.contains(&format!(".visible .entry {symbol}(")),
+                "no .entry {symbol} in {}",
+                module.file_name()
+            );
+        }
+        // And no kernel the registry does not know: the host could not launch it.
+        let entries = ptx.matches(".visible .entry ").count();
+        assert_eq!(entries, listed.len(), "{} has kernels the registry does not list", module.file_name());
+        let unresolved: Vec<&str> = ptx.lines().filter(|l| l.trim_start().starts_with(".extern .func")).collect();
+        assert!(unresolved.is_empty(), "unresolved functions in {}: {unresolved:?}", module.file_name());
     }
-    // And no kernel the registry does not know: the host could not launch it.
-    let entries = EMBEDDED_PTX.matches(".visible .entry ").count();
-    assert_eq!(entries, layout::entries().count(), "the PTX has kernels the registry does not list");
-    let unresolved: Vec<&str> = EMBEDDED_PTX.lines().filter(|l| l.trim_start().starts_with(".extern .func")).collect();
-    assert!(unresolved.is_empty(), "unresolved functions: {unresolved:?}");
 }
 
 /// Every kernel's `.param` list is its registry entry's `params`: as many, in
@@ -115,7 +148,7 @@ fn every_kernel_is_an_entry_and_nothing_is_left_unresolved() {
 fn each_kernels_ptx_parameters_are_its_registry_entrys() {
     for entry in layout::entries() {
         let name = entry.symbol;
-        let found = entry_params(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        let found = entry_params(embedded_ptx(entry.module), name).unwrap_or_else(|| panic!("no .entry {name}"));
         let listed: Vec<&str> = entry.params.iter().map(|p| p.ty.ptx()).collect();
         let signature: Vec<String> = entry.params.iter().map(ToString::to_string).collect();
         assert_eq!(found, listed, "{name}: the PTX's .param types are not its entry's ({})", signature.join(", "));
@@ -148,7 +181,12 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
         layout::Family::Sum => sources(&["kernels/src/sum"]),
         layout::Family::Publish => sources(&["kernels/src/publish"]),
         layout::Family::Histogram => sources(&["kernels/src/histogram"]),
-        layout::Family::Baseline => sources(&["kernels/src/empty.rs", "kernels/src/evict.rs", "kernels/src/hold.rs"]),
+        layout::Family::Baseline => sources(&[
+            "kernels/src/empty.rs",
+            "kernels/src/evict.rs",
+            "kernels/src/hold.rs",
+            "kernels/src/cluster_probe.rs",
+        ]),
         layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus.rs"]),
         layout::Family::Pitfall => sources(&["kernels/src/pitfall"]),
     };
@@ -165,7 +203,7 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
 fn each_kernel_emits_the_instructions_its_docs_promise() {
     for entry in layout::entries() {
         let name = entry.symbol;
-        let body = entry_body(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        let body = entry_body(embedded_ptx(entry.module), name).unwrap_or_else(|| panic!("no .entry {name}"));
         for instruction in entry.ptx_has {
             assert!(body.contains(instruction), "{name} lacks {instruction}:\n{body}");
         }
@@ -184,7 +222,7 @@ fn each_kernel_emits_the_instructions_its_docs_promise() {
 fn litmus_kernels_access_memory_in_program_order_with_their_variants_qualifiers() {
     for kernel in &layout::litmus::KERNELS {
         let name = kernel.entry.symbol;
-        let body = entry_body(EMBEDDED_PTX, name).unwrap_or_else(|| panic!("no .entry {name}"));
+        let body = entry_body(embedded_ptx(kernel.entry.module), name).unwrap_or_else(|| panic!("no .entry {name}"));
         let found: Vec<&str> = body.lines().filter_map(layout::litmus::test_step).collect();
         let expected: Vec<&str> = kernel.program().collect();
         assert_eq!(found, expected, "{name}");
@@ -195,13 +233,18 @@ fn litmus_kernels_access_memory_in_program_order_with_their_variants_qualifiers(
 fn no_panic_path_survives_in_any_kernel() {
     // The panic handler traps; a `trap` in the PTX means some kernel kept a
     // bounds check or overflow check that could fire.
-    assert!(!EMBEDDED_PTX.contains("trap;"), "a panic path reached the PTX");
+    for module in Module::ALL {
+        assert!(!embedded_ptx(module).contains("trap;"), "a panic path reached {}", module.file_name());
+    }
 }
 
 #[test]
-fn the_ptx_targets_the_architecture_the_builder_names() {
-    assert!(EMBEDDED_PTX.contains(&format!(".target {}", xtask::ptx::ARCH)));
-    assert!(EMBEDDED_PTX.contains(".address_size 64"));
+fn each_module_targets_its_architecture() {
+    for module in Module::ALL {
+        let ptx = embedded_ptx(module);
+        assert!(ptx.contains(&format!(".target {}\n", module.arch())), "{}", module.file_name());
+        assert!(ptx.contains(".address_size 64"));
+    }
 }
 
 /// The machine code on Hopper, summarized by `cargo xtask sass`'s own
@@ -211,13 +254,7 @@ fn the_ptx_targets_the_architecture_the_builder_names() {
 /// also invalidates L1, relaxed is neither, and so on: see `layout`).
 #[test]
 fn sass_on_sm_90_keeps_every_registry_promise() {
-    let root = xtask::paths::workspace_root();
-    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump")
-        .expect("no cuobjdump found: run `cargo xtask test` (it installs one)");
-    let work = std::env::temp_dir().join(format!("lab-sass-test-{}", std::process::id()));
-    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx_file(), "sm_90", &work).unwrap();
-    // The cubin was only a step to the SASS text.
-    let _ = std::fs::remove_dir_all(&work);
+    let text = sass_of_both_modules("sass-test");
     let summaries = xtask::sass::summarize(&text);
     assert_eq!(summaries.len(), layout::entries().count(), "one SASS function per kernel");
     let mut broken = Vec::new();
@@ -245,12 +282,7 @@ fn sass_on_sm_90_keeps_every_registry_promise() {
 /// publication demo's preload, payload stores and payload loads.
 #[test]
 fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
-    let root = xtask::paths::workspace_root();
-    let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump")
-        .expect("no cuobjdump found: run `cargo xtask test` (it installs one)");
-    let work = std::env::temp_dir().join(format!("lab-sass-order-test-{}", std::process::id()));
-    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx_file(), "sm_90", &work).unwrap();
-    let _ = std::fs::remove_dir_all(&work);
+    let text = sass_of_both_modules("sass-order-test");
     let functions = xtask::sass::split_functions(&text);
     let mut broken = Vec::new();
     for kernel in &layout::litmus::KERNELS {

@@ -9,6 +9,11 @@
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.
 //!
+//! The crate is compiled twice, into two PTX modules (`layout::Module`): the
+//! base one for `sm_70`, and with the `hopper` feature the Hopper one for
+//! `sm_90`, which holds only the kernels that need thread-block clusters. A
+//! kernel is in exactly one of them.
+//!
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
 //! The host decides grid, block and shared-memory bytes; each kernel's
 //! `# Launch` section states the contract the host's typed wrapper enforces.
@@ -16,25 +21,44 @@
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 #![feature(core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+#![cfg_attr(feature = "hopper", feature(link_llvm_intrinsics))]
 #![allow(internal_features)]
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 // Every unsafe block states why it is sound; `cargo xtask test` runs clippy
 // on this crate for its real target.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// The device vocabulary, in both modules. What only Hopper has (cluster
+// indices, the cluster barrier, distributed shared memory) is compiled only
+// with the `hopper` feature.
 pub mod atomic;
-pub mod empty;
-pub mod evict;
 pub mod global;
-pub mod histogram;
-pub mod hold;
-pub mod litmus;
 pub mod order;
-pub mod pitfall;
-pub mod publish;
 pub mod shared;
-pub mod sum;
 pub mod thread;
 pub mod warp;
+
+// The base module's kernels (`sm_70`): everything that runs on any GPU the lab
+// supports.
+#[cfg(not(feature = "hopper"))]
+pub mod empty;
+#[cfg(not(feature = "hopper"))]
+pub mod evict;
+#[cfg(not(feature = "hopper"))]
+pub mod histogram;
+#[cfg(not(feature = "hopper"))]
+pub mod hold;
+#[cfg(not(feature = "hopper"))]
+pub mod litmus;
+#[cfg(not(feature = "hopper"))]
+pub mod pitfall;
+#[cfg(not(feature = "hopper"))]
+pub mod publish;
+#[cfg(not(feature = "hopper"))]
+pub mod sum;
+
+// The Hopper module's kernels (`sm_90`).
+#[cfg(feature = "hopper")]
+pub mod cluster_probe;
 
 mod panic;

@@ -115,3 +115,83 @@ pub fn global_timer_ns() -> u64 {
     unsafe { core::arch::asm!("mov.u64 {t}, %globaltimer;", t = out(reg64) t, options(nomem, nostack)) };
     t
 }
+
+/// This block's rank within its thread-block cluster, from 0 to
+/// [`cluster_size`] − 1 (`cluster.block_rank()` in CUDA C++).
+///
+/// Emits `mov.u32 %r, %cluster_ctarank` (PTX ISA 7.8, `sm_90`).
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub fn cluster_block_rank() -> u32 {
+    let rank;
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { core::arch::asm!("mov.u32 {r}, %cluster_ctarank;", r = out(reg32) rank, options(nomem, nostack)) };
+    rank
+}
+
+/// The number of blocks in this block's cluster (`cluster.num_blocks()`):
+/// 1 for a launch without clusters.
+///
+/// Emits `mov.u32 %r, %cluster_nctarank`.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub fn cluster_size() -> u32 {
+    let size;
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { core::arch::asm!("mov.u32 {r}, %cluster_nctarank;", r = out(reg32) size, options(nomem, nostack)) };
+    size
+}
+
+/// This block's cluster's index in the grid along x (`clusterIdx.x`).
+///
+/// Emits `mov.u32 %r, %clusterid.x`.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub fn cluster_idx_x() -> u32 {
+    let index;
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { core::arch::asm!("mov.u32 {r}, %clusterid.x;", r = out(reg32) index, options(nomem, nostack)) };
+    index
+}
+
+/// The cluster barrier, `cluster.sync()`: the cluster's phase boundary, as
+/// [`sync_threads`] is the block's.
+///
+/// Emits `barrier.cluster.arrive.aligned` then `barrier.cluster.wait.aligned`,
+/// through LLVM's NVVM intrinsics rather than inline assembly: like the block
+/// barrier's, they are marked convergent, so the optimizer never copies the
+/// barrier into the arms of a branch, which `.aligned` (every thread of a warp
+/// executes the same barrier instruction) forbids. Every thread of every
+/// block of the cluster waits until all of them have arrived. Without a
+/// qualifier the arrive has release and the wait acquire semantics, at
+/// `.cluster` scope, so memory operations a thread of the cluster made before
+/// the barrier (to its own or another block's shared memory, or to global
+/// memory) are visible to every thread of the cluster after it. It orders
+/// nothing for other clusters.
+///
+/// It is also what keeps distributed shared memory alive: a block's shared
+/// memory is released when the block exits, so a block whose shared memory
+/// others read must not exit before they are done, which a barrier after the
+/// last remote access ensures.
+///
+/// # Safety
+///
+/// Every thread of every block of the cluster must reach this call, the same
+/// number of times, in convergence: a barrier some threads skip deadlocks the
+/// cluster.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn sync_cluster() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive.aligned"]
+        fn barrier_cluster_arrive_aligned();
+        #[link_name = "llvm.nvvm.barrier.cluster.wait.aligned"]
+        fn barrier_cluster_wait_aligned();
+    }
+    // SAFETY: the caller guarantees every thread of the cluster reaches it,
+    // converged.
+    unsafe {
+        barrier_cluster_arrive_aligned();
+        barrier_cluster_wait_aligned();
+    }
+}

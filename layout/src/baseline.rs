@@ -1,7 +1,7 @@
 //! The yardsticks `bench` measures the sums against, and the two kernels every
 //! timed launch is queued behind (the cold flush and the hold).
 
-use crate::registry::{Entry, Family, Param, ParamRole, Type};
+use crate::registry::{Entry, Family, Module, Param, ParamRole, SharedBytes, Type};
 
 /// What each argument of a baseline kernel is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,6 +14,8 @@ pub enum Arg {
     Sink,
     /// Nanoseconds the hold spins.
     Ns,
+    /// The cluster probe's report: [`PROBE_WORDS`] words per block.
+    Report,
 }
 
 /// The kernel that does nothing: no parameters, any grid, no shared memory.
@@ -26,6 +28,7 @@ pub const EMPTY: Entry = Entry {
     sass_has: &[],
     // Nothing that synchronizes or communicates.
     sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "CCTL", "SHFL"],
+    module: Module::Base,
 };
 
 /// The cold-cache flush: reads a zeroed buffer of twice the L2's size, any
@@ -43,6 +46,7 @@ pub const EVICT_L2: Entry = Entry {
     ptx_lacks: &["atom.", "red.", "bar."],
     sass_has: &[],
     sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR"],
+    module: Module::Base,
 };
 
 /// The timing hold: one thread, no shared memory. It spins on
@@ -55,11 +59,44 @@ pub const HOLD: Entry = Entry {
     ptx_lacks: &["ld.global", "st.", "atom.", "bar."],
     sass_has: &[],
     sass_lacks: &["ATOM", "RED", "BAR", "MEMBAR"],
+    module: Module::Base,
 };
 
 /// How long [`HOLD`] keeps the stream busy before each timed launch: longer
 /// than the host takes to queue a start event, a launch and a stop event.
 pub const HOLD_NS: u64 = 50_000;
 
+/// The cluster launch's check (Hopper module): what a launch with thread-block
+/// clusters gave each block, and a word read from a neighbouring block's
+/// shared memory. One block of any size per cluster rank, a grid that is a
+/// multiple of the cluster size, [`PROBE_SHARED_BYTES`] of shared memory.
+pub const CLUSTER_PROBE: Entry = Entry::new(
+    Family::Baseline,
+    "cluster_probe",
+    &[Param::new("report", Type::MutPtr("u32"), ParamRole::Baseline(Arg::Report))],
+    &[
+        "mapa.shared::cluster.u32",
+        "ld.shared::cluster.u32",
+        "barrier.cluster.arrive",
+        "barrier.cluster.wait",
+        "%cluster_ctarank",
+    ],
+    // `red.` alone would match `cvta.shared`.
+    &["atom.", "red.global", "red.shared"],
+    &["UCGABAR_ARV", "UCGABAR_WAIT"],
+    &["ATOM", "RED"],
+)
+.hopper();
+
+/// Words [`CLUSTER_PROBE`] writes per block, in this order: the block's rank
+/// in its cluster (`%cluster_ctarank`), the cluster's size in blocks
+/// (`%cluster_nctarank`), the cluster's index in the grid (`%clusterid.x`),
+/// and the block index that the next rank of the cluster (`(rank + 1) % size`)
+/// had stored in its shared memory, read through distributed shared memory.
+pub const PROBE_WORDS: usize = 4;
+
+/// The probe's dynamic shared memory: one `u32`, its block's index.
+pub const PROBE_SHARED_BYTES: SharedBytes = SharedBytes::Fixed(4);
+
 /// Every baseline kernel.
-pub const KERNELS: [Entry; 3] = [EMPTY, EVICT_L2, HOLD];
+pub const KERNELS: [Entry; 4] = [EMPTY, EVICT_L2, HOLD, CLUSTER_PROBE];

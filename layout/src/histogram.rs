@@ -1,6 +1,6 @@
 //! The histogram kernels and their limits.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, Module, Param, ParamRole, SharedBytes, Type};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
 /// per-block default on every GPU since Kepler, at 4 bytes a bin.
@@ -48,6 +48,7 @@ pub const GLOBAL_ATOMIC: Histogram = Histogram {
         ptx_lacks: &["bar.sync", "red.shared"],
         sass_has: &["REDG.E.ADD"],
         sass_lacks: &["ATOMS"],
+        module: Module::Base,
     },
     short: "global",
     shared: SharedBytes::Fixed(0),
@@ -64,6 +65,7 @@ pub const PRIVATIZED: Histogram = Histogram {
         // Integer shared atomics are native: no compare-and-swap loop.
         sass_has: &["ATOMS."],
         sass_lacks: &[".CAS"],
+        module: Module::Base,
     },
     short: "privatized",
     shared: SharedBytes::PerBin(size_of::<u32>() as u32),

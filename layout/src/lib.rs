@@ -28,5 +28,5 @@ pub mod registry;
 pub mod scope;
 pub mod sum;
 
-pub use registry::{Entry, Family, Grid, Param, ParamRole, SharedBytes, Type, WARP_SIZE, entries};
+pub use registry::{Entry, Family, Grid, Module, Param, ParamRole, SharedBytes, Type, WARP_SIZE, entries};
 pub use scope::{Placement, Scope};

@@ -44,6 +44,8 @@ pub struct Entry {
     pub sass_has: &'static [&'static str],
     /// SASS opcode parts that must not appear in its sm_90 summary.
     pub sass_lacks: &'static [&'static str],
+    /// The PTX module it is compiled into.
+    pub module: Module,
 }
 
 impl Entry {
@@ -58,7 +60,66 @@ impl Entry {
         sass_has: &'static [&'static str],
         sass_lacks: &'static [&'static str],
     ) -> Entry {
-        Entry { symbol, family, params, ptx_has, ptx_lacks, sass_has, sass_lacks }
+        Entry { symbol, family, params, ptx_has, ptx_lacks, sass_has, sass_lacks, module: Module::Base }
+    }
+
+    /// The same entry, for a kernel of the [`Module::Hopper`] module.
+    pub const fn hopper(self) -> Entry {
+        Entry { module: Module::Hopper, ..self }
+    }
+}
+
+/// The PTX modules the kernels are compiled into. Every kernel is in exactly
+/// one of them: the host loads the module its entry names, and the tests
+/// look for its `.entry` there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Module {
+    /// `target/ptx/kernels.ptx`, for `sm_70`: every kernel that runs on any
+    /// GPU the lab supports.
+    Base,
+    /// `target/ptx/kernels-sm90.ptx`, for `sm_90`: the kernels that need a
+    /// Hopper GPU or later (thread-block clusters, distributed shared memory,
+    /// the `.cluster` scope). The kernels crate compiles them only with its
+    /// `hopper` feature, and the host loads the module only on a device of
+    /// compute capability 9.0 or above.
+    Hopper,
+}
+
+impl Module {
+    /// Both modules, base first.
+    pub const ALL: [Module; 2] = [Module::Base, Module::Hopper];
+
+    /// The PTX `.target` it is compiled for.
+    pub const fn arch(self) -> &'static str {
+        match self {
+            Module::Base => "sm_70",
+            Module::Hopper => "sm_90",
+        }
+    }
+
+    /// The lowest compute capability (major, minor) that can load it.
+    pub const fn min_compute_capability(self) -> (i32, i32) {
+        match self {
+            Module::Base => (7, 0),
+            Module::Hopper => (9, 0),
+        }
+    }
+
+    /// The name of the kernels crate's cargo feature that compiles it, if
+    /// any.
+    pub const fn feature(self) -> Option<&'static str> {
+        match self {
+            Module::Base => None,
+            Module::Hopper => Some("hopper"),
+        }
+    }
+
+    /// The file name of its PTX under `target/ptx/`.
+    pub const fn file_name(self) -> &'static str {
+        match self {
+            Module::Base => "kernels.ptx",
+            Module::Hopper => "kernels-sm90.ptx",
+        }
     }
 }
 

@@ -45,15 +45,20 @@ pub fn check(root: &Path, cargo: &OsStr) -> Result<(), Error> {
         "fix the warnings above; `cargo clippy --workspace --all-targets --release -- -D warnings` repeats the check",
     )?;
 
-    // Its own target directory: a check build of `core` for nvptx64 beside
-    // the PTX build's would make each invalidate the other's fingerprints.
-    let mut clippy_kernels = ptx::kernels_cargo(root, cargo, "clippy", &root.join("target/ptx-lint"))?;
-    clippy_kernels.args(["--", "-D", "warnings"]);
-    run(
-        clippy_kernels,
-        &format!("clippy (kernels/, {})", ptx::TARGET),
-        "fix the warnings above; `cargo xtask test` repeats the check",
-    )
+    // Its own target directory per module: a check build of `core` for
+    // nvptx64 beside the PTX build's would make each invalidate the other's
+    // fingerprints. Each module is checked, since each compiles other code.
+    for module in layout::Module::ALL {
+        let dir = root.join("target").join(format!("ptx-lint-{}", module.arch()));
+        let mut clippy_kernels = ptx::kernels_cargo(root, cargo, "clippy", &dir, module)?;
+        clippy_kernels.args(["--", "-D", "warnings"]);
+        run(
+            clippy_kernels,
+            &format!("clippy (kernels/, {}, {})", ptx::TARGET, module.arch()),
+            "fix the warnings above; `cargo xtask test` repeats the check",
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs one check, its output going to the terminal, and turns a failure

@@ -8,8 +8,11 @@
 //! The recipe, in order:
 //! 1. `-Zbuild-std=core,panic_abort`: rustup ships no `core` for nvptx64, so it
 //!    is compiled from the toolchain's `rust-src`.
-//! 2. `-Ctarget-cpu=sm_70`: the oldest architecture with the scoped memory
-//!    operations (`ld.acquire`, `st.release`, `.relaxed`) the kernels use.
+//! 2. `-Ctarget-cpu=sm_70` for the base module: the oldest architecture with
+//!    the scoped memory operations (`ld.acquire`, `st.release`, `.relaxed`)
+//!    the kernels use. The Hopper module is the same crate built again with
+//!    its `hopper` feature and `-Ctarget-cpu=sm_90`, for the kernels that use
+//!    thread-block clusters (see `layout::Module`).
 //! 3. The target links with `llvm-bitcode-linker`, which runs `llvm-link`,
 //!    `opt` and `llc` from the nightly's `llvm-tools` (same LLVM as rustc).
 //!    Rustup publishes that linker for stable releases but not for recent
@@ -21,49 +24,85 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::{env, fs, io};
 
+use layout::Module;
+
 use crate::{Error, paths};
 
 /// The rustc target the kernels are compiled for.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
 
-/// The PTX architecture the kernels are compiled for (`.target` in the PTX).
-pub const ARCH: &str = "sm_70";
-
 /// The stable toolchain that supplies `llvm-bitcode-linker`.
 pub const LINKER_TOOLCHAIN: &str = "1.95.0";
 
-/// Builds the kernels (release) and returns the fixed PTX path,
-/// [`paths::ptx_file`]. The file is rewritten only when its text changes, so
-/// the host's build script does not rebuild the host for nothing.
+/// The two PTX files one build writes, one per [`Module`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// [`Module::Base`]'s, [`paths::ptx_file`] of it.
+    pub base: PathBuf,
+    /// [`Module::Hopper`]'s.
+    pub hopper: PathBuf,
+}
+
+impl Built {
+    /// The file of `module`.
+    pub fn path(&self, module: Module) -> &Path {
+        match module {
+            Module::Base => &self.base,
+            Module::Hopper => &self.hopper,
+        }
+    }
+}
+
+/// Builds the kernels (release) into both modules and returns their fixed
+/// paths, [`paths::ptx_file`]. A file is rewritten only when its text
+/// changes, so the host's build script does not rebuild the host for nothing.
 ///
 /// `cargo` is the cargo to run (`$CARGO` from the caller). Progress goes to
 /// stderr of the nested cargo, which the caller may show or hide.
-pub fn build(root: &Path, cargo: &Path) -> Result<PathBuf, Error> {
-    let mut cmd = kernels_cargo(root, cargo, "build", &root.join("target/ptx-build"))?;
+pub fn build(root: &Path, cargo: &Path) -> Result<Built, Error> {
+    let [base, hopper] = Module::ALL.map(|module| build_module(root, cargo, module));
+    Ok(Built { base: base?, hopper: hopper? })
+}
+
+/// Builds one module, in a target directory of its own (the two builds
+/// differ in flags and features, so they would otherwise rebuild each other).
+fn build_module(root: &Path, cargo: &Path, module: Module) -> Result<PathBuf, Error> {
+    let target_dir = root.join("target").join(build_dir(module));
+    let mut cmd = kernels_cargo(root, cargo, "build", &target_dir, module)?;
     let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
     if !status.success() {
-        return Err(Error(format!("building kernels/ for {TARGET} failed ({status})")));
+        return Err(Error(format!("building kernels/ for {TARGET} ({}) failed ({status})", module.arch())));
     }
 
-    let built = root.join("target/ptx-build").join(TARGET).join("release/kernels.ptx");
+    let built = target_dir.join(TARGET).join("release/kernels.ptx");
     let ptx = fs::read_to_string(&built)
         .map_err(|e| Error(format!("the kernel build wrote no PTX at {}: {e}", built.display())))?;
-    let out = paths::ptx_file(root);
+    let out = paths::ptx_file(root, module);
     write_if_changed(&out, &ptx).map_err(|e| Error(format!("cannot write {}: {e}", out.display())))?;
     Ok(out)
 }
 
-/// `cargo <subcommand> --release` of `kernels/` for [`TARGET`], in
-/// `target_dir`, with everything the PTX build needs: `-Zbuild-std`, the
-/// target CPU, `llvm-bitcode-linker` (installed on first use) and the
-/// nightly's `llvm-tools` on `PATH`. [`build`] runs it as `build`; the lint
-/// runs it as `clippy`, so the kernels are checked for the target and with
-/// the flags they are compiled with. The caller adds any further arguments.
+/// The directory under `target/` where `module` is built.
+fn build_dir(module: Module) -> &'static str {
+    match module {
+        Module::Base => "ptx-build",
+        Module::Hopper => "ptx-build-sm90",
+    }
+}
+
+/// `cargo <subcommand> --release` of `kernels/` for [`TARGET`] and `module`,
+/// in `target_dir`, with everything the PTX build needs: `-Zbuild-std`, the
+/// module's target CPU and feature, `llvm-bitcode-linker` (installed on first
+/// use) and the nightly's `llvm-tools` on `PATH`. [`build`] runs it as
+/// `build`; the lint runs it as `clippy` for each module, so the kernels are
+/// checked for the target and with the flags they are compiled with. The
+/// caller adds any further arguments.
 pub fn kernels_cargo(
     root: &Path,
     cargo: impl AsRef<OsStr>,
     subcommand: &str,
     target_dir: &Path,
+    module: Module,
 ) -> Result<Command, Error> {
     let sysroot = rustc_sysroot(root)?;
     let host = host_triple(root)?;
@@ -82,8 +121,11 @@ pub fn kernels_cargo(
         path.push(":");
         path.push(old);
     }
-    let flags =
-        [format!("-Ctarget-cpu={ARCH}"), "-Alinker_messages".to_owned(), format!("-Clinker={}", linker.display())];
+    let flags = [
+        format!("-Ctarget-cpu={}", module.arch()),
+        "-Alinker_messages".to_owned(),
+        format!("-Clinker={}", linker.display()),
+    ];
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
@@ -92,6 +134,9 @@ pub fn kernels_cargo(
         .arg(root.join("kernels/Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir);
+    if let Some(feature) = module.feature() {
+        cmd.args(["--features", feature]);
+    }
     // A build script inherits the outer build's flags, wrappers and target
     // settings; none of them are meant for the GPU build.
     for var in [
@@ -117,7 +162,8 @@ pub fn compiler_version(root: &Path) -> String {
     let mut cmd = Command::new("rustc");
     cmd.current_dir(root).arg("-V").env_remove("RUSTC");
     let version = output(&mut cmd).unwrap_or_else(|e| format!("unknown rustc ({e})"));
-    format!("{version}, target {TARGET}, {ARCH}")
+    let [base, hopper] = Module::ALL.map(Module::arch);
+    format!("{version}, target {TARGET}, {base} (and {hopper} for the Hopper module)")
 }
 
 fn write_if_changed(path: &Path, text: &str) -> io::Result<()> {

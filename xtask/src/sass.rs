@@ -20,9 +20,12 @@ pub use accesses::{LitmusSass, kept_live, litmus_sass, memory_opcodes};
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers
 /// (`BAR`), memory barriers and fences (`MEMBAR`, `FENCE`, `ERRBAR`), cache
-/// control (`CCTL`: an acquire at device scope invalidates L1 with it) and
-/// warp shuffles (`SHFL`).
-pub const FAMILIES: [&str; 8] = ["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "SHFL"];
+/// control (`CCTL`: an acquire at device scope invalidates L1 with it), warp
+/// shuffles (`SHFL`) and, on Hopper, the cluster barrier's arrive and wait
+/// (`UCGABAR_ARV`, `UCGABAR_WAIT`) and the error barrier a cluster's release
+/// adds (`CGAERRBAR`).
+pub const FAMILIES: [&str; 10] =
+    ["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "SHFL", "UCGABAR", "CGAERRBAR"];
 
 /// One kernel's synchronizing instructions.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use layout::ParamRole;
 use layout::baseline::{self, Arg};
 
 use super::Gpu;
-use super::args::{Args, once};
+use super::args::{Args, Launch, max_active_clusters, once};
 use super::driver_error::DriverContext;
 use super::timing::{self, Plan};
 use crate::error::LabError;
@@ -49,6 +49,69 @@ impl<'gpu> Baselines<'gpu> {
             unsafe { args.launch(config) }.doing(|| "launching empty".to_owned())
         })
     }
+}
+
+/// What [`cluster_probe`] saw in one block: [`baseline::PROBE_WORDS`] words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProbeReport {
+    /// The block's rank in its cluster (`%cluster_ctarank`).
+    pub rank: u32,
+    /// Blocks in its cluster (`%cluster_nctarank`).
+    pub size: u32,
+    /// Its cluster's index in the grid (`%clusterid.x`).
+    pub cluster: u32,
+    /// The block index the next rank of its cluster stored in its own shared
+    /// memory, read through distributed shared memory.
+    pub neighbour_block: u32,
+}
+
+/// Launches `cluster_probe` (Hopper module) over `clusters` clusters of
+/// `cluster` blocks of `threads` threads, and returns each block's report,
+/// in block order. On a GPU without the Hopper module, the one-line error
+/// that says so.
+pub fn cluster_probe(gpu: &Gpu, clusters: u32, cluster: u32, threads: u32) -> Result<Vec<ProbeReport>, LabError> {
+    let function = gpu.function_of(&baseline::CLUSTER_PROBE)?;
+    let blocks = clusters * cluster;
+    let stream = gpu.stream();
+    let words = blocks as usize * baseline::PROBE_WORDS;
+    let mut report = stream.alloc_zeros::<u32>(words).doing(|| "allocating the cluster probe's report".to_owned())?;
+    let config = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: baseline::PROBE_SHARED_BYTES.bytes(threads, 0),
+    };
+    let mut args = Args::new(stream, &function, &baseline::CLUSTER_PROBE);
+    let mut out = Some(&mut report);
+    for param in baseline::CLUSTER_PROBE.params {
+        match baseline_arg(param) {
+            Arg::Report => args.push(param, once(&mut out, param)),
+            _ => panic!("cluster_probe takes no `{param}`"),
+        }
+    }
+    let doing = || format!("launching cluster_probe ({clusters} clusters of {cluster} blocks of {threads})");
+    // SAFETY: the arguments are `cluster_probe`'s registry entry's `params`
+    // (`Args` checks them); `report` holds `PROBE_WORDS` words per block, the
+    // grid is a whole number of clusters, and the block gets the one shared
+    // `u32` the kernel stores into.
+    unsafe { args.launch_as(config, Launch::Clusters(cluster)) }.doing(doing)?;
+    let words = stream.clone_dtoh(&report).doing(|| "reading the cluster probe's report".to_owned())?;
+    Ok(words
+        .chunks_exact(baseline::PROBE_WORDS)
+        .map(|w| ProbeReport { rank: w[0], size: w[1], cluster: w[2], neighbour_block: w[3] })
+        .collect())
+}
+
+/// How many clusters of `cluster` blocks of `threads` threads of
+/// `cluster_probe` the device holds at once.
+pub fn probe_max_active_clusters(gpu: &Gpu, cluster: u32, threads: u32) -> Result<u32, LabError> {
+    let function = gpu.function_of(&baseline::CLUSTER_PROBE)?;
+    let config = LaunchConfig {
+        grid_dim: (cluster, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: baseline::PROBE_SHARED_BYTES.bytes(threads, 0),
+    };
+    max_active_clusters(gpu.stream(), &function, config, cluster)
+        .doing(|| format!("asking how many clusters of {cluster} blocks fit"))
 }
 
 /// The cold-cache flush: `evict_l2` over a zeroed buffer of twice the L2's
@@ -93,7 +156,7 @@ impl L2Flush {
                 Arg::Buffer => args.push(param, &self.buffer),
                 Arg::Quads => args.push(param, &quads),
                 Arg::Sink => args.push(param, once(&mut sink, param)),
-                Arg::Ns => panic!("evict_l2 takes no `{param}`"),
+                Arg::Ns | Arg::Report => panic!("evict_l2 takes no `{param}`"),
             }
         }
         // SAFETY: the arguments are `evict_l2`'s registry entry's `params`

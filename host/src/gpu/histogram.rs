@@ -1,15 +1,15 @@
 //! The typed wrapper for the histogram kernels of `layout::histogram`.
 
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use layout::ParamRole;
 use layout::histogram::{Arg, Histogram};
 
-use super::Gpu;
 use super::args::{Args, once};
 use super::driver_error::DriverContext;
 use super::launch::Block;
 use super::registry::Kernel;
 use super::timing::{self, Plan};
+use super::{Functions, Gpu};
 use crate::error::LabError;
 
 /// One of the histogram kernels: a handle on its `layout::histogram`
@@ -49,7 +49,7 @@ pub struct HistogramMeasurement {
 pub struct HistogramKernels<'gpu> {
     gpu: &'gpu Gpu,
     /// One per registry entry, in registry order.
-    functions: Vec<CudaFunction>,
+    functions: Functions,
 }
 
 impl<'gpu> HistogramKernels<'gpu> {
@@ -82,7 +82,7 @@ impl<'gpu> HistogramKernels<'gpu> {
         let width = bins as usize;
         let mut all =
             stream.alloc_zeros::<u32>(launches * width).doing(|| format!("allocating {launches} histograms"))?;
-        let function = &self.functions[kernel.index()];
+        let function = self.functions.get(kernel.index())?;
         let config = kernel.config(n, bins, block);
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut out = all.slice_mut(k * width..(k + 1) * width);

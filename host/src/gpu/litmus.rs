@@ -7,11 +7,11 @@ use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
 use layout::litmus::{self, Arg, BINS, Params, REGISTERS};
 use layout::{Param, ParamRole};
 
-use super::Gpu;
 use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
+use super::{Functions, Gpu};
 use crate::error::LabError;
 use crate::interrupt;
 
@@ -45,7 +45,7 @@ pub struct LitmusCounts {
 /// The litmus kernels, loaded.
 pub struct LitmusKernels<'gpu> {
     gpu: &'gpu Gpu,
-    functions: Vec<CudaFunction>,
+    functions: Functions,
     classify: CudaFunction,
 }
 
@@ -63,7 +63,9 @@ impl<'gpu> LitmusKernels<'gpu> {
     /// the most a launch may have, since testing blocks wait for each other
     /// and stressing blocks must run beside them.
     pub fn resident_blocks(&self, kernel: LitmusKernel, threads: u32) -> Result<u32, LabError> {
-        let per_sm = self.functions[kernel.index()]
+        let per_sm = self
+            .functions
+            .get(kernel.index())?
             .occupancy_max_active_blocks_per_multiprocessor(threads, 0, None)
             .doing(|| format!("asking the occupancy of {}", kernel.symbol()))?;
         Ok(per_sm.max(1) * self.gpu.info.sm_count)
@@ -84,7 +86,7 @@ impl<'gpu> LitmusKernels<'gpu> {
         batch: u32,
         shift: impl FnMut() -> u32,
     ) -> Result<LitmusCounts, LabError> {
-        self.run_function(&self.functions[kernel.index()], kernel, params, grid, budget, batch, shift)
+        self.run_function(self.functions.get(kernel.index())?, kernel, params, grid, budget, batch, shift)
     }
 
     /// As [`LitmusKernels::run`], with `function` launched in place of

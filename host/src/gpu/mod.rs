@@ -36,11 +36,24 @@ use cudarc::nvrtc::Ptx;
 use self::driver_error::{DriverContext, describe};
 use self::registry::Registry;
 use crate::error::LabError;
+use layout::{Entry, Module};
 
 /// The kernels' PTX, built by `host/build.rs` (through the same builder as
 /// `cargo xtask build-ptx`) and embedded in the binary, so the binary runs
-/// with no file beside it.
+/// with no file beside it: the base module ([`layout::Module::Base`]).
 pub const EMBEDDED_PTX: &str = include_str!(env!("KERNELS_PTX"));
+
+/// The Hopper module's PTX ([`layout::Module::Hopper`], `sm_90`), embedded
+/// beside [`EMBEDDED_PTX`] and loaded only on a device that can run it.
+pub const EMBEDDED_HOPPER_PTX: &str = include_str!(env!("KERNELS_HOPPER_PTX"));
+
+/// The embedded PTX of `module`.
+pub const fn embedded_ptx(module: Module) -> &'static str {
+    match module {
+        Module::Base => EMBEDDED_PTX,
+        Module::Hopper => EMBEDDED_HOPPER_PTX,
+    }
+}
 
 /// Where the PTX comes from: the embedded build, or a file named by `--ptx`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -105,6 +118,10 @@ pub struct Gpu {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
+    /// The Hopper module, loaded at open on a device of compute capability
+    /// 9.0 or above; otherwise (or if the driver refused it) why not, which
+    /// every request for one of its kernels reports.
+    hopper: Result<Arc<CudaModule>, LabError>,
     ptx_name: String,
     /// The PTX text the module was loaded from: what litmus mutants are
     /// made from.
@@ -162,10 +179,12 @@ impl Gpu {
             .load_module(Ptx::from_src(text.as_str()))
             .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
+        let hopper = load_hopper(&context, info.compute_capability);
         Ok(Gpu {
             context,
             stream,
             module,
+            hopper,
             ptx_name,
             ptx_text: text,
             instruments,
@@ -205,9 +224,38 @@ impl Gpu {
         kernel_in(slot.as_ref().expect("loaded above"), &PtxSource::Embedded.name(), symbol)
     }
 
-    /// Every kernel of family `F` in the loaded PTX, in registry order.
-    pub fn functions<F: Registry>(&self) -> Result<Vec<CudaFunction>, LabError> {
-        F::ALL.iter().map(|k| self.function(k.entry().symbol)).collect()
+    /// The kernel of `entry`, from the module its entry names: the loaded
+    /// PTX for the base module, the embedded Hopper PTX for the other. On a
+    /// device that cannot load the Hopper module, an
+    /// [`LabError::Unrunnable`] that says so in one line.
+    pub fn function_of(&self, entry: &Entry) -> Result<CudaFunction, LabError> {
+        match entry.module {
+            Module::Base => self.function(entry.symbol),
+            Module::Hopper => {
+                let module = self.hopper.as_ref().map_err(Clone::clone)?;
+                kernel_in(module, HOPPER_NAME, entry.symbol)
+            }
+        }
+    }
+
+    /// Whether the Hopper module is loaded, and if not, why not.
+    pub fn hopper(&self) -> Result<(), LabError> {
+        self.hopper.as_ref().map(|_| ()).map_err(Clone::clone)
+    }
+
+    /// Every kernel of family `F`, in registry order. A missing base-module
+    /// kernel fails here; a Hopper kernel on a device without the Hopper
+    /// module fails only when it is asked for ([`Functions::get`]), so the
+    /// family's other kernels still run.
+    pub fn functions<F: Registry>(&self) -> Result<Functions, LabError> {
+        let functions = F::ALL
+            .iter()
+            .map(|k| match self.function_of(k.entry()) {
+                Err(e) if k.entry().module == Module::Base => Err(e),
+                found => Ok(found),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Functions(functions))
     }
 
     /// The loaded PTX's text.
@@ -255,6 +303,35 @@ impl Gpu {
         }
         slot.as_ref().expect("set up above").queue(self)
     }
+}
+
+/// One family's kernels, looked up once, in registry order.
+pub struct Functions(Vec<Result<CudaFunction, LabError>>);
+
+impl Functions {
+    /// The kernel at `index` of its registry, or why this device cannot run
+    /// it.
+    pub fn get(&self, index: usize) -> Result<&CudaFunction, LabError> {
+        self.0[index].as_ref().map_err(Clone::clone)
+    }
+}
+
+/// How messages name the Hopper module.
+const HOPPER_NAME: &str = "embedded Hopper PTX (target/ptx/kernels-sm90.ptx at build time)";
+
+/// Loads the Hopper module if a device of `compute_capability` can run it.
+fn load_hopper(context: &Arc<CudaContext>, compute_capability: (i32, i32)) -> Result<Arc<CudaModule>, LabError> {
+    let needed = Module::Hopper.min_compute_capability();
+    if compute_capability < needed {
+        return Err(LabError::Unrunnable(format!(
+            "this needs a GPU of compute capability {}.{} or later (thread-block clusters, the Hopper module); \
+             this one is {}.{}",
+            needed.0, needed.1, compute_capability.0, compute_capability.1
+        )));
+    }
+    context
+        .load_module(Ptx::from_src(EMBEDDED_HOPPER_PTX))
+        .map_err(|e| LabError::PtxLoad { source_name: HOPPER_NAME.to_owned(), reason: describe(&e) })
 }
 
 /// The kernel named `symbol` in `module`, loaded from `source_name`; its

@@ -6,10 +6,10 @@ use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, DriverError
 use layout::ParamRole;
 use layout::pitfall::{Arg, Kernel as Spec};
 
-use super::Gpu;
-use super::args::{Args, once};
+use super::args::{Args, Launch, once};
 use super::driver_error::{DriverContext, describe};
 use super::registry::Kernel;
+use super::{Functions, Gpu};
 use crate::error::LabError;
 
 /// One of the pitfall kernels: a handle on its registry entry.
@@ -65,15 +65,6 @@ pub struct Buffers<'a> {
     pub deadline_ns: u64,
 }
 
-/// How a kernel is launched.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Launch {
-    /// `cuLaunchKernel`: blocks start as SMs free up.
-    Ordinary,
-    /// `cuLaunchCooperativeKernel`: every block resident at once, or no launch.
-    Cooperative,
-}
-
 /// A launch the driver declined before any block ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Refused(pub String);
@@ -82,7 +73,7 @@ pub struct Refused(pub String);
 pub struct PitfallKernels<'gpu> {
     gpu: &'gpu Gpu,
     /// One per registry entry, in registry order.
-    functions: Vec<CudaFunction>,
+    functions: Functions,
 }
 
 impl<'gpu> PitfallKernels<'gpu> {
@@ -114,7 +105,9 @@ impl<'gpu> PitfallKernels<'gpu> {
     /// occupancy calculator per SM, times the SMs. A grid of more cannot be
     /// co-resident, and a cooperative launch of it is refused.
     pub fn resident_blocks(&self, kernel: PitfallKernel, threads: u32) -> Result<u32, LabError> {
-        let per_sm = self.functions[kernel.index()]
+        let per_sm = self
+            .functions
+            .get(kernel.index())?
             .occupancy_max_active_blocks_per_multiprocessor(threads, kernel.shared.bytes(threads, 0) as usize, None)
             .doing(|| format!("asking the occupancy of {}", kernel.symbol()))?;
         Ok(per_sm * self.gpu.info.sm_count)
@@ -139,8 +132,9 @@ impl<'gpu> PitfallKernels<'gpu> {
         threads: u32,
         buffers: Buffers<'_>,
     ) -> Result<(), LabError> {
+        let function = self.functions.get(kernel.index())?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.enqueue(kernel, grid, threads, buffers, Launch::Ordinary) }
+        unsafe { self.enqueue(function, kernel, grid, threads, buffers, Launch::Ordinary) }
             .map_err(|e| LabError::Driver { doing: launching(kernel, grid, threads), error: describe(&e) })
     }
 
@@ -159,8 +153,9 @@ impl<'gpu> PitfallKernels<'gpu> {
         threads: u32,
         buffers: Buffers<'_>,
     ) -> Result<Result<(), Refused>, LabError> {
+        let function = self.functions.get(kernel.index())?;
         // SAFETY: forwarded from the caller.
-        match unsafe { self.enqueue(kernel, grid, threads, buffers, Launch::Cooperative) } {
+        match unsafe { self.enqueue(function, kernel, grid, threads, buffers, Launch::Cooperative) } {
             Ok(()) => Ok(Ok(())),
             Err(e)
                 if matches!(
@@ -174,13 +169,14 @@ impl<'gpu> PitfallKernels<'gpu> {
         }
     }
 
-    /// The one place a pitfall kernel is launched.
+    /// The one place a pitfall kernel is launched: `function` is `kernel`'s.
     ///
     /// # Safety
     ///
     /// As [`Self::launch`].
     unsafe fn enqueue(
         &self,
+        function: &CudaFunction,
         kernel: PitfallKernel,
         grid: u32,
         threads: u32,
@@ -198,7 +194,6 @@ impl<'gpu> PitfallKernels<'gpu> {
         let (mut out, mut scratch) = (out, scratch);
         let (mut input_arg, mut out_arg, mut scratch_arg) =
             (input.as_ref().map(|w| &w.0), out.as_mut().map(|w| &mut w.0), scratch.as_mut().map(|w| &mut w.0));
-        let function = &self.functions[kernel.index()];
         let mut args = Args::new(self.gpu.stream(), function, kernel.entry());
         for param in kernel.entry().params {
             let ParamRole::Pitfall(arg) = param.role else {
@@ -218,12 +213,7 @@ impl<'gpu> PitfallKernels<'gpu> {
         // registry's shared bytes, and the buffers and shape meet the kernel's
         // contract, as this function's caller guarantees. The broken kernels
         // misbehave only inside those buffers.
-        unsafe {
-            match how {
-                Launch::Ordinary => args.launch(config),
-                Launch::Cooperative => args.launch_cooperative(config),
-            }
-        }
+        unsafe { args.launch_as(config, how) }
     }
 }
 

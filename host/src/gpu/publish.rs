@@ -1,16 +1,16 @@
 //! The typed wrapper for the `publish` kernels: their geometry, buffers and
 //! counters, in the layouts of `layout::publish`.
 
-use cudarc::driver::{CudaFunction, LaunchConfig};
+use cudarc::driver::LaunchConfig;
 use layout::ParamRole;
 use layout::Placement;
 use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Payload, Slot, Variant};
 
-use super::Gpu;
 use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
+use super::{Functions, Gpu};
 use crate::error::LabError;
 
 /// One of the publication variants: a handle on its `layout::publish`
@@ -94,7 +94,7 @@ pub struct PublishCounts {
 pub struct PublishKernels<'gpu> {
     gpu: &'gpu Gpu,
     /// One per registry entry, in registry order.
-    functions: Vec<CudaFunction>,
+    functions: Functions,
 }
 
 impl<'gpu> PublishKernels<'gpu> {
@@ -128,7 +128,7 @@ impl<'gpu> PublishKernels<'gpu> {
             block_dim: (geometry.threads, 1, 1),
             shared_mem_bytes: variant.placement.shared().bytes(geometry.threads, 0),
         };
-        let function = &self.functions[variant.index()];
+        let function = self.functions.get(variant.index())?;
         let flag_apart = match geometry.flags {
             FlagPlacement::SameSlot => 0u32,
             FlagPlacement::Apart => (slot_count / 2) as u32,

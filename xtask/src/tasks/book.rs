@@ -44,7 +44,7 @@ pub fn run(args: &[String]) -> super::Result {
 /// The synchronizing SASS of the page's kernels for sm_90, with their
 /// resources, as `cargo xtask sass` summarizes it.
 fn page_sass(root: &std::path::Path) -> Result<String, Error> {
-    let ptx_file: PathBuf = ptx::build(root, &super::cargo())?;
+    let ptx_file: PathBuf = ptx::build(root, &super::cargo())?.base;
     let ptxas = ptxas::find_or_install(root)?;
     let cuobjdump = ptxas::find_tool(root, "cuobjdump")
         .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;

@@ -14,14 +14,29 @@ pub fn run(args: &[String]) -> super::Result {
     if !arch.strip_prefix("sm_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric())) {
         return Err(Error(format!("--arch: `{arch}` is not a GPU architecture such as sm_90")));
     }
-    let ptx_file = match flags.path("--ptx") {
-        Some(file) => file,
-        None => ptx::build(&root, &super::cargo())?,
+    // Without `--ptx`, both modules; the Hopper one only for an architecture
+    // that can run it.
+    let ptx_files = match flags.path("--ptx") {
+        Some(file) => vec![file],
+        None => {
+            let built = ptx::build(&root, &super::cargo())?;
+            if generation(&arch) >= generation(layout::Module::Hopper.arch()) {
+                vec![built.base, built.hopper]
+            } else {
+                vec![built.base]
+            }
+        }
     };
     let ptxas = ptxas::find_or_install(&root)?;
     let cuobjdump = ptxas::find_tool(&root, "cuobjdump")
         .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
-    let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, &arch, &root.join("target/sass"))?;
+    let (mut text, mut resources) = (String::new(), String::new());
+    for (i, ptx_file) in ptx_files.iter().enumerate() {
+        let work = root.join("target/sass").join(i.to_string());
+        let (module_text, module_resources) = sass::disassemble(&ptxas, &cuobjdump, ptx_file, &arch, &work)?;
+        text.push_str(&module_text);
+        resources.push_str(&module_resources);
+    }
     let only = flags.text("--kernel").map(str::to_owned);
     let wanted = |name: &str| only.as_deref().is_none_or(|k| k == name);
 
@@ -43,4 +58,11 @@ pub fn run(args: &[String]) -> super::Result {
         }
     }
     Ok(())
+}
+
+/// The number of an architecture such as `sm_90` or `sm_90a` (90), or 0 if it
+/// has none.
+fn generation(arch: &str) -> u32 {
+    let digits: String = arch.trim_start_matches("sm_").chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or(0)
 }
