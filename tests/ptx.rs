@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use host::gpu::{EMBEDDED_PTX, embedded_ptx};
+use host::gpu::embedded_ptx;
 use lab_tests::{entry_body, entry_params, rust_params};
 use layout::Module;
 
@@ -372,7 +372,9 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
 fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
     use host::gpu::litmus::LitmusKernel;
     use host::litmus::mutants;
-    let mut module = String::new();
+    // One PTX file of mutants per module: a mutant keeps its kernel's
+    // module's header (`.target sm_70` or `sm_90`).
+    let mut modules: Vec<(Module, String)> = Module::ALL.iter().map(|&m| (m, String::new())).collect();
     let mut expected = Vec::new();
     let mut refused = 0;
     // A mutant's PTX does not depend on its placement: each edit of each
@@ -382,9 +384,10 @@ fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
         if layout::litmus::Split::ALL.iter().all(|&p| mutants::mutants(kernel, p).is_empty()) {
             continue;
         }
+        let module = &mut modules.iter_mut().find(|(m, _)| *m == spec.entry.module).expect("every module").1;
         for (n, (_, edit)) in mutants::edits(spec).into_iter().enumerate() {
             let name = mutants::symbol(spec, n);
-            match mutants::module(EMBEDDED_PTX, spec, &edit, &name) {
+            match mutants::module(embedded_ptx(spec.entry.module), spec, &edit, &name) {
                 Ok(text) => {
                     let body = text.split_once("\n\n").map_or(text.as_str(), |(_, b)| b);
                     if module.is_empty() {
@@ -399,15 +402,18 @@ fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
         }
     }
     assert!(expected.len() > refused, "{} mutants made, {refused} refused", expected.len());
-    let dir = std::env::temp_dir().join(format!("lab-mutants-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let ptx = dir.join("mutants.ptx");
-    std::fs::write(&ptx, &module).unwrap();
     let root = xtask::paths::workspace_root();
     let cuobjdump = xtask::ptxas::find_tool(&root, "cuobjdump").expect("no cuobjdump: run `cargo xtask test`");
-    let (text, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx, "sm_90", &dir).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    let functions = xtask::sass::split_functions(&text);
+    let mut functions = Vec::new();
+    for (module, text) in modules.iter().filter(|(_, text)| !text.is_empty()) {
+        let dir = std::env::temp_dir().join(format!("lab-mutants-{}-{}", module.arch(), std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let ptx = dir.join("mutants.ptx");
+        std::fs::write(&ptx, text).unwrap();
+        let (sass, _) = xtask::sass::disassemble(&ptxas(), &cuobjdump, &ptx, "sm_90", &dir).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        functions.extend(xtask::sass::split_functions(&sass));
+    }
     let mut broken = Vec::new();
     for (name, spec, program) in &expected {
         let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;

@@ -49,8 +49,6 @@ pub mod histogram;
 #[cfg(not(feature = "hopper"))]
 pub mod hold;
 #[cfg(not(feature = "hopper"))]
-pub mod litmus;
-#[cfg(not(feature = "hopper"))]
 pub mod pitfall;
 #[cfg(not(feature = "hopper"))]
 pub mod publish;
@@ -60,5 +58,9 @@ pub mod sum;
 // The Hopper module's kernels (`sm_90`).
 #[cfg(feature = "hopper")]
 pub mod cluster_probe;
+
+// The litmus suite is in both: its `.cluster` variants in the Hopper module,
+// every other kernel of it (and its classifier) in the base one.
+pub mod litmus;
 
 mod panic;

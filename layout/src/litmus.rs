@@ -1378,12 +1378,12 @@ pub struct Kernel {
     pub variant: Variant,
 }
 
+/// The registry entry of `test` in `variant`: in the Hopper module for a
+/// `.cluster` variant ([`Variant::needs_hopper`]), in the base module for
+/// every other.
 const fn kernel(test: Test, variant: Variant, symbol: &'static str) -> Kernel {
-    Kernel {
-        entry: Entry::new(Family::Litmus, symbol, &TEST_PARAMS, &[], &[], variant.sass_has(), variant.sass_lacks()),
-        test,
-        variant,
-    }
+    let entry = Entry::new(Family::Litmus, symbol, &TEST_PARAMS, &[], &[], variant.sass_has(), variant.sass_lacks());
+    Kernel { entry: if variant.needs_hopper() { entry.hopper() } else { entry }, test, variant }
 }
 
 /// The kernel that turns each instance's registers into a histogram bin and
@@ -2046,6 +2046,11 @@ mod tests {
             let cluster = variant.key().ends_with("-cluster");
             assert_eq!(variant.needs_hopper(), cluster, "{variant:?}");
         }
+        for k in &KERNELS {
+            let module = if k.variant.needs_hopper() { crate::Module::Hopper } else { crate::Module::Base };
+            assert_eq!(k.entry.module, module, "{}", k.entry.symbol);
+        }
+        assert_eq!(CLASSIFY.module, crate::Module::Base);
         let k = KERNELS.iter().find(|k| k.entry.symbol == "litmus_mp_rel_acq_cluster").unwrap();
         let mut program = k.program();
         for expected in [

@@ -7,7 +7,7 @@ use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig};
 use layout::litmus::{self, Arg, BINS, Params, REGISTERS};
 use layout::{Param, ParamRole};
 
-use super::args::{Args, once};
+use super::args::{Args, Launch, max_active_clusters, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
@@ -71,8 +71,25 @@ impl<'gpu> LitmusKernels<'gpu> {
         Ok(per_sm.max(1) * self.gpu.info.sm_count)
     }
 
+    /// Blocks of `threads` threads of `kernel` that fit on the device at
+    /// once in clusters of `cluster` blocks (`cuOccupancyMaxActiveClusters`
+    /// times the cluster size): the most a cluster placement's launch may
+    /// have. A cluster's blocks run on one GPU processing cluster, so fewer
+    /// fit than without clusters. Below compute capability 9.0 the one-line
+    /// refusal of the Hopper module.
+    pub fn resident_cluster_blocks(&self, kernel: LitmusKernel, threads: u32, cluster: u32) -> Result<u32, LabError> {
+        self.gpu.hopper()?;
+        let function = self.functions.get(kernel.index())?;
+        let config = LaunchConfig { grid_dim: (cluster, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let clusters = max_active_clusters(self.gpu.stream(), function, config, cluster)
+            .doing(|| format!("asking how many clusters of {cluster} blocks of {} fit", kernel.symbol()))?;
+        Ok(clusters.max(1) * cluster)
+    }
+
     /// Runs `kernel` in `params`' environment on a grid of `grid` blocks until
-    /// `budget` is spent, checking the clock every `batch` launches; `shift`
+    /// `budget` is spent, checking the clock every `batch` launches (in
+    /// clusters of [`Params::cluster_blocks`] blocks when that is above 1:
+    /// the cluster placements, on compute capability 9.0 only); `shift`
     /// gives each launch's block rotation. At each of those checks, Ctrl-C
     /// ([`interrupt::requested`]) ends the run early, with what it counted so
     /// far. Every launch's outcomes are counted on the device; the histogram
@@ -116,6 +133,22 @@ impl<'gpu> LitmusKernels<'gpu> {
         let mut histogram = stream.alloc_zeros::<u64>(BINS).doing(|| doing("allocating the histogram"))?;
 
         let test = LaunchConfig { grid_dim: (grid, 1, 1), block_dim: (params.threads, 1, 1), shared_mem_bytes: 0 };
+        // The cluster placements launch in clusters of the size their map
+        // assumes, which only a Hopper GPU has; the grid is whole clusters.
+        let how = match params.cluster_blocks {
+            0 | 1 => Launch::Ordinary,
+            cluster => {
+                self.gpu.hopper()?;
+                if grid % cluster != 0 || params.testing_blocks % cluster != 0 {
+                    return Err(LabError::Unrunnable(format!(
+                        "{}: a grid of {grid} blocks ({} testing) is not whole clusters of {cluster}",
+                        kernel.symbol(),
+                        params.testing_blocks
+                    )));
+                }
+                Launch::Clusters(cluster)
+            }
+        };
         let classify_blocks = (instances as u32).div_ceil(256).clamp(1, self.gpu.info.sm_count * 8);
         let classify = LaunchConfig {
             grid_dim: (classify_blocks, 1, 1),
@@ -139,8 +172,11 @@ impl<'gpu> LitmusKernels<'gpu> {
                 // `location_words()`, four per instance, `stress_words()` and
                 // one word; the classifier below zeroes locations, registers
                 // and counter after every launch (they start zeroed). `grid`
-                // is at most the resident blocks.
-                unsafe { args.launch(test) }.doing(|| doing("launching"))?;
+                // is at most the resident blocks, and in a cluster launch
+                // whole clusters of the size `params` maps instances with
+                // (checked above); the kernels use no cluster hardware, so
+                // any cluster size is within their contract.
+                unsafe { args.launch_as(test, how) }.doing(|| doing("launching"))?;
                 let mut args = Args::new(stream, &self.classify, &litmus::CLASSIFY);
                 let mut buffers =
                     Buffers::of(&mut locations, &mut results, &mut stress, &mut control, Some(&mut histogram));

@@ -186,13 +186,19 @@ pub fn run_one_with(
     options: &LitmusOptions,
     state: &mut u64,
 ) -> Result<LitmusRow, LabError> {
-    let grid = environment.grid(kernels.resident_blocks(kernel, environment.threads)?);
+    // A cluster placement launches whole clusters, as many as fit at once.
+    let grid = match placement.cluster_blocks(kernel.test.threads()) {
+        Some(cluster) => {
+            environment.cluster_grid(kernels.resident_cluster_blocks(kernel, environment.threads, cluster)?, cluster)
+        }
+        None => environment.grid(kernels.resident_blocks(kernel, environment.threads)?),
+    };
     let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
-    let blocks = placement.blocks(kernel.test);
+    let blocks = placement.min_testing_blocks(kernel.test.threads());
     if params.testing_blocks < blocks {
-        // Fewer testing blocks than blocks per instance: two of an instance's
-        // threads meant for different blocks would share one, and the row
-        // would not run in its placement.
+        // Fewer testing blocks than blocks per instance (or clusters than
+        // roles): two of an instance's threads meant for different blocks
+        // would share one, and the row would not run in its placement.
         return Err(LabError::Unrunnable(format!(
             "{} {} needs {blocks} testing blocks and only {} run at once here: try fewer --threads",
             kernel.test.name(),

@@ -334,7 +334,9 @@ impl MutantRow {
 }
 
 /// Runs the mutants of every forbidden row of `options`, each until its
-/// first weak outcome or until the row budget of `options` is spent.
+/// first weak outcome or until the row budget of `options` is spent. A
+/// mutant is made from `ptx` (the loaded base module's text), or for a
+/// kernel of the Hopper module from the embedded Hopper PTX.
 pub fn run(
     kernels: &LitmusKernels<'_>,
     gpu: &Gpu,
@@ -364,7 +366,11 @@ pub fn run(
             continue;
         }
         let name = symbol(spec, number);
-        let text = match module(ptx, spec, &mutant.edit, &name) {
+        let source = match spec.entry.module {
+            layout::Module::Base => ptx,
+            layout::Module::Hopper => crate::gpu::EMBEDDED_HOPPER_PTX,
+        };
+        let text = match module(source, spec, &mutant.edit, &name) {
             Ok(text) => text,
             Err(why) => {
                 rows.push(MutantRow { mutant, skipped: Some(why), counts: None, killed_after: None });
@@ -469,11 +475,11 @@ mod tests {
 
     #[test]
     fn every_mutant_of_every_forbidden_row_is_a_module_or_says_why_not() {
-        let ptx = crate::gpu::EMBEDDED_PTX;
         for k in LitmusKernel::all() {
             for p in Split::ALL {
                 for (n, m) in mutants(k, p).iter().enumerate() {
                     let spec = &KERNELS[k.index()];
+                    let ptx = crate::gpu::embedded_ptx(spec.entry.module);
                     match module(ptx, spec, &m.edit, &symbol(spec, n)) {
                         Ok(text) => {
                             assert!(

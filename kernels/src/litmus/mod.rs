@@ -57,6 +57,7 @@
 //! `control` one zeroed word, all in global memory.
 
 pub mod access;
+#[cfg(not(feature = "hopper"))]
 mod classify;
 mod corr;
 mod corw2;
@@ -76,6 +77,7 @@ mod two_plus_two_w;
 mod wrc;
 mod z6_3;
 
+#[cfg(not(feature = "hopper"))]
 pub use classify::litmus_classify;
 
 /// Runs the body of the test named `$test` (a `layout::litmus::Test`) with
@@ -133,9 +135,9 @@ macro_rules! run {
 
 /// `$item`, in the module its variant's kernels belong to: a `.cluster`
 /// variant's ([`layout::litmus::Variant::needs_hopper`]) only with the
-/// `hopper` feature, in the sm_90 module; every other in both modules. The
-/// registry's entry says the same (`layout::litmus`), and the PTX tests
-/// hold each module to the entries it should have.
+/// `hopper` feature, in the sm_90 module; every other only without it, in
+/// the base module. The registry's entry says the same (`layout::litmus`),
+/// and the PTX tests hold each module to the entries it should have.
 macro_rules! in_module {
     (RelaxedCluster, $item:item) => {
         #[cfg(feature = "hopper")]
@@ -154,6 +156,7 @@ macro_rules! in_module {
         $item
     };
     ($variant:ident, $item:item) => {
+        #[cfg(not(feature = "hopper"))]
         $item
     };
 }
