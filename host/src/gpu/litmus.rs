@@ -139,7 +139,7 @@ impl<'gpu> LitmusKernels<'gpu> {
             0 | 1 => Launch::Ordinary,
             cluster => {
                 self.gpu.hopper()?;
-                if grid % cluster != 0 || params.testing_blocks % cluster != 0 {
+                if !grid.is_multiple_of(cluster) || !params.testing_blocks.is_multiple_of(cluster) {
                     return Err(LabError::Unrunnable(format!(
                         "{}: a grid of {grid} blocks ({} testing) is not whole clusters of {cluster}",
                         kernel.symbol(),
