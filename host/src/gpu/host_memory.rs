@@ -161,3 +161,38 @@ impl<'a, T: HostShared> KernelArg<'a> for DevicePtr<'a, T> {
         args.arg(self.address);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use layout::ParamRole;
+    use layout::system::{Arg, KERNELS};
+
+    use super::*;
+
+    /// The pointer a wrapper pushes for each mapped parameter of every
+    /// system kernel has the parameter's type, pointee name included, so a
+    /// launch cannot fail `Args`'s check on the GPU for a reason the CPU
+    /// could have seen.
+    #[test]
+    fn the_device_pointers_types_are_the_system_kernels_parameters() {
+        let address: sys::CUdeviceptr = 0;
+        let mut checked = 0;
+        for kernel in KERNELS {
+            for param in kernel.entry.params {
+                let writes = matches!(param.ty, Type::MutPtr(_));
+                let ty = match param.role {
+                    ParamRole::System(Arg::Records) => {
+                        DevicePtr::<AtomicRecord> { address: &address, writes, element: PhantomData }.ty()
+                    }
+                    ParamRole::System(Arg::Flags) => {
+                        DevicePtr::<AtomicU32> { address: &address, writes, element: PhantomData }.ty()
+                    }
+                    _ => continue,
+                };
+                assert_eq!(ty, param.ty, "{}: `{param}`", kernel.entry.symbol);
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 2 * KERNELS.len(), "each kernel has a records and a flags parameter");
+    }
+}
