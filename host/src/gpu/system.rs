@@ -2,9 +2,10 @@
 //! publication with a CPU thread through mapped host memory, launched while
 //! CPU threads (`crate::cpu_agent`) do the other half.
 //!
-//! One launch is one round over every slot: the kernel is queued, the CPU
-//! threads run their stripes of the same slots at once (a launch returns as
-//! soon as it is queued), then the host joins them and waits for the stream.
+//! One launch is one round over every slot: the CPU threads start on their
+//! stripes of the slots, the kernel is queued beside them (a launch returns
+//! as soon as it is queued, so both halves run at once), then the host joins
+//! the threads and waits for the stream.
 //! Flags carry the round, so nothing is reset between launches, and the
 //! mapped memory is allocated once per [`SystemKernels::run`].
 //!
@@ -220,37 +221,46 @@ impl<'gpu> SystemKernels<'gpu> {
                     Arg::Totals => args.push(param, once(&mut totals_arg, param)),
                 }
             }
-            // SAFETY: the arguments are the kernel's registry entry's `params`
-            // (`Args` checks order, count and types). `records` and `flags`
-            // hold `slots` elements each of mapped host memory, which outlives
-            // the launch: the stream is synchronized below before either can
-            // be dropped, and on the only error path after the launch
-            // (synchronization failing) the context is lost with the kernel.
-            // `totals` is one zeroed `Counts`; `config` gives whole warps.
-            unsafe { args.launch(config) }.doing(|| doing("launching"))?;
             let deadline = Instant::now() + budget;
-            let (records, flags) = (records.host(), flags.host());
+            let (host_records, host_flags) = (records.host(), flags.host());
             let cpu = variant.cpu;
-            let host = std::thread::scope(|s| {
+            // The CPU threads start first and the kernel is queued while they
+            // run: a launch that returns only once its kernel has ended (as
+            // under a tool that serializes launches) still finds its CPU
+            // producers writing, and a CPU consumer's wait is bounded by its
+            // deadline whatever the launch does.
+            let (launched, host) = std::thread::scope(|s| {
                 let workers: Vec<_> = stripes
                     .iter()
                     .cloned()
                     .map(|stripe| {
                         s.spawn(move || match kernel.direction {
-                            Direction::GpuToCpu => cpu_agent::consume(records, flags, stripe, round, cpu, deadline),
+                            Direction::GpuToCpu => {
+                                cpu_agent::consume(host_records, host_flags, stripe, round, cpu, deadline)
+                            }
                             Direction::CpuToGpu => {
-                                cpu_agent::produce(records, flags, stripe, round, cpu);
+                                cpu_agent::produce(host_records, host_flags, stripe, round, cpu);
                                 HostCounts::default()
                             }
                         })
                     })
                     .collect();
+                // SAFETY: the arguments are the kernel's registry entry's
+                // `params` (`Args` checks order, count and types). `records`
+                // and `flags` hold `slots` elements each of mapped host
+                // memory, which outlives the launch: the stream is
+                // synchronized below before either can be dropped, and on the
+                // only error path after a launch (synchronization failing)
+                // the context is lost with the kernel. `totals` is one zeroed
+                // `Counts`; `config` gives whole warps.
+                let launched = unsafe { args.launch(config) };
                 let mut sum = HostCounts::default();
                 for worker in workers {
                     sum += worker.join().expect("a CPU agent thread panicked");
                 }
-                sum
+                (launched, sum)
             });
+            launched.doing(|| doing("launching"))?;
             stream.synchronize().doing(|| doing("waiting for the launch"))?;
             counts += host;
             if kernel.direction == Direction::CpuToGpu {
