@@ -16,7 +16,7 @@ use std::ptr::NonNull;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64};
 
-use cudarc::driver::{CudaContext, LaunchArgs, PushKernelArg, sys};
+use cudarc::driver::{CudaContext, CudaStream, sys};
 use layout::Type;
 
 use super::Gpu;
@@ -152,13 +152,13 @@ pub(super) struct DevicePtr<'a, T> {
     element: PhantomData<&'a T>,
 }
 
-impl<'a, T: HostShared> KernelArg<'a> for DevicePtr<'a, T> {
+impl<T: HostShared> KernelArg for DevicePtr<'_, T> {
     fn ty(&self) -> Type {
         if self.writes { Type::MutPtr(T::NAME) } else { Type::ConstPtr(T::NAME) }
     }
-    fn push_to(self, args: &mut LaunchArgs<'a>) {
+    fn word(self, _: &CudaStream) -> u64 {
         // The driver takes a pointer argument as its 64-bit value.
-        args.arg(self.address);
+        *self.address
     }
 }
 

@@ -24,17 +24,17 @@
 use std::sync::atomic::AtomicU32;
 use std::time::{Duration, Instant};
 
-use cudarc::driver::{CudaFunction, LaunchConfig};
+use cudarc::driver::LaunchConfig;
 use layout::ParamRole;
 use layout::publish::Counts;
 use layout::system::{Arg, BLOCKS_PER_SM, DEFAULT_SLOTS, Direction, THREADS, VARIANTS, Variant};
 
-use super::Gpu;
 use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::host_memory::HostMapped;
 use super::registry::Kernel;
+use super::{Functions, Gpu};
 use crate::cpu_agent::{self, AtomicRecord, HostCounts};
 use crate::error::LabError;
 
@@ -160,7 +160,7 @@ pub struct SystemCounts {
 pub struct SystemKernels<'gpu> {
     gpu: &'gpu Gpu,
     /// One per registry entry, in registry order.
-    functions: Vec<CudaFunction>,
+    functions: Functions,
 }
 
 impl<'gpu> SystemKernels<'gpu> {
@@ -189,7 +189,7 @@ impl<'gpu> SystemKernels<'gpu> {
             block_dim: (geometry.threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        let function = &self.functions[kernel.index()];
+        let function = self.functions.get(kernel.index())?;
         let stripes = cpu_agent::stripes(slots, geometry.cpu_threads as usize);
         let budget = Duration::from_nanos(geometry.budget_ns);
         let mut counts = HostCounts::default();
