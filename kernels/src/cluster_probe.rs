@@ -46,10 +46,10 @@ pub unsafe extern "ptx-kernel" fn cluster_probe(report: *mut u32) {
     if lead {
         let rank = thread::cluster_block_rank();
         let size = thread::cluster_size();
+        let next = if rank + 1 == size { 0 } else { rank + 1 };
         // SAFETY: `word` points into this block's shared memory and the
         // rank is below the cluster's size; the owner is alive
         // until the barrier below.
-        let next = if rank + 1 == size { 0 } else { rank + 1 };
         let neighbour = unsafe { shared::load_cluster(shared::cluster_address(word, next)) };
         let out = thread::block_idx_x() as usize * PROBE_WORDS;
         // SAFETY: `report` holds `PROBE_WORDS` words per block.

@@ -42,7 +42,7 @@ pub unsafe fn cluster_address<T>(local: *mut T, rank: u32) -> u32 {
     unsafe {
         core::arch::asm!(
             "cvta.to.shared.u64 {window}, {local};",
-            local = in(reg64) local,
+            local = in(reg64) local as u64,
             window = out(reg64) window,
             options(pure, nomem, nostack)
         );

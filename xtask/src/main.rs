@@ -12,7 +12,7 @@ use xtask::{Error, paths, ptxas};
 pub const USAGE: &str = "usage: cargo xtask <task>
 
 tasks:
-  build-ptx   compile kernels/ to PTX and print the PTX path
+  build-ptx   compile kernels/ to PTX (both modules) and print the two PTX paths
   book [--results DIR]
               generate the book's tables and plots from a results directory
               (default results/h200, the reference run; make your own with
