@@ -34,6 +34,7 @@ pub mod pitfall;
 pub mod publish;
 pub mod shared;
 pub mod sum;
+pub mod system;
 pub mod thread;
 pub mod warp;
 

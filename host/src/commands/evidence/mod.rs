@@ -429,6 +429,14 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                     .iter()
                     .map(|p| (format!("pitfalls-{}", p.key()), strings(&["pitfalls", "--quick", "--only", p.key()]))),
             ),
+            // One run per variant, small, so each log holds one variant's
+            // reports of the mapped host memory's accesses.
+            Family::System => runs.extend(layout::system::VARIANTS.iter().map(|v| {
+                (
+                    format!("publish-sys-{}", v.name),
+                    strings(&["publish-sys", "--launches", "1", "--slots", "4096", "--variant", v.name]),
+                )
+            })),
             // One run per variant, so each log holds one variant's reports.
             Family::Publish => runs.extend(layout::publish::VARIANTS.iter().map(|v| {
                 (
