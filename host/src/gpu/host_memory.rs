@@ -80,10 +80,10 @@ impl<T: HostShared> HostMapped<T> {
         let context = gpu.context().clone();
         let doing = || format!("allocating {len} mapped host elements of `{}`", T::NAME);
         context.bind_to_thread().doing(doing)?;
-        let bytes = len.max(1).checked_mul(size_of::<T>()).ok_or_else(|| LabError::Driver {
-            doing: doing(),
-            error: "the size overflows usize".to_owned(),
-        })?;
+        let bytes = len
+            .max(1)
+            .checked_mul(size_of::<T>())
+            .ok_or_else(|| LabError::Driver { doing: doing(), error: "the size overflows usize".to_owned() })?;
         let flags = sys::CU_MEMHOSTALLOC_DEVICEMAP | sys::CU_MEMHOSTALLOC_PORTABLE;
         let mut host = std::ptr::null_mut::<std::ffi::c_void>();
         // SAFETY: `cuMemHostAlloc` writes one pointer through a valid
