@@ -26,7 +26,12 @@ use crate::order;
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
 #[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_gpu_to_cpu_release_gpu(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
+pub unsafe extern "ptx-kernel" fn system_gpu_to_cpu_release_gpu(
+    records: *mut Record,
+    flags: *mut u32,
+    slots: u32,
+    round: u32,
+) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::produce(order::store_release_gpu, records, flags, slots, round) }
 }

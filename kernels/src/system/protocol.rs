@@ -2,7 +2,7 @@
 //! a parameter: the kernels of one direction differ in nothing else.
 
 pub use layout::publish::Counts;
-pub use layout::system::{Record, WORDS};
+pub use layout::system::Record;
 
 use crate::{atomic, thread, warp};
 
@@ -136,7 +136,7 @@ pub unsafe fn consume(
     // caller guarantees whole warps); `.sync` reconverges them.
     let (pairs, stale, timeouts) =
         unsafe { (warp_sum(counts.pairs), warp_sum(counts.stale), warp_sum(counts.timeouts)) };
-    if thread::thread_idx_x() % 32 == 0 {
+    if thread::thread_idx_x().is_multiple_of(layout::WARP_SIZE) {
         // SAFETY: the caller guarantees a global `Counts`; each field is a u32.
         unsafe {
             atomic::global_add_u32(&raw mut (*totals).pairs, pairs);
