@@ -9,13 +9,14 @@
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use host::commands::publish;
+use host::commands::{publish, publish_sys};
 use host::error::LabError;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
 use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use host::gpu::publish::{FlagPlacement, PublishGeometry, PublishKernels, PublishVariant};
 use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
+use host::gpu::system::{SystemGeometry, SystemKernels, SystemVariant};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input::{self, Distribution};
@@ -102,6 +103,16 @@ fn cases() -> Vec<Case> {
         ));
     }
     cases.push(("broken_variants_run_to_the_end".to_owned(), Box::new(broken_variants_run_to_the_end)));
+    for variant in SystemVariant::all().filter(|v| v.guaranteed) {
+        cases.push((
+            format!("system_scope_publication_is_never_stale/{}", variant.name),
+            Box::new(move |gpu| system_scope_publication_is_never_stale(gpu, variant)),
+        ));
+    }
+    cases.push((
+        "system_scope_broken_variants_run_to_the_end".to_owned(),
+        Box::new(system_scope_broken_variants_run_to_the_end),
+    ));
     for bins in [1, 7, 256, 4096, layout::histogram::MAX_BINS] {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
@@ -589,6 +600,45 @@ fn broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
         }
         let row = publish::PublishRow { variant, geometry, counts: c };
         println!("  {}: {}", variant.symbol(), publish::Verdict::of(&row).text());
+    }
+    Ok(())
+}
+
+/// A correct system-scope variant (`.sys` release/acquire on the GPU,
+/// `Release`/`Acquire` on the CPU), both directions: over ten rounds of the
+/// default 2^20 slots (over 10^7 pairs; `host publish-sys` runs the 10^8)
+/// every record is the round's and no wait times out, as the model
+/// guarantees. Also with one CPU thread and a slot count that is not a
+/// multiple of the grid or of the CPU threads.
+fn system_scope_publication_is_never_stale(gpu: &Gpu, variant: SystemVariant) -> Result<(), String> {
+    let kernels = SystemKernels::load(gpu).map_err(|e| e.to_string())?;
+    let standard = SystemGeometry::for_device(gpu.info.sm_count, SystemGeometry::default_cpu_threads());
+    let odd = SystemGeometry { slots: 1_000_003, cpu_threads: 1, ..standard };
+    for (geometry, launches) in [(standard, 10), (odd, 3)] {
+        let c = kernels.run(variant, geometry, launches).map_err(|e| e.to_string())?;
+        let expected = u64::from(geometry.slots) * launches as u64;
+        println!("  {}: {:?} in {:.3} s", variant.name, c.counts, c.wall_s);
+        if !(c.counts.pairs == expected && c.counts.stale == 0 && c.counts.timeouts == 0) {
+            return Err(format!("  {geometry:?}: expected {expected} clean pairs, got {c:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The wrong-scope and relaxed system-scope variants may show anything, but
+/// they must end (every wait on both sides has a deadline) and account for
+/// every slot of every round.
+fn system_scope_broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SystemKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut geometry = SystemGeometry::for_device(gpu.info.sm_count, SystemGeometry::default_cpu_threads());
+    geometry.budget_ns = 200_000_000;
+    for variant in SystemVariant::all().filter(|v| !v.guaranteed) {
+        let c = kernels.run(variant, geometry, 3).map_err(|e| e.to_string())?;
+        if c.counts.pairs + c.counts.timeouts != u64::from(geometry.slots) * 3 {
+            return Err(format!("  {}: slots unaccounted for: {c:?}", variant.name));
+        }
+        let row = publish_sys::PublishSysRow { variant, geometry, counts: c };
+        println!("  {}: {:?}: {}", variant.name, row.counts.counts, row.verdict().text());
     }
     Ok(())
 }

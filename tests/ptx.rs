@@ -189,6 +189,7 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
         ]),
         layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus.rs"]),
         layout::Family::Pitfall => sources(&["kernels/src/pitfall"]),
+        layout::Family::System => sources(&["kernels/src/system"]),
     };
     for entry in layout::entries() {
         let name = entry.symbol;

@@ -15,6 +15,7 @@ use crate::commands::histogram::HistogramArgs;
 use crate::commands::litmus::LitmusArgs;
 use crate::commands::pitfalls::PitfallsArgs;
 use crate::commands::publish::PublishArgs;
+use crate::commands::publish_sys::PublishSysArgs;
 use crate::commands::render::RenderArgs;
 use crate::commands::sweep::SweepArgs;
 use crate::gpu::launch::Block;
@@ -118,6 +119,10 @@ pub enum Command {
     /// relaxed, volatile and wrong scope across blocks) under stress, and
     /// count stale records.
     Publish(PublishArgs),
+    /// Publish records between the GPU and CPU threads through mapped host
+    /// memory, both ways, at system scope and at the wrong scope, with
+    /// relaxed flags on either side, and count stale records.
+    PublishSys(PublishSysArgs),
     /// Time every sum kernel at large sizes against the device's own copy
     /// bandwidth and an empty launch, with the spread of every timing.
     Bench(BenchArgs),

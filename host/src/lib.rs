@@ -15,6 +15,7 @@
 pub mod app;
 pub mod cli;
 pub mod commands;
+pub mod cpu_agent;
 pub mod data_file;
 pub mod error;
 pub mod exact;

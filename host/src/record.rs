@@ -8,6 +8,7 @@ use crate::commands::histogram::HistogramReport;
 use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults};
 use crate::commands::pitfalls::PitfallsReport;
 use crate::commands::publish::PublishResults;
+use crate::commands::publish_sys::PublishSysResults;
 use crate::commands::sweep::SweepResults;
 use crate::gpu::{DeviceInfo, Gpu};
 
@@ -89,6 +90,8 @@ results! {
     Accuracy(AccuracyReport),
     /// `publish`.
     Publish(PublishResults),
+    /// `publish-sys`.
+    PublishSys(PublishSysResults),
     /// `litmus`.
     Litmus(LitmusResults),
     /// `litmus --tune`.

@@ -56,6 +56,8 @@ pub mod pitfall;
 pub mod publish;
 #[cfg(not(feature = "hopper"))]
 pub mod sum;
+#[cfg(not(feature = "hopper"))]
+pub mod system;
 
 // The Hopper module's kernels (`sm_90`).
 #[cfg(feature = "hopper")]

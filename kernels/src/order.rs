@@ -6,7 +6,8 @@
 //! every write the releasing thread made before the store is visible to the
 //! acquiring thread after the load. The *scope* names which threads the pair
 //! synchronizes: `.cta` the threads of one block, `.gpu` every thread of the
-//! device. A pair whose scope leaves one of the two threads out forms no
+//! device, `.sys` every thread of the program, the host's CPU threads
+//! included (the `system` family's flags). A pair whose scope leaves one of the two threads out forms no
 //! synchronization at all (the wrong-scope variant in `publish`).
 //!
 //! The volatile load and store are here too, as the counterexample: a
@@ -242,4 +243,74 @@ pub unsafe fn load_relaxed_gpu_u64(address: *const u64) -> u64 {
 pub unsafe fn store_relaxed_gpu_u64(address: *mut u64, value: u64) {
     // SAFETY: the caller guarantees a valid, aligned address.
     unsafe { asm!("st.relaxed.gpu.b64 [{a}], {v};", a = in(reg64) address, v = in(reg64) value, options(nostack)) }
+}
+
+/// Stores `value` at `address` with release semantics at system scope.
+///
+/// Emits `st.release.sys.b32`: as [`store_release_gpu`], but the guarantee
+/// extends to every thread of the program, the host's CPU threads included
+/// (PTX ISA, section 8.5: `.sys` holds "all threads on the host"). It is the
+/// flag store a GPU producer needs when its consumer is a CPU thread reading
+/// mapped host memory.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (global memory,
+/// mapped host memory included).
+#[inline(always)]
+pub unsafe fn store_release_sys(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.release.sys.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` with acquire semantics at system scope.
+///
+/// Emits `ld.acquire.sys.b32`: pairs with a release store of any thread of
+/// the program, a host thread's `Release` store among them, so a GPU
+/// consumer of a CPU producer's record needs this one.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (global memory,
+/// mapped host memory included).
+#[inline(always)]
+pub unsafe fn load_acquire_sys(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.acquire.sys.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// Stores `value` at `address` atomically but with no ordering, at system
+/// scope.
+///
+/// Emits `st.relaxed.sys.b32`. A host thread is in its scope, so the store
+/// reaches host memory whole and a CPU load sees it eventually, but it
+/// publishes no other store.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn store_relaxed_sys(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.relaxed.sys.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` atomically but with no ordering, at system
+/// scope.
+///
+/// Emits `ld.relaxed.sys.b32`. It reads past the GPU's caches, so a spin on
+/// it sees a host thread's store eventually; reading a value makes nothing
+/// else visible.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32`.
+#[inline(always)]
+pub unsafe fn load_relaxed_sys(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.relaxed.sys.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
 }

@@ -5,7 +5,7 @@
 //! the constants and `#[repr(C)]` types that cross the kernel boundary, and a
 //! registry per kernel family ([`sum::KERNELS`], [`publish::VARIANTS`],
 //! [`histogram::KERNELS`], [`baseline::KERNELS`], [`litmus::KERNELS`],
-//! [`pitfall::KERNELS`]) that
+//! [`pitfall::KERNELS`], [`system::KERNELS`]) that
 //! names each kernel's PTX symbol, parameters, launch shape, shared-memory
 //! bytes, grid rule and the instructions its doc promises. The kernels crate compiles against it for
 //! nvptx64; the host sizes its launches from it; the PTX tests, the SASS
@@ -27,6 +27,7 @@ pub mod publish;
 pub mod registry;
 pub mod scope;
 pub mod sum;
+pub mod system;
 
 pub use registry::{Entry, Family, Grid, Module, Param, ParamRole, SharedBytes, Type, WARP_SIZE, entries};
 pub use scope::{Placement, Scope};

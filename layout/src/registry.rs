@@ -19,6 +19,9 @@ pub enum Family {
     Litmus,
     /// The pages' mistakes beside their fixes (`kernels/src/pitfall/`).
     Pitfall,
+    /// The publication between the GPU and a host thread at system scope
+    /// (`kernels/src/system/`).
+    System,
 }
 
 /// What every kernel has, whatever its family: the facts the PTX tests, the
@@ -182,6 +185,8 @@ pub enum ParamRole {
     Litmus(crate::litmus::Arg),
     /// A pitfall kernel's argument.
     Pitfall(crate::pitfall::Arg),
+    /// A system-scope publication kernel's argument.
+    System(crate::system::Arg),
 }
 
 impl ParamRole {
@@ -194,6 +199,7 @@ impl ParamRole {
             ParamRole::Baseline(_) => Family::Baseline,
             ParamRole::Litmus(_) => Family::Litmus,
             ParamRole::Pitfall(_) => Family::Pitfall,
+            ParamRole::System(_) => Family::System,
         }
     }
 }
@@ -283,7 +289,9 @@ pub fn entries() -> impl Iterator<Item = &'static Entry> {
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));
     let pitfalls = crate::pitfall::KERNELS.iter().map(|k| &k.entry);
-    sums.chain(publish).chain(histograms).chain(crate::baseline::KERNELS.iter()).chain(litmus).chain(pitfalls)
+    let system = crate::system::KERNELS.iter().map(|k| &k.entry);
+    let baselines = crate::baseline::KERNELS.iter();
+    sums.chain(publish).chain(histograms).chain(baselines).chain(litmus).chain(pitfalls).chain(system)
 }
 
 #[cfg(test)]

@@ -18,12 +18,14 @@ pub mod baseline;
 mod device_repr;
 mod driver_error;
 pub mod histogram;
+mod host_memory;
 pub mod launch;
 pub mod litmus;
 pub mod pitfall;
 pub mod publish;
 pub mod registry;
 pub mod sum;
+pub mod system;
 pub mod timing;
 
 use std::cell::RefCell;

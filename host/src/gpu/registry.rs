@@ -49,6 +49,14 @@ impl Registry for layout::pitfall::Kernel {
     }
 }
 
+impl Registry for layout::system::Kernel {
+    const ALL: &'static [Self] = &layout::system::KERNELS;
+    const PREFIX: &'static str = "system_";
+    fn entry(&self) -> &Entry {
+        &self.entry
+    }
+}
+
 impl Registry for layout::litmus::Kernel {
     const ALL: &'static [Self] = &layout::litmus::KERNELS;
     const PREFIX: &'static str = "litmus_";

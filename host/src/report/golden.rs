@@ -189,6 +189,42 @@ fn publish() -> Record {
     }))
 }
 
+/// Every system-scope variant: the two correct ones clean, the wrong-scope
+/// GPU-to-CPU one clean (not a proof), the relaxed CPU-to-GPU one stale, the
+/// wrong-scope CPU-to-GPU one stale with timeouts. Made-up counts.
+fn publish_sys() -> Record {
+    use crate::commands::publish_sys::{PublishSysOptions, PublishSysResults, PublishSysRow};
+    use crate::cpu_agent::HostCounts;
+    use crate::gpu::system::{SystemCounts, SystemGeometry, SystemVariant};
+    let options = PublishSysOptions {
+        variants: SystemVariant::all().collect(),
+        launches: 100,
+        slots: layout::system::DEFAULT_SLOTS,
+        cpu_threads: 8,
+        budget_ns: 1_000_000_000,
+    };
+    let row = |name: &str, stale: u64, timeouts: u64, wall_s: f64| {
+        let variant = SystemVariant::from_name(name).unwrap();
+        let geometry = SystemGeometry::for_device(132, 8);
+        let pairs = u64::from(geometry.slots) * 100 - timeouts;
+        PublishSysRow {
+            variant,
+            geometry,
+            counts: SystemCounts { launches: 100, counts: HostCounts { pairs, stale, timeouts }, wall_s },
+        }
+    };
+    record(Results::PublishSys(PublishSysResults {
+        options,
+        rows: vec![
+            row("gpu-cpu-release-sys", 0, 0, 4.5),
+            row("gpu-cpu-release-gpu", 0, 0, 4.25),
+            row("cpu-gpu-acquire-sys", 0, 0, 9.0),
+            row("cpu-gpu-acquire-gpu", 31, 1024, 12.5),
+            row("cpu-gpu-relaxed-sys", 977, 0, 8.75),
+        ],
+    }))
+}
+
 /// Two spreads at two sizes: an atomic kernel that wanders, the
 /// deterministic kernel off by a constant, the correctly rounded kernel
 /// exact, the CPU strategies, and a NaN from one of them.
@@ -407,6 +443,11 @@ fn publish_in_every_format() {
     every_format("publish", &record);
     let text = export(&record, Format::Table);
     assert!(text.contains("broken, and it showed") && text.contains("not a proof"), "{text}");
+}
+
+#[test]
+fn publish_sys_in_every_format() {
+    every_format("publish-sys", &publish_sys());
 }
 
 #[test]

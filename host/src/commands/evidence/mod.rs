@@ -429,6 +429,14 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                     .iter()
                     .map(|p| (format!("pitfalls-{}", p.key()), strings(&["pitfalls", "--quick", "--only", p.key()]))),
             ),
+            // One run per variant, small, so each log holds one variant's
+            // reports of the mapped host memory's accesses.
+            Family::System => runs.extend(layout::system::VARIANTS.iter().map(|v| {
+                (
+                    format!("publish-sys-{}", v.name),
+                    strings(&["publish-sys", "--launches", "1", "--slots", "4096", "--variant", v.name]),
+                )
+            })),
             // One run per variant, so each log holds one variant's reports.
             Family::Publish => runs.extend(layout::publish::VARIANTS.iter().map(|v| {
                 (
@@ -621,7 +629,13 @@ mod tests {
                 runs.iter().find(|(name, _)| name == &format!("pitfalls-{}", p.key())).expect("a run per pitfall");
             assert!(run.1.iter().any(|a| a == p.key()) && run.1.iter().any(|a| a == "--quick"));
         }
-        assert_eq!(runs.len(), 4 + layout::publish::VARIANTS.len() + layout::pitfall::Pitfall::ALL.len());
+        for v in layout::system::VARIANTS {
+            let run =
+                runs.iter().find(|(name, _)| name == &format!("publish-sys-{}", v.name)).expect("a run per variant");
+            assert!(run.1.iter().any(|a| a == v.name));
+        }
+        let variants = layout::publish::VARIANTS.len() + layout::system::VARIANTS.len();
+        assert_eq!(runs.len(), 4 + variants + layout::pitfall::Pitfall::ALL.len());
         use clap::Parser;
         for (name, args) in &runs {
             let argv = std::iter::once("host".to_owned()).chain(args.iter().cloned());

@@ -37,8 +37,15 @@ pub enum Verdict {
 impl Verdict {
     /// The verdict for `row`.
     pub fn of(row: &PublishRow) -> Verdict {
-        let clean = row.counts.stale == 0 && row.counts.timeouts == 0;
-        match (row.variant.guaranteed, clean) {
+        Verdict::judge(row.variant.guaranteed, row.counts.stale, row.counts.timeouts)
+    }
+
+    /// The verdict on a run of a variant the memory model does (`guaranteed`)
+    /// or does not guarantee, that saw `stale` stale records and `timeouts`
+    /// timeouts; `publish-sys` judges its rows with it too.
+    pub fn judge(guaranteed: bool, stale: u64, timeouts: u64) -> Verdict {
+        let clean = stale == 0 && timeouts == 0;
+        match (guaranteed, clean) {
             (true, true) => Verdict::Correct,
             (true, false) => Verdict::Failed,
             (false, true) => Verdict::NotAProof,
