@@ -18,6 +18,7 @@ pub mod histogram;
 pub mod litmus;
 pub mod pitfalls;
 pub mod publish;
+pub mod scopes;
 pub mod publish_sys;
 pub mod render;
 pub mod sweep;

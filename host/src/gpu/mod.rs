@@ -18,6 +18,7 @@ pub mod baseline;
 mod device_repr;
 mod driver_error;
 pub mod histogram;
+pub mod ladder;
 mod host_memory;
 pub mod launch;
 pub mod litmus;

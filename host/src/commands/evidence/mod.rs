@@ -65,6 +65,8 @@ pub const RUNS: &[Run] = &[
     step("publish-preload", &["publish", "--preload"]),
     step("publish-same-slot", &["publish", "--flag", "same-slot"]),
     step("publish-stale", &["publish", "--preload", "--delay-ns", "2000"]),
+    // The scope ladder: round trips and fences at .cta, .cluster, .gpu, .sys.
+    step("scopes", &["scopes"]),
     // Reductions at the memory limit: warm, cold, and warm from 4,096 floats
     // to 2^31, the largest size a 32-bit float count reaches on the card.
     plotted("bench", &["bench"]),
@@ -429,6 +431,8 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                     .iter()
                     .map(|p| (format!("pitfalls-{}", p.key()), strings(&["pitfalls", "--quick", "--only", p.key()]))),
             ),
+            // The ladder's every round trip and fence loop, short.
+            Family::Ladder => runs.push(("scopes".to_owned(), strings(&["scopes", "--quick"]))),
             // One run per variant, small, so each log holds one variant's
             // reports of the mapped host memory's accesses.
             Family::System => runs.extend(layout::system::VARIANTS.iter().map(|v| {
