@@ -108,7 +108,8 @@ pub const TRIP_CTA: Entry = Entry::new(
     &SHARED_TRIP_PARAMS,
     &["st.release.cta.b32", "ld.acquire.cta.b32", "%globaltimer", "%smid"],
     NO_RMW,
-    &[],
+    // The release store's block-scope fence.
+    &["MEMBAR.ALL.CTA"],
     &["ATOM", "RED", "MEMBAR.ALL.GPU", "MEMBAR.ALL.SYS"],
 );
 
@@ -127,7 +128,8 @@ pub const TRIP_CLUSTER: Entry = Entry::new(
         "%globaltimer",
     ],
     NO_RMW,
-    &["UCGABAR_ARV", "UCGABAR_WAIT"],
+    // ptxas 13.0 gives the cluster-scope release the device-scope fence.
+    &["UCGABAR_ARV", "UCGABAR_WAIT", "MEMBAR.ALL.GPU"],
     &["ATOM", "RED", "MEMBAR.ALL.SYS"],
 )
 .hopper();
@@ -157,8 +159,15 @@ pub const TRIP_SYS: Entry = Entry::new(
 );
 
 /// The fence loop's baseline: the store and the loop, no fence.
-pub const FENCE_NONE: Entry =
-    Entry::new(Family::Ladder, "ladder_fence_none", &FENCE_PARAMS, &["st.volatile.b32", "%globaltimer"], &["fence.", "membar."], &[], &["MEMBAR", "FENCE", "ATOM", "RED"]);
+pub const FENCE_NONE: Entry = Entry::new(
+    Family::Ladder,
+    "ladder_fence_none",
+    &FENCE_PARAMS,
+    &["st.volatile.b32", "%globaltimer"],
+    &["fence.", "membar."],
+    &[],
+    &["MEMBAR", "FENCE", "ATOM", "RED"],
+);
 
 /// Declares a fence loop's entry: its symbol and the fence it must contain.
 const fn fence(symbol: &'static str, ptx: &'static [&'static str], sass: &'static [&'static str]) -> Entry {
@@ -166,7 +175,7 @@ const fn fence(symbol: &'static str, ptx: &'static [&'static str], sass: &'stati
 }
 
 /// `fence.acq_rel.cta` in the loop.
-pub const FENCE_ACQ_REL_CTA: Entry = fence("ladder_fence_acq_rel_cta", &["fence.acq_rel.cta;"], &[]);
+pub const FENCE_ACQ_REL_CTA: Entry = fence("ladder_fence_acq_rel_cta", &["fence.acq_rel.cta;"], &["MEMBAR.ALL.CTA"]);
 /// `fence.acq_rel.cluster` in the loop (Hopper module).
 pub const FENCE_ACQ_REL_CLUSTER: Entry =
     fence("ladder_fence_acq_rel_cluster", &["fence.acq_rel.cluster;"], &["MEMBAR.ALL.GPU"]).hopper();
@@ -175,13 +184,15 @@ pub const FENCE_ACQ_REL_GPU: Entry = fence("ladder_fence_acq_rel_gpu", &["fence.
 /// `fence.acq_rel.sys` in the loop.
 pub const FENCE_ACQ_REL_SYS: Entry = fence("ladder_fence_acq_rel_sys", &["fence.acq_rel.sys;"], &["MEMBAR.ALL.SYS"]);
 /// `fence.sc.cta` in the loop.
-pub const FENCE_SC_CTA: Entry = fence("ladder_fence_sc_cta", &["fence.sc.cta;"], &[]);
-/// `fence.sc.cluster` in the loop (Hopper module).
-pub const FENCE_SC_CLUSTER: Entry = fence("ladder_fence_sc_cluster", &["fence.sc.cluster;"], &[]).hopper();
+pub const FENCE_SC_CTA: Entry = fence("ladder_fence_sc_cta", &["fence.sc.cta;"], &["MEMBAR.SC.CTA"]);
+/// `fence.sc.cluster` in the loop (Hopper module); ptxas 13.0 gives it the
+/// device-scope fence's code.
+pub const FENCE_SC_CLUSTER: Entry =
+    fence("ladder_fence_sc_cluster", &["fence.sc.cluster;"], &["MEMBAR.SC.GPU"]).hopper();
 /// `fence.sc.gpu` in the loop.
-pub const FENCE_SC_GPU: Entry = fence("ladder_fence_sc_gpu", &["fence.sc.gpu;"], &[]);
+pub const FENCE_SC_GPU: Entry = fence("ladder_fence_sc_gpu", &["fence.sc.gpu;"], &["MEMBAR.SC.GPU"]);
 /// `fence.sc.sys` in the loop.
-pub const FENCE_SC_SYS: Entry = fence("ladder_fence_sc_sys", &["fence.sc.sys;"], &[]);
+pub const FENCE_SC_SYS: Entry = fence("ladder_fence_sc_sys", &["fence.sc.sys;"], &["MEMBAR.SC.SYS"]);
 
 /// Every ladder kernel: the four round trips, then the fence loops'
 /// baseline and the fences, acq_rel then sc, each from `.cta` to `.sys`.

@@ -18,9 +18,9 @@ pub mod histogram;
 pub mod litmus;
 pub mod pitfalls;
 pub mod publish;
-pub mod scopes;
 pub mod publish_sys;
 pub mod render;
+pub mod scopes;
 pub mod sweep;
 
 use std::io::IsTerminal;

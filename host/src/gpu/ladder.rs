@@ -126,12 +126,9 @@ pub fn round_trips(gpu: &Gpu, rung: Rung, shape: TripShape) -> Result<TripLaunch
     let mut report = stream.alloc_zeros::<u32>(REPORT_WORDS).doing(|| doing("allocating the report"))?;
     let (blocks, threads, shared, launch) = match rung {
         Rung::Cta => (1, ladder::CTA_THREADS, ladder::CTA_SHARED_BYTES.bytes(ladder::CTA_THREADS, 0), Launch::Ordinary),
-        Rung::Cluster => (
-            2,
-            ladder::PAIR_THREADS,
-            ladder::CLUSTER_SHARED_BYTES.bytes(ladder::PAIR_THREADS, 0),
-            Launch::Clusters(2),
-        ),
+        Rung::Cluster => {
+            (2, ladder::PAIR_THREADS, ladder::CLUSTER_SHARED_BYTES.bytes(ladder::PAIR_THREADS, 0), Launch::Clusters(2))
+        }
         Rung::Gpu => (2, ladder::PAIR_THREADS, 0, Launch::Ordinary),
         Rung::Sys => (1, ladder::PAIR_THREADS, 0, Launch::Ordinary),
     };

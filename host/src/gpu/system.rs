@@ -28,12 +28,12 @@ use layout::ParamRole;
 use layout::publish::Counts;
 use layout::system::{Arg, BLOCKS_PER_SM, DEFAULT_SLOTS, Direction, THREADS, VARIANTS, Variant};
 
-use super::{Functions, Gpu};
 use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::host_memory::HostMapped;
 use super::registry::Kernel;
+use super::{Functions, Gpu};
 use crate::cpu_agent::{self, AtomicRecord, HostCounts};
 use crate::error::LabError;
 

@@ -295,7 +295,10 @@ mod tests {
         let gpu = results.rungs[2].trips.as_mut().unwrap();
         gpu.timeouts = 1;
         gpu.sms[0] = (3, 3);
-        assert_eq!(failures(&results), [".gpu: 1 timeouts in 2 launches", ".gpu: both agents ran on one SM in a launch ([(3, 3), (2, 4)])"]);
+        assert_eq!(
+            failures(&results),
+            [".gpu: 1 timeouts in 2 launches", ".gpu: both agents ran on one SM in a launch ([(3, 3), (2, 4)])"]
+        );
         results.rungs[0].trips.as_mut().unwrap().trips = 0;
         assert_eq!(failures(&results)[0], ".cta: no round trip completed in 2 launches");
     }

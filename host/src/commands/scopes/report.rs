@@ -94,7 +94,8 @@ impl Report for ScopesResults {
 pub fn ladder(results: &ScopesResults, look: Look) -> String {
     let extra = results.rungs.iter().any(|r| r.publication.is_some() || r.litmus.is_some());
     let mut builder = Builder::default();
-    let mut head = vec!["scope", "includes", "agents", "round trips", "timeouts", "ns per round trip [p10, p90]", "× .cta"];
+    let mut head =
+        vec!["scope", "includes", "agents", "round trips", "timeouts", "ns per round trip [p10, p90]", "× .cta"];
     if extra {
         head.extend(["publication", "litmus"]);
     }
@@ -108,12 +109,9 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
                 spread(t.device),
                 times(t.ratio_to_cta),
             ]),
-            (None, reason) => cells.extend([
-                reason.clone().unwrap_or_default(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]),
+            (None, reason) => {
+                cells.extend([reason.clone().unwrap_or_default(), String::new(), String::new(), String::new()])
+            }
         }
         if extra {
             cells.push(row.publication.clone().unwrap_or_default());
