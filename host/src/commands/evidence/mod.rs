@@ -623,7 +623,7 @@ mod tests {
     fn the_sanitizer_runs_every_family_publication_variant_and_pitfall() {
         let runs = sanitizer_runs();
         let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
-        assert!(["sweep", "histogram", "bench", "litmus"].iter().all(|run| names.contains(run)));
+        assert!(["sweep", "histogram", "bench", "litmus", "scopes"].iter().all(|run| names.contains(run)));
         for v in layout::publish::VARIANTS {
             let run = runs.iter().find(|(name, _)| name == &format!("publish-{}", v.name)).expect("a run per variant");
             assert!(run.1.iter().any(|a| a == v.name));
@@ -639,7 +639,7 @@ mod tests {
             assert!(run.1.iter().any(|a| a == v.name));
         }
         let variants = layout::publish::VARIANTS.len() + layout::system::VARIANTS.len();
-        assert_eq!(runs.len(), 4 + variants + layout::pitfall::Pitfall::ALL.len());
+        assert_eq!(runs.len(), 5 + variants + layout::pitfall::Pitfall::ALL.len());
         use clap::Parser;
         for (name, args) in &runs {
             let argv = std::iter::once("host".to_owned()).chain(args.iter().cloned());
