@@ -47,15 +47,15 @@ macro_rules! fence_loop {
 
 pub mod fence;
 pub mod protocol;
-mod trip_cta;
 #[cfg(feature = "hopper")]
 mod trip_cluster;
+mod trip_cta;
 mod trip_gpu;
 mod trip_sys;
 
-pub use trip_cta::ladder_trip_cta;
 #[cfg(feature = "hopper")]
 pub use trip_cluster::ladder_trip_cluster;
+pub use trip_cta::ladder_trip_cta;
 pub use trip_gpu::ladder_trip_gpu;
 pub use trip_sys::ladder_trip_sys;
 

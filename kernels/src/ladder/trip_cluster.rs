@@ -51,7 +51,8 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cluster(
         let rank = thread::cluster_block_rank();
         // SAFETY: `inbox` is this block's shared memory and both ranks are
         // below the cluster's size, 2.
-        let (mine, theirs) = unsafe { (shared::cluster_address(inbox, rank), shared::cluster_address(inbox, rank ^ 1)) };
+        let (mine, theirs) =
+            unsafe { (shared::cluster_address(inbox, rank), shared::cluster_address(inbox, rank ^ 1)) };
         // SAFETY (both closures): both inboxes are live until the second
         // cluster barrier, which neither block passes before both agents
         // are done.
