@@ -47,44 +47,59 @@ macro_rules! fence_loop {
 
 pub mod fence;
 pub mod protocol;
+// A kernel is in one module: the `.cluster` rung and fences in the Hopper
+// module, the others in the base one.
 #[cfg(feature = "hopper")]
 mod trip_cluster;
+#[cfg(not(feature = "hopper"))]
 mod trip_cta;
+#[cfg(not(feature = "hopper"))]
 mod trip_gpu;
+#[cfg(not(feature = "hopper"))]
 mod trip_sys;
 
 #[cfg(feature = "hopper")]
 pub use trip_cluster::ladder_trip_cluster;
+#[cfg(not(feature = "hopper"))]
 pub use trip_cta::ladder_trip_cta;
+#[cfg(not(feature = "hopper"))]
 pub use trip_gpu::ladder_trip_gpu;
+#[cfg(not(feature = "hopper"))]
 pub use trip_sys::ladder_trip_sys;
 
 use crate::order;
 
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// The fence loops' baseline: the same stores and loop, no fence.
     ladder_fence_none = fence::no_fence;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.cta`.
     ladder_fence_acq_rel_cta = order::fence_acq_rel_cta;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.gpu`.
     ladder_fence_acq_rel_gpu = order::fence_acq_rel_gpu;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.sys`.
     ladder_fence_acq_rel_sys = order::fence_acq_rel_sys;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.cta`.
     ladder_fence_sc_cta = order::fence_sc_cta;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.gpu`.
     ladder_fence_sc_gpu = order::fence_sc_gpu;
 }
+#[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.sys`.
     ladder_fence_sc_sys = order::fence_sc_sys;
