@@ -53,10 +53,9 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cluster(
         // below the cluster's size, 2.
         let (mine, theirs) =
             unsafe { (shared::cluster_address(inbox, rank), shared::cluster_address(inbox, rank ^ 1)) };
-        // SAFETY (both closures): both inboxes are live until the second
-        // cluster barrier, which neither block passes before both agents
-        // are done.
+        // SAFETY: both inboxes live until the second cluster barrier.
         let send = |v| unsafe { order::store_release_cluster_shared(theirs, v) };
+        // SAFETY: both inboxes live until the second cluster barrier.
         let receive = || unsafe { order::load_acquire_cluster_shared(mine) };
         if rank == 0 {
             // SAFETY: forwarded from this kernel's contract.

@@ -45,11 +45,13 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cta(
     unsafe { thread::sync_threads() };
     // SAFETY: both words are inside the block's `FLAG_WORDS`.
     let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY (all four closures): the flags are live, aligned shared words
-    // of this block until it exits, after both agents are done.
+    // SAFETY: a live, aligned shared word until both agents are done.
     let send_ping = |v| unsafe { order::store_release_cta(ping_flag, v) };
+    // SAFETY: a live, aligned shared word until both agents are done.
     let read_pong = || unsafe { order::load_acquire_cta(pong_flag) };
+    // SAFETY: a live, aligned shared word until both agents are done.
     let send_pong = |v| unsafe { order::store_release_cta(pong_flag, v) };
+    // SAFETY: a live, aligned shared word until both agents are done.
     let read_ping = || unsafe { order::load_acquire_cta(ping_flag) };
     if t == 0 {
         // SAFETY: forwarded from this kernel's contract.

@@ -37,10 +37,13 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_gpu(
     }
     // SAFETY: both words are inside `flags`' `FLAG_WORDS`.
     let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY (all four closures): the flags are live, aligned global words.
+    // SAFETY: the flag is a live, aligned global word.
     let send_ping = |v| unsafe { order::store_release_gpu(ping_flag, v) };
+    // SAFETY: the flag is a live, aligned global word.
     let read_pong = || unsafe { order::load_acquire_gpu(pong_flag) };
+    // SAFETY: the flag is a live, aligned global word.
     let send_pong = |v| unsafe { order::store_release_gpu(pong_flag, v) };
+    // SAFETY: the flag is a live, aligned global word.
     let read_ping = || unsafe { order::load_acquire_gpu(ping_flag) };
     match thread::block_idx_x() {
         // SAFETY: forwarded from this kernel's contract.

@@ -39,9 +39,9 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_sys(
     }
     // SAFETY: both words are inside `flags`' `FLAG_WORDS`.
     let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY (both closures): the flags are live, aligned words of mapped
-    // host memory.
+    // SAFETY: the flag is a live, aligned word of mapped host memory.
     let send_ping = |v| unsafe { order::store_release_sys(ping_flag, v) };
+    // SAFETY: the flag is a live, aligned word of mapped host memory.
     let read_pong = || unsafe { order::load_acquire_sys(pong_flag) };
     // SAFETY: forwarded from this kernel's contract.
     unsafe { ping(send_ping, read_pong, batches, per_batch, budget_ns, samples, report) };
