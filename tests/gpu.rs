@@ -121,6 +121,7 @@ fn cases() -> Vec<Case> {
         "cluster_launch_gives_each_block_its_rank_and_its_neighbours_shared_memory".to_owned(),
         Box::new(cluster_launch_places_blocks_as_documented),
     ));
+    cases.push(("scope_ladder_completes_every_round_trip_without_a_timeout".to_owned(), Box::new(scope_ladder_runs)));
     for preset in [Preset::Quiet, Preset::Stress] {
         cases.push((
             format!("litmus_runs_every_kernel_and_sees_nothing_forbidden/{preset:?}"),
@@ -922,4 +923,44 @@ fn litmus_cluster_placements(gpu: &Gpu) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The scope ladder, briefly (`host scopes --quick`'s shape): every rung this
+/// GPU can run completes all its round trips with no timeout, the `.gpu`
+/// rung's two blocks ran on two SMs, every fence loop measured something,
+/// and on a GPU before Hopper the `.cluster` rung says so in one line.
+/// Timings are printed, never asserted.
+fn scope_ladder_runs(gpu: &Gpu) -> Result<(), String> {
+    use host::commands::scopes::{self, NEEDS_HOPPER, ScopesOptions};
+    use host::gpu::ladder::TripShape;
+    let shape = TripShape { batches: 8, per_batch: 64, budget_ns: 1_000_000_000 };
+    let options = ScopesOptions { launches: 2, shape, iterations: 256, repeats: 4 };
+    let results = scopes::run(gpu, &options).map_err(|e| e.to_string())?;
+    let mut problems = scopes::failures(&results);
+    let expected = u64::from(options.launches) * u64::from(shape.batches) * u64::from(shape.per_batch);
+    for row in &results.rungs {
+        let scope = row.rung.scope();
+        match (&row.trips, &row.unavailable) {
+            (Some(t), _) => {
+                println!("{scope}: {} round trips, {:?}, sms {:?}", t.trips, t.device, t.sms);
+                if t.trips != expected {
+                    problems.push(format!("{scope}: {} round trips of {expected}", t.trips));
+                }
+                let samples = t.device.map_or(0, |s| s.samples);
+                if samples != (options.launches * shape.batches) as usize {
+                    problems.push(format!("{scope}: {samples} batch samples"));
+                }
+                if row.fences.len() != 2 {
+                    problems.push(format!("{scope}: {} fence costs of 2", row.fences.len()));
+                }
+            }
+            (None, Some(why)) if row.rung == host::gpu::ladder::Rung::Cluster && gpu.hopper().is_err() => {
+                if why != NEEDS_HOPPER {
+                    problems.push(format!("{scope}: unavailable as {why:?}"));
+                }
+            }
+            (None, why) => problems.push(format!("{scope}: did not run ({why:?})")),
+        }
+    }
+    if problems.is_empty() { Ok(()) } else { Err(problems.join("\n")) }
 }

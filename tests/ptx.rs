@@ -190,6 +190,7 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
         layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus.rs"]),
         layout::Family::Pitfall => sources(&["kernels/src/pitfall"]),
         layout::Family::System => sources(&["kernels/src/system"]),
+        layout::Family::Ladder => sources(&["kernels/src/ladder"]),
     };
     for entry in layout::entries() {
         let name = entry.symbol;

@@ -28,6 +28,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Subcommand::Exercise(args) => execute(args, &ptx),
         Subcommand::Publish(args) => execute(args, &ptx),
         Subcommand::PublishSys(args) => execute(args, &ptx),
+        Subcommand::Scopes(args) => execute(args, &ptx),
         Subcommand::Bench(args) => execute(args, &ptx),
         Subcommand::Histogram(args) => execute(args, &ptx),
         // `--save-arrays` writes the arrays and opens no GPU: a command of

@@ -17,6 +17,7 @@ use crate::commands::pitfalls::PitfallsArgs;
 use crate::commands::publish::PublishArgs;
 use crate::commands::publish_sys::PublishSysArgs;
 use crate::commands::render::RenderArgs;
+use crate::commands::scopes::ScopesArgs;
 use crate::commands::sweep::SweepArgs;
 use crate::gpu::launch::Block;
 use crate::reference;
@@ -123,6 +124,10 @@ pub enum Command {
     /// memory, both ways, at system scope and at the wrong scope, with
     /// relaxed flags on either side, and count stale records.
     PublishSys(PublishSysArgs),
+    /// The scope ladder: who each scope (.cta, .cluster, .gpu, .sys)
+    /// includes, the ping-pong round trip between two agents at each, as a
+    /// ratio to the .cta one, and the cost of one fence at each scope.
+    Scopes(ScopesArgs),
     /// Time every sum kernel at large sizes against the device's own copy
     /// bandwidth and an empty launch, with the spread of every timing.
     Bench(BenchArgs),

@@ -9,6 +9,7 @@ use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults};
 use crate::commands::pitfalls::PitfallsReport;
 use crate::commands::publish::PublishResults;
 use crate::commands::publish_sys::PublishSysResults;
+use crate::commands::scopes::ScopesResults;
 use crate::commands::sweep::SweepResults;
 use crate::gpu::{DeviceInfo, Gpu};
 
@@ -92,6 +93,8 @@ results! {
     Publish(PublishResults),
     /// `publish-sys`.
     PublishSys(PublishSysResults),
+    /// `scopes`.
+    Scopes(ScopesResults),
     /// `litmus`.
     Litmus(LitmusResults),
     /// `litmus --tune`.

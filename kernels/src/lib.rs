@@ -48,6 +48,7 @@ pub mod evict;
 pub mod histogram;
 #[cfg(not(feature = "hopper"))]
 pub mod hold;
+pub mod ladder;
 #[cfg(not(feature = "hopper"))]
 pub mod pitfall;
 #[cfg(not(feature = "hopper"))]

@@ -314,3 +314,100 @@ pub unsafe fn load_relaxed_sys(address: *const u32) -> u32 {
     unsafe { asm!("ld.relaxed.sys.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
     value
 }
+
+/// Declares a fence wrapper: its doc, name and the one PTX instruction it
+/// emits. A fence has no operands, makes no thread wait, and orders this
+/// thread's memory operations before it against those after it, as seen by
+/// the threads of its scope that synchronize with this one.
+macro_rules! fence {
+    ($(#[$attr:meta])* $name:ident, $ptx:literal) => {
+        $(#[$attr])*
+        ///
+        #[doc = concat!("Emits `", $ptx, "`.")]
+        #[inline(always)]
+        pub fn $name() {
+            // SAFETY: a fence has no operands and no preconditions.
+            unsafe { asm!($ptx, options(nostack)) }
+        }
+    };
+}
+
+fence!(
+    /// A block-scope acquire-release fence: orders for the threads of one
+    /// block only.
+    fence_acq_rel_cta, "fence.acq_rel.cta;"
+);
+fence!(
+    /// A system-scope acquire-release fence: orders for every thread of the
+    /// program, the host's included.
+    fence_acq_rel_sys, "fence.acq_rel.sys;"
+);
+fence!(
+    /// A block-scope sequentially consistent fence (`fence.sc` adds a
+    /// single total order of all such fences to acquire-release).
+    fence_sc_cta, "fence.sc.cta;"
+);
+fence!(
+    /// A device-scope sequentially consistent fence: CUDA's
+    /// `__threadfence()` (`membar.gl`).
+    fence_sc_gpu, "fence.sc.gpu;"
+);
+fence!(
+    /// A system-scope sequentially consistent fence: CUDA's
+    /// `__threadfence_system()` (`membar.sys`).
+    fence_sc_sys, "fence.sc.sys;"
+);
+fence!(
+    /// A cluster-scope acquire-release fence (Hopper module): orders for the
+    /// threads of every block of this block's cluster.
+    #[cfg(feature = "hopper")]
+    fence_acq_rel_cluster, "fence.acq_rel.cluster;"
+);
+fence!(
+    /// A cluster-scope sequentially consistent fence (Hopper module).
+    #[cfg(feature = "hopper")]
+    fence_sc_cluster, "fence.sc.cluster;"
+);
+
+/// Stores `value` at `address`, a word of the cluster's shared-memory window
+/// (this block's or another block's shared memory, from
+/// `shared::cluster_address`), with release semantics at cluster scope.
+///
+/// Emits `st.release.cluster.shared::cluster.u32`. Every memory write this
+/// thread made before the store is visible to any thread of the same
+/// cluster whose cluster-scope (or wider) acquire load reads `value`; the
+/// threads of other clusters get no guarantee.
+///
+/// # Safety
+///
+/// `address` must come from `shared::cluster_address`, be 4-byte aligned,
+/// and the block that owns it must not have exited.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn store_release_cluster_shared(address: u32, value: u32) {
+    // SAFETY: the caller guarantees a live, aligned cluster address.
+    unsafe {
+        asm!("st.release.cluster.shared::cluster.u32 [{a}], {v};", a = in(reg32) address, v = in(reg32) value, options(nostack))
+    }
+}
+
+/// Loads the `u32` at `address`, a word of the cluster's shared-memory
+/// window, with acquire semantics at cluster scope.
+///
+/// Emits `ld.acquire.cluster.shared::cluster.u32`: pairs with a
+/// [`store_release_cluster_shared`] (or any cluster-scope release) of a
+/// thread of any block of this cluster.
+///
+/// # Safety
+///
+/// As for [`store_release_cluster_shared`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn load_acquire_cluster_shared(address: u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a live, aligned cluster address.
+    unsafe {
+        asm!("ld.acquire.cluster.shared::cluster.u32 {v}, [{a}];", v = out(reg32) value, a = in(reg32) address, options(nostack))
+    };
+    value
+}

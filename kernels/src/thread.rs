@@ -195,3 +195,17 @@ pub unsafe fn sync_cluster() {
         barrier_cluster_wait_aligned();
     }
 }
+
+/// The index of the SM this thread runs on (`%smid`).
+///
+/// Emits `mov.u32 %r, %smid`. The PTX ISA warns that the value may change
+/// during a thread's life (a preempted block can resume elsewhere) and need
+/// not be contiguous; the ladder reads it once to report which SMs its two
+/// agents ran on.
+#[inline(always)]
+pub fn sm_id() -> u32 {
+    let sm;
+    // SAFETY: reading a special register has no preconditions.
+    unsafe { core::arch::asm!("mov.u32 {r}, %smid;", r = out(reg32) sm, options(nomem, nostack)) };
+    sm
+}

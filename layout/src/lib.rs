@@ -21,6 +21,7 @@
 pub mod baseline;
 pub mod exact;
 pub mod histogram;
+pub mod ladder;
 pub mod litmus;
 pub mod pitfall;
 pub mod publish;

@@ -22,6 +22,8 @@ pub enum Family {
     /// The publication between the GPU and a host thread at system scope
     /// (`kernels/src/system/`).
     System,
+    /// The scope ladder's round trips and fence loops (`kernels/src/ladder/`).
+    Ladder,
 }
 
 /// What every kernel has, whatever its family: the facts the PTX tests, the
@@ -187,6 +189,8 @@ pub enum ParamRole {
     Pitfall(crate::pitfall::Arg),
     /// A system-scope publication kernel's argument.
     System(crate::system::Arg),
+    /// A scope-ladder kernel's argument.
+    Ladder(crate::ladder::Arg),
 }
 
 impl ParamRole {
@@ -200,6 +204,7 @@ impl ParamRole {
             ParamRole::Litmus(_) => Family::Litmus,
             ParamRole::Pitfall(_) => Family::Pitfall,
             ParamRole::System(_) => Family::System,
+            ParamRole::Ladder(_) => Family::Ladder,
         }
     }
 }
@@ -291,7 +296,8 @@ pub fn entries() -> impl Iterator<Item = &'static Entry> {
     let pitfalls = crate::pitfall::KERNELS.iter().map(|k| &k.entry);
     let system = crate::system::KERNELS.iter().map(|k| &k.entry);
     let baselines = crate::baseline::KERNELS.iter();
-    sums.chain(publish).chain(histograms).chain(baselines).chain(litmus).chain(pitfalls).chain(system)
+    let ladder = crate::ladder::KERNELS.iter();
+    sums.chain(publish).chain(histograms).chain(baselines).chain(litmus).chain(pitfalls).chain(system).chain(ladder)
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod pitfalls;
 pub mod publish;
 pub mod publish_sys;
 pub mod render;
+pub mod scopes;
 pub mod sweep;
 
 use std::io::IsTerminal;

@@ -19,6 +19,7 @@ mod device_repr;
 mod driver_error;
 pub mod histogram;
 mod host_memory;
+pub mod ladder;
 pub mod launch;
 pub mod litmus;
 pub mod pitfall;

@@ -602,3 +602,18 @@ fn pitfalls_in_every_format() {
     assert!(!report.fixes_held(), "the ticket's wrong sum fails the run");
     assert_eq!(crate::commands::Report::checks(report).lines.lines().count(), 1);
 }
+
+/// The scope ladder with made-up figures (`commands::scopes::report`'s
+/// fixture: `.cluster` unavailable, so its one line shows).
+fn scopes() -> Record {
+    record(Results::Scopes(crate::commands::scopes::report::tests::fixture()))
+}
+
+#[test]
+fn scopes_in_every_format() {
+    let record = scopes();
+    every_format("scopes", &record);
+    let text = export(&record, Format::Table);
+    assert!(text.contains("needs compute capability 9.0"), "{text}");
+    assert!(text.contains("4.00×"), "{text}");
+}

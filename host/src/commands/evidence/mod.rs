@@ -65,6 +65,8 @@ pub const RUNS: &[Run] = &[
     step("publish-preload", &["publish", "--preload"]),
     step("publish-same-slot", &["publish", "--flag", "same-slot"]),
     step("publish-stale", &["publish", "--preload", "--delay-ns", "2000"]),
+    // The scope ladder: round trips and fences at .cta, .cluster, .gpu, .sys.
+    step("scopes", &["scopes"]),
     // Reductions at the memory limit: warm, cold, and warm from 4,096 floats
     // to 2^31, the largest size a 32-bit float count reaches on the card.
     plotted("bench", &["bench"]),
@@ -429,6 +431,8 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                     .iter()
                     .map(|p| (format!("pitfalls-{}", p.key()), strings(&["pitfalls", "--quick", "--only", p.key()]))),
             ),
+            // The ladder's every round trip and fence loop, short.
+            Family::Ladder => runs.push(("scopes".to_owned(), strings(&["scopes", "--quick"]))),
             // One run per variant, small, so each log holds one variant's
             // reports of the mapped host memory's accesses.
             Family::System => runs.extend(layout::system::VARIANTS.iter().map(|v| {
@@ -619,7 +623,7 @@ mod tests {
     fn the_sanitizer_runs_every_family_publication_variant_and_pitfall() {
         let runs = sanitizer_runs();
         let names: Vec<&str> = runs.iter().map(|(name, _)| name.as_str()).collect();
-        assert!(["sweep", "histogram", "bench", "litmus"].iter().all(|run| names.contains(run)));
+        assert!(["sweep", "histogram", "bench", "litmus", "scopes"].iter().all(|run| names.contains(run)));
         for v in layout::publish::VARIANTS {
             let run = runs.iter().find(|(name, _)| name == &format!("publish-{}", v.name)).expect("a run per variant");
             assert!(run.1.iter().any(|a| a == v.name));
@@ -635,7 +639,7 @@ mod tests {
             assert!(run.1.iter().any(|a| a == v.name));
         }
         let variants = layout::publish::VARIANTS.len() + layout::system::VARIANTS.len();
-        assert_eq!(runs.len(), 4 + variants + layout::pitfall::Pitfall::ALL.len());
+        assert_eq!(runs.len(), 5 + variants + layout::pitfall::Pitfall::ALL.len());
         use clap::Parser;
         for (name, args) in &runs {
             let argv = std::iter::once("host".to_owned()).chain(args.iter().cloned());

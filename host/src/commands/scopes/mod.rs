@@ -1,0 +1,305 @@
+//! `host scopes`: the scope ladder. Per rung (`.cta`, `.cluster`, `.gpu`,
+//! `.sys`), who the scope includes, the ping-pong round trip's median and
+//! spread with its ratio to the `.cta` one, and the cost of one fence at that
+//! scope with its ratio to the `.cta` fence.
+//!
+//! A round-trip sample is one batch of round trips timed on the GPU's
+//! `%globaltimer` by agent A, divided by the batch's round trips; the `.sys`
+//! rung also reports the CPU agent's own batches, timed with `Instant`. A
+//! fence's cost is the median loop with the fence minus the median loop
+//! without it (`ladder_fence_none`), over the loop's fences.
+
+pub mod args;
+pub mod report;
+
+pub use args::ScopesArgs;
+
+use crate::error::LabError;
+use crate::gpu::Gpu;
+use crate::gpu::ladder::{self, Rung, TripShape};
+
+/// What the runner does, from the flags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ScopesOptions {
+    /// Round-trip launches per rung.
+    pub launches: u32,
+    /// Each launch's batches, round trips per batch and spin budget.
+    pub shape: TripShape,
+    /// Fences per timed loop.
+    pub iterations: u32,
+    /// Timed loops per fence (one launch).
+    pub repeats: u32,
+}
+
+/// Median and spread of one set of samples, in nanoseconds.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Spread {
+    /// Samples.
+    pub samples: usize,
+    /// The median.
+    pub median_ns: f64,
+    /// The 10th percentile (nearest rank).
+    pub p10_ns: f64,
+    /// The 90th percentile (nearest rank).
+    pub p90_ns: f64,
+}
+
+impl Spread {
+    /// The spread of `values`, or `None` if there are none.
+    pub fn of(values: &[f64]) -> Option<Spread> {
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        Some(Spread {
+            samples: sorted.len(),
+            median_ns: median_sorted(&sorted)?,
+            p10_ns: nearest_rank(&sorted, 10)?,
+            p90_ns: nearest_rank(&sorted, 90)?,
+        })
+    }
+}
+
+/// The median of sorted values: the middle one, or the mean of the two
+/// middle ones.
+fn median_sorted(sorted: &[f64]) -> Option<f64> {
+    let n = sorted.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(sorted[n / 2]),
+        _ => Some(f64::midpoint(sorted[n / 2 - 1], sorted[n / 2])),
+    }
+}
+
+/// The `percent`th percentile of sorted values by nearest rank: the value
+/// at rank `ceil(percent * n / 100)`, counted from 1.
+fn nearest_rank(sorted: &[f64], percent: usize) -> Option<f64> {
+    let rank = (percent * sorted.len()).div_ceil(100).max(1);
+    sorted.get(rank - 1).copied()
+}
+
+/// `value / base`, where the base is measured and positive.
+pub fn ratio(value: f64, base: Option<f64>) -> Option<f64> {
+    base.filter(|b| *b > 0.0).map(|b| value / b)
+}
+
+/// One rung's round trips, summed over its launches.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Trips {
+    /// Launches.
+    pub launches: u32,
+    /// Round trips completed.
+    pub trips: u64,
+    /// Timeouts of either agent.
+    pub timeouts: u64,
+    /// Nanoseconds per round trip, from the GPU agent's batches.
+    pub device: Option<Spread>,
+    /// Nanoseconds per round trip, from the CPU agent's batches (`.sys`).
+    pub host: Option<Spread>,
+    /// The median's ratio to the `.cta` round trip's.
+    pub ratio_to_cta: Option<f64>,
+    /// The SMs (`%smid`) agents A and B ran on, per launch.
+    pub sms: Vec<(u32, u32)>,
+}
+
+/// One fence's cost.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct FenceCost {
+    /// The fence as PTX writes it.
+    pub fence: String,
+    /// Median nanoseconds of the loop with the fence, over its fences,
+    /// minus the same of the loop without: the fence's cost.
+    pub ns_per_fence: f64,
+    /// Its ratio to the `.cta` fence of the same kind.
+    pub ratio_to_cta: Option<f64>,
+}
+
+/// One rung of the ladder.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RungRow {
+    /// The rung.
+    pub rung: Rung,
+    /// Who its scope includes.
+    pub includes: String,
+    /// The round trip's two agents.
+    pub agents: String,
+    /// Its round trips, or `None` if this GPU cannot run the rung.
+    pub trips: Option<Trips>,
+    /// Its fences (acq_rel, then sc), empty if this GPU cannot run them.
+    pub fences: Vec<FenceCost>,
+    /// Why the rung did not run (a GPU below compute capability 9.0 for
+    /// `.cluster`), in one line.
+    pub unavailable: Option<String>,
+    /// The correct publication's result at this scope, filled from the
+    /// publication runs where the lead has one; not printed when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publication: Option<String>,
+    /// The litmus result at this scope, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub litmus: Option<String>,
+}
+
+/// What `host scopes` measured.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScopesResults {
+    /// The settings.
+    pub options: ScopesOptions,
+    /// The baseline loop's median nanoseconds per iteration (no fence).
+    pub loop_ns: Option<f64>,
+    /// One row per rung, narrowest first.
+    pub rungs: Vec<RungRow>,
+}
+
+/// What one round-trip launch adds to its rung's samples.
+fn per_trip(batch_ns: &[u64], per_batch: u32) -> impl Iterator<Item = f64> + '_ {
+    batch_ns.iter().map(move |&ns| ns as f64 / f64::from(per_batch))
+}
+
+/// The median per-iteration nanoseconds of fence-loop samples.
+fn per_iteration(loop_ns: &[u64], iterations: u32) -> Option<f64> {
+    let values: Vec<f64> = loop_ns.iter().map(|&ns| ns as f64 / f64::from(iterations)).collect();
+    Spread::of(&values).map(|s| s.median_ns)
+}
+
+/// The one line a rung this GPU cannot run says.
+pub const NEEDS_HOPPER: &str = "needs compute capability 9.0";
+
+/// Runs the ladder on `gpu`.
+pub fn run(gpu: &Gpu, options: &ScopesOptions) -> Result<ScopesResults, LabError> {
+    let base_loop = ladder::fence_loop(gpu, &layout::ladder::FENCE_NONE, options.iterations, options.repeats)?;
+    let loop_ns = per_iteration(&base_loop, options.iterations);
+    let mut rungs = Vec::new();
+    for rung in Rung::ALL {
+        let mut row = RungRow {
+            rung,
+            includes: rung.includes().to_owned(),
+            agents: rung.agents().to_owned(),
+            trips: None,
+            fences: Vec::new(),
+            unavailable: None,
+            publication: None,
+            litmus: None,
+        };
+        if rung == Rung::Cluster && gpu.hopper().is_err() {
+            row.unavailable = Some(NEEDS_HOPPER.to_owned());
+            rungs.push(row);
+            continue;
+        }
+        let mut trips = Trips {
+            launches: options.launches,
+            trips: 0,
+            timeouts: 0,
+            device: None,
+            host: None,
+            ratio_to_cta: None,
+            sms: Vec::new(),
+        };
+        let (mut device, mut host) = (Vec::new(), Vec::new());
+        for _ in 0..options.launches {
+            let launch = ladder::round_trips(gpu, rung, options.shape)?;
+            device.extend(per_trip(&launch.device_ns, options.shape.per_batch));
+            host.extend(per_trip(&launch.host_ns, options.shape.per_batch));
+            trips.trips += launch.trips;
+            trips.timeouts += launch.timeouts;
+            trips.sms.push(launch.sms);
+        }
+        trips.device = Spread::of(&device);
+        trips.host = Spread::of(&host);
+        row.trips = Some(trips);
+        for entry in rung.fences() {
+            let samples = ladder::fence_loop(gpu, entry, options.iterations, options.repeats)?;
+            if let (Some(with), Some(without)) = (per_iteration(&samples, options.iterations), loop_ns) {
+                let fence = entry.ptx_has.first().map_or("", |f| f.trim_end_matches(';')).to_owned();
+                row.fences.push(FenceCost { fence, ns_per_fence: with - without, ratio_to_cta: None });
+            }
+        }
+        rungs.push(row);
+    }
+    fill_ratios(&mut rungs);
+    Ok(ScopesResults { options: *options, loop_ns, rungs })
+}
+
+/// Sets every rung's ratios to the `.cta` rung's round trip and fences.
+pub fn fill_ratios(rungs: &mut [RungRow]) {
+    let cta = rungs.iter().find(|r| r.rung == Rung::Cta);
+    let trip_base = cta.and_then(|r| r.trips.as_ref()).and_then(|t| t.device).map(|s| s.median_ns);
+    let fence_base: Vec<f64> = cta.map_or_else(Vec::new, |r| r.fences.iter().map(|f| f.ns_per_fence).collect());
+    for row in rungs.iter_mut() {
+        if let Some(trips) = row.trips.as_mut() {
+            trips.ratio_to_cta = trips.device.and_then(|s| ratio(s.median_ns, trip_base));
+        }
+        for (k, fence) in row.fences.iter_mut().enumerate() {
+            fence.ratio_to_cta = ratio(fence.ns_per_fence, fence_base.get(k).copied());
+        }
+    }
+}
+
+/// One line per failed check: a rung that ran but completed no round trip,
+/// timed out, or (`.gpu`) ran both agents on one SM.
+pub fn failures(results: &ScopesResults) -> Vec<String> {
+    let mut lines = Vec::new();
+    for row in &results.rungs {
+        let Some(trips) = &row.trips else { continue };
+        let scope = row.rung.scope();
+        if trips.trips == 0 {
+            lines.push(format!("{scope}: no round trip completed in {} launches", trips.launches));
+        }
+        if trips.timeouts > 0 {
+            lines.push(format!("{scope}: {} timeouts in {} launches", trips.timeouts, trips.launches));
+        }
+        if row.rung == Rung::Gpu && trips.sms.iter().any(|(a, b)| a == b) {
+            lines.push(format!("{scope}: both agents ran on one SM in a launch ({:?})", trips.sms));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spread_by_nearest_rank() {
+        let values: Vec<f64> = (1..=10).map(f64::from).collect();
+        let s = Spread::of(&values).unwrap();
+        assert_eq!((s.samples, s.median_ns, s.p10_ns, s.p90_ns), (10, 5.5, 1.0, 9.0));
+        let one = Spread::of(&[7.0]).unwrap();
+        assert_eq!((one.median_ns, one.p10_ns, one.p90_ns), (7.0, 7.0, 7.0));
+        assert_eq!(Spread::of(&[]), None);
+    }
+
+    #[test]
+    fn a_batch_is_divided_by_its_round_trips() {
+        assert_eq!(per_trip(&[1024, 2048], 256).collect::<Vec<_>>(), [4.0, 8.0]);
+        assert_eq!(per_iteration(&[400, 200, 300], 100), Some(3.0));
+    }
+
+    #[test]
+    fn ratios_are_to_the_cta_rung_and_absent_without_it() {
+        assert_eq!(ratio(6.0, Some(2.0)), Some(3.0));
+        assert_eq!(ratio(6.0, Some(0.0)), None);
+        assert_eq!(ratio(6.0, None), None);
+        let mut rows = report::tests::fixture().rungs;
+        for row in &mut rows {
+            row.trips.iter_mut().for_each(|t| t.ratio_to_cta = None);
+        }
+        fill_ratios(&mut rows);
+        let trip = |k: usize| rows[k].trips.as_ref().and_then(|t| t.ratio_to_cta);
+        assert_eq!(trip(0), Some(1.0));
+        assert_eq!(trip(2), Some(4.0));
+        assert_eq!(rows[3].fences[0].ratio_to_cta, Some(20.0));
+    }
+
+    #[test]
+    fn failures_name_timeouts_empty_rungs_and_a_shared_sm() {
+        let mut results = report::tests::fixture();
+        assert_eq!(failures(&results), Vec::<String>::new());
+        let gpu = results.rungs[2].trips.as_mut().unwrap();
+        gpu.timeouts = 1;
+        gpu.sms[0] = (3, 3);
+        assert_eq!(
+            failures(&results),
+            [".gpu: 1 timeouts in 2 launches", ".gpu: both agents ran on one SM in a launch ([(3, 3), (2, 4)])"]
+        );
+        results.rungs[0].trips.as_mut().unwrap().trips = 0;
+        assert_eq!(failures(&results)[0], ".cta: no round trip completed in 2 launches");
+    }
+}
