@@ -51,8 +51,6 @@ pub mod hold;
 #[cfg(not(feature = "hopper"))]
 pub mod pitfall;
 #[cfg(not(feature = "hopper"))]
-pub mod publish;
-#[cfg(not(feature = "hopper"))]
 pub mod sum;
 
 // The Hopper module's kernels (`sm_90`).
@@ -62,5 +60,10 @@ pub mod cluster_probe;
 // The litmus suite is in both: its `.cluster` variants in the Hopper module,
 // every other kernel of it (and its classifier) in the base one.
 pub mod litmus;
+
+// In both modules: the publication demo's base variants are compiled only
+// into the base module, its cluster variants only into the Hopper one
+// (`publish/mod.rs`), over one protocol.
+pub mod publish;
 
 mod panic;
