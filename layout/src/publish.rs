@@ -161,6 +161,15 @@ pub enum Memory {
 }
 
 impl Memory {
+    /// Words for help and tables.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Memory::Shared => "shared memory",
+            Memory::Distributed => "the producer block's shared memory, read through distributed shared memory",
+            Memory::Global => "global memory",
+        }
+    }
+
     /// The parameters of its kernels: [`INTRA_BLOCK_PARAMS`] when the slot
     /// is in shared memory, [`INTER_BLOCK_PARAMS`] when it is in global
     /// memory.
@@ -186,6 +195,10 @@ impl Memory {
 /// consumer rank 1, so cluster `p` is pair `p` and, in a one-dimensional
 /// grid, blocks `2p` and `2p + 1`, the pairing of the cross-block protocol.
 pub const CLUSTER_BLOCKS: u32 = 2;
+
+// Every grid of `sm_count * BLOCKS_PER_SM` blocks is a whole number of
+// clusters.
+const _: () = assert!(BLOCKS_PER_SM.is_multiple_of(CLUSTER_BLOCKS));
 
 /// What each argument of a publication kernel is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
