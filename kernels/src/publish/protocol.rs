@@ -1,9 +1,9 @@
 //! The protocol every `publish` kernel runs, with the flag operations left as
 //! parameters: the variants differ in nothing else.
 
-pub use layout::publish::{Counts, Payload, Slot};
 #[cfg(not(feature = "hopper"))]
 pub use layout::publish::{CONSUMER, PRODUCER};
+pub use layout::publish::{Counts, Payload, Slot};
 
 use crate::{atomic, global, shared, thread};
 
@@ -385,9 +385,8 @@ pub unsafe fn across_a_cluster(
             // SAFETY: `remote` is the producer block's slot, alive until the
             // barrier below. The asm of `load` and of the payload loads keeps
             // the compiler from moving the payload reads above the flag's.
-            let seen = unsafe {
-                if wait_remote(load, remote + READY, deadline) { Some(read_remote(remote)) } else { None }
-            };
+            let seen =
+                unsafe { if wait_remote(load, remote + READY, deadline) { Some(read_remote(remote)) } else { None } };
             tally(&mut counts, seen);
             last = seen.unwrap_or(Payload::EMPTY);
         }

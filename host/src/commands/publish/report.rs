@@ -110,23 +110,22 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
     }
     let launches = rows.first().map_or(0, |r| r.counts.launches);
     let table = render_some(builder, look, 4..8);
-    let layout =
-        rows.iter().find(|r| r.variant.memory == layout::publish::Memory::Global).map_or(String::new(), |r| {
-            let flags = match r.geometry.flags {
-                FlagPlacement::SameSlot => "in the payload's own 16-byte slot (the page's layout)",
-                FlagPlacement::Apart => "half the slots away from its payload",
-            };
-            let preload =
-                if r.geometry.preload { ", and each consumer reads the payload once before it waits" } else { "" };
-            let delay = match r.geometry.delay_ns {
-                0 => String::new(),
-                ns => format!("; each producer waits {ns} ns before each round"),
-            };
-            format!(
-                "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
+    let layout = rows.iter().find(|r| r.variant.memory == layout::publish::Memory::Global).map_or(String::new(), |r| {
+        let flags = match r.geometry.flags {
+            FlagPlacement::SameSlot => "in the payload's own 16-byte slot (the page's layout)",
+            FlagPlacement::Apart => "half the slots away from its payload",
+        };
+        let preload =
+            if r.geometry.preload { ", and each consumer reads the payload once before it waits" } else { "" };
+        let delay = match r.geometry.delay_ns {
+            0 => String::new(),
+            ns => format!("; each producer waits {ns} ns before each round"),
+        };
+        format!(
+            "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
                  The litmus twin is the MP test with the same flag, run by `host litmus --test mp`.\n"
-            )
-        });
+        )
+    });
     format!(
         "Publication: producer writes {{42, 3.5}} then sets a flag; consumer waits for the flag, reads the record.\n\
          {launches} launches per variant; a stale record is one read as {{0, 0}} after the flag was seen.\n{layout}{table}\n"
