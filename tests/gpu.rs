@@ -569,6 +569,10 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
 /// producer's delay, the setting that makes the relaxed variant stale.
 fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> Result<(), String> {
     let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
+    if let Some(refused) = refused_without_hopper(gpu, &kernels, variant)? {
+        println!("  {}: not run on this GPU; refused with: {refused}", variant.symbol());
+        return Ok(());
+    }
     for (flags, preload, delay_ns) in [
         (FlagPlacement::SameSlot, false, 0),
         (FlagPlacement::Apart, false, 0),
@@ -595,6 +599,10 @@ fn guaranteed_publication_is_never_stale(gpu: &Gpu, variant: PublishVariant) -> 
 fn broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
     let kernels = PublishKernels::load(gpu).map_err(|e| e.to_string())?;
     for variant in PublishVariant::all().filter(|v| !v.guaranteed) {
+        if let Some(refused) = refused_without_hopper(gpu, &kernels, variant)? {
+            println!("  {}: not run on this GPU; refused with: {refused}", variant.symbol());
+            continue;
+        }
         let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
         let c = kernels.run(variant, geometry, 1).map_err(|e| e.to_string())?;
         if c.pairs + c.timeouts != geometry.pairs_per_launch(variant) {
@@ -643,6 +651,25 @@ fn system_scope_broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> 
         println!("  {}: {:?}: {}", variant.name, row.counts.counts, row.verdict().text());
     }
     Ok(())
+}
+
+/// On a GPU without the Hopper module, a cluster variant's run must fail
+/// with the one-line error: `Some(that line)`. `None` where the variant can
+/// run here.
+fn refused_without_hopper(
+    gpu: &Gpu,
+    kernels: &PublishKernels<'_>,
+    variant: PublishVariant,
+) -> Result<Option<String>, String> {
+    if variant.entry().module == layout::Module::Base || gpu.hopper().is_ok() {
+        return Ok(None);
+    }
+    let geometry = PublishGeometry::for_device(variant, gpu.info.sm_count);
+    match kernels.run(variant, geometry, 1) {
+        Ok(c) => Err(format!("  {}: ran without the Hopper module: {c:?}", variant.symbol())),
+        Err(e) if e.to_string().lines().count() == 1 => Ok(Some(e.to_string())),
+        Err(e) => Err(format!("  {}: refused in more than one line: {e}", variant.symbol())),
+    }
 }
 
 /// Both histogram kernels, both distributions, sizes that are not multiples

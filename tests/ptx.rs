@@ -324,7 +324,7 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
     }
     // The publication demo's cross-block consumers preload the payload's
     // line (`--preload`): that load is kept live too, once per kernel.
-    for variant in layout::publish::VARIANTS.iter().filter(|v| v.placement == layout::Placement::InterBlock) {
+    for variant in layout::publish::VARIANTS.iter().filter(|v| v.memory == layout::publish::Memory::Global) {
         let name = variant.entry.symbol;
         let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
         if xtask::sass::kept_live(body) != 1 {
@@ -362,7 +362,88 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
             }
         }
     }
+    broken.extend(cluster_records_survive_to_sass(&functions));
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The cluster variants whose record lives in the producer block's shared
+/// memory: in sm_90 SASS the producer's record is one `STS.64` (the two plain
+/// 32-bit stores of adjacent fields, merged) before the flag's strong store,
+/// with the release's barrier of the flag's scope between them
+/// (`MEMBAR.ALL.GPU` for `.cluster`, `MEMBAR.ALL.CTA` for `.cta`) or, relaxed,
+/// none; the flag's strong accesses carry the scope `ptxas` gives it (`.GPU`
+/// for `.cluster`, `.SM` for `.cta`); and the consumer's two plain payload
+/// loads through distributed shared memory (generic `LD.E`) follow its last
+/// flag load. The barrier variant has no strong access at all: its record's
+/// store is followed by the cluster barrier's `MEMBAR.ALL.GPU`, and its two
+/// loads come after the barrier's `CCTL.IVALL`.
+fn cluster_records_survive_to_sass(functions: &[(String, String)]) -> Vec<String> {
+    use layout::Scope;
+    use layout::publish::{Memory, Ordering};
+    let mut broken = Vec::new();
+    for variant in layout::publish::VARIANTS.iter().filter(|v| v.memory == Memory::Distributed) {
+        let name = variant.entry.symbol;
+        let body = &functions.iter().find(|(f, _)| f == name).unwrap_or_else(|| panic!("no SASS for {name}")).1;
+        let ops = xtask::sass::memory_opcodes(body);
+        let strong = |op: &String| op.starts_with("ST.E.STRONG") || op.starts_with("LD.E.STRONG");
+        let record = |op: &String| op == "STS.64";
+        let payload_loads = |from: usize, skip: &str| -> Vec<String> {
+            ops[from..].iter().filter(|op| !op.starts_with(skip)).take(2).cloned().collect()
+        };
+        if variant.ordering == Ordering::Barrier {
+            if let Some(op) = ops.iter().find(|op| strong(op)) {
+                broken.push(format!("{name}: a strong access {op} in a variant without a flag"));
+            }
+            match ops.iter().rposition(record) {
+                Some(i) if ops.get(i + 1).map(String::as_str) == Some("MEMBAR.ALL.GPU") => {}
+                found => {
+                    broken.push(format!("{name}: the record's STS.64 at {found:?} is not before the barrier's MEMBAR"))
+                }
+            }
+            match ops.iter().position(|op| op == "LD.E") {
+                Some(i)
+                    if i > 0 && ops[i - 1] == "CCTL.IVALL" && ops.get(i + 1).map(String::as_str) == Some("LD.E") => {}
+                found => {
+                    broken.push(format!("{name}: the payload's loads at {found:?} do not follow the barrier's CCTL"))
+                }
+            }
+            continue;
+        }
+        let suffix = match variant.scope {
+            Scope::Cta => ".STRONG.SM",
+            Scope::Cluster => ".STRONG.GPU",
+            other => panic!("{name}: no cluster variant has a flag at {other:?}"),
+        };
+        let flags: Vec<&String> = ops.iter().filter(|op| strong(op)).collect();
+        if flags.is_empty() || !flags.iter().all(|op| op.ends_with(suffix)) {
+            broken.push(format!("{name}: flag accesses {flags:?}, expected each {suffix}"));
+        }
+        let fence = match (variant.ordering, variant.scope) {
+            (Ordering::ReleaseAcquire, Scope::Cluster) => vec!["MEMBAR.ALL.GPU"],
+            (Ordering::ReleaseAcquire, _) => vec!["MEMBAR.ALL.CTA"],
+            _ => vec![],
+        };
+        for (i, _) in ops.iter().enumerate().filter(|(_, op)| op.starts_with("ST.E.STRONG")) {
+            let Some(at) = ops[..i].iter().rposition(record) else {
+                broken.push(format!("{name}: a flag store with no STS.64 of the record before it"));
+                continue;
+            };
+            let between: Vec<&str> = ops[at + 1..i].iter().map(String::as_str).collect();
+            if between != fence {
+                broken.push(format!("{name}: between the record and its flag {between:?}, expected {fence:?}"));
+            }
+        }
+        match ops.iter().rposition(|op| op.starts_with("LD.E.STRONG")) {
+            None => broken.push(format!("{name}: no flag load")),
+            Some(last) => {
+                let after = payload_loads(last + 1, "CCTL");
+                if after != ["LD.E", "LD.E"] {
+                    broken.push(format!("{name}: after the flag load {after:?}, not the payload's two loads"));
+                }
+            }
+        }
+    }
+    broken
 }
 
 /// Every mutant `host litmus --mutants` would run assembles for sm_90, and

@@ -52,8 +52,6 @@ pub mod ladder;
 #[cfg(not(feature = "hopper"))]
 pub mod pitfall;
 #[cfg(not(feature = "hopper"))]
-pub mod publish;
-#[cfg(not(feature = "hopper"))]
 pub mod sum;
 #[cfg(not(feature = "hopper"))]
 pub mod system;
@@ -65,5 +63,10 @@ pub mod cluster_probe;
 // The litmus suite is in both: its `.cluster` variants in the Hopper module,
 // every other kernel of it (and its classifier) in the base one.
 pub mod litmus;
+
+// In both modules: the publication demo's base variants are compiled only
+// into the base module, its cluster variants only into the Hopper one
+// (`publish/mod.rs`), over one protocol.
+pub mod publish;
 
 mod panic;

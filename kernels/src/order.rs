@@ -391,23 +391,130 @@ pub unsafe fn store_release_cluster_shared(address: u32, value: u32) {
     }
 }
 
-/// Loads the `u32` at `address`, a word of the cluster's shared-memory
-/// window, with acquire semantics at cluster scope.
+// The `.cluster` scope (PTX ISA 7.8, `sm_90`): the threads of every block of
+// one thread-block cluster. The PTX ISA's memory-consistency model (section
+// "Scope", 8.5 in recent editions) lists `.cta`, `.cluster`, `.gpu` and
+// `.sys` as nested thread sets: a `.cluster` release and a `.cluster`
+// acquire are morally strong towards each other when both threads are in
+// one cluster, whichever blocks of it they run in; a `.cta` pair between
+// two blocks is not, so it guarantees nothing there.
+
+/// Stores `value` at `address` with release semantics at cluster scope.
 ///
-/// Emits `ld.acquire.cluster.shared::cluster.u32`: pairs with a
-/// [`store_release_cluster_shared`] (or any cluster-scope release) of a
-/// thread of any block of this cluster.
+/// Emits `st.release.cluster.b32` (generic address). Every memory write this
+/// thread made before the store, to its own block's shared memory, another
+/// block's through distributed shared memory, or global memory, is visible to
+/// any thread *of the same cluster* whose acquire at cluster scope (or wider)
+/// reads `value`. Threads of other clusters get no guarantee.
 ///
 /// # Safety
 ///
-/// As for [`store_release_cluster_shared`].
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
 #[cfg(feature = "hopper")]
 #[inline(always)]
-pub unsafe fn load_acquire_cluster_shared(address: u32) -> u32 {
+pub unsafe fn store_release_cluster(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.release.cluster.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` with acquire semantics at cluster scope.
+///
+/// Emits `ld.acquire.cluster.b32` (generic address): pairs with a
+/// [`store_release_cluster`] from any block of this block's cluster.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn load_acquire_cluster(address: *const u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("ld.acquire.cluster.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg64) address, options(nostack)) }
+    value
+}
+
+/// Stores `value` at `address` atomically but with no ordering, at cluster
+/// scope.
+///
+/// Emits `st.relaxed.cluster.b32` (generic address): atomic, and in scope for
+/// every thread of the cluster, but it publishes no other store.
+///
+/// # Safety
+///
+/// `address` must point to a live, 4-byte aligned `u32` (shared or global).
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn store_relaxed_cluster(address: *mut u32, value: u32) {
+    // SAFETY: the caller guarantees a valid, aligned address.
+    unsafe { asm!("st.relaxed.cluster.b32 [{a}], {v};", a = in(reg64) address, v = in(reg32) value, options(nostack)) }
+}
+
+/// Loads the `u32` at `address` in the cluster's shared-memory window
+/// (usually another block's shared memory) with acquire semantics at
+/// cluster scope.
+///
+/// Emits `ld.acquire.cluster.shared::cluster.b32`: the distributed
+/// shared-memory form of [`load_acquire_cluster`]. If it reads the value of a
+/// [`store_release_cluster`] or [`store_release_cluster_shared`] by a thread of another block of the cluster,
+/// every write that thread made before its store is visible to this thread's
+/// later reads, the plain `ld.shared::cluster` of that block's record
+/// included.
+///
+/// # Safety
+///
+/// `address` must come from `shared::cluster_address`, be 4-byte aligned,
+/// and the block that owns it must not have exited.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn load_acquire_cluster_dsmem(address: u32) -> u32 {
     let value;
     // SAFETY: the caller guarantees a live, aligned cluster address.
     unsafe {
-        asm!("ld.acquire.cluster.shared::cluster.u32 {v}, [{a}];", v = out(reg32) value, a = in(reg32) address, options(nostack))
-    };
+        asm!("ld.acquire.cluster.shared::cluster.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg32) address, options(nostack))
+    }
+    value
+}
+
+/// Loads the `u32` at `address` in the cluster's shared-memory window with
+/// acquire semantics at *block* scope: the wrong scope for a flag another
+/// block of the cluster stores.
+///
+/// Emits `ld.acquire.cta.shared::cluster.b32`. The load is legal, but its
+/// scope is this block's threads only: paired with a release by a thread of
+/// another block it is not morally strong, so it forms no synchronization and
+/// makes nothing visible.
+///
+/// # Safety
+///
+/// As [`load_acquire_cluster_dsmem`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn load_acquire_cta_dsmem(address: u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a live, aligned cluster address.
+    unsafe {
+        asm!("ld.acquire.cta.shared::cluster.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg32) address, options(nostack))
+    }
+    value
+}
+
+/// Loads the `u32` at `address` in the cluster's shared-memory window
+/// atomically but with no ordering, at cluster scope.
+///
+/// Emits `ld.relaxed.cluster.shared::cluster.b32`: a spin on it sees another
+/// block's store eventually, but reading a value makes nothing else visible.
+///
+/// # Safety
+///
+/// As [`load_acquire_cluster_dsmem`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn load_relaxed_cluster_dsmem(address: u32) -> u32 {
+    let value;
+    // SAFETY: the caller guarantees a live, aligned cluster address.
+    unsafe {
+        asm!("ld.relaxed.cluster.shared::cluster.b32 {v}, [{a}];", v = out(reg32) value, a = in(reg32) address, options(nostack))
+    }
     value
 }

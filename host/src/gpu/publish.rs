@@ -3,10 +3,9 @@
 
 use cudarc::driver::LaunchConfig;
 use layout::ParamRole;
-use layout::Placement;
-use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Payload, Slot, Variant};
+use layout::publish::{Arg, BLOCKS_PER_SM, Counts, Memory, Payload, Slot, Variant};
 
-use super::args::{Args, once};
+use super::args::{Args, Launch, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::registry::Kernel;
@@ -55,6 +54,9 @@ impl PublishGeometry {
     /// threads. Across blocks: 32 threads, so every producer is resident
     /// beside its consumer (a Hopper SM holds 32 blocks). Both give
     /// `sm_count * 16384` pairs per launch at the default rounds.
+    ///
+    /// The cluster variants take the cross-block shape, launched in clusters
+    /// of two: each cluster is one pair.
     pub fn for_device(variant: PublishVariant, sm_count: u32) -> PublishGeometry {
         let placement = variant.placement;
         PublishGeometry {
@@ -112,7 +114,8 @@ impl<'gpu> PublishKernels<'gpu> {
     ) -> Result<PublishCounts, LabError> {
         let stream = self.gpu.stream();
         let doing = |what: &str| format!("{what} for {}", variant.symbol());
-        let across = variant.placement == Placement::InterBlock;
+        // Only a record in global memory needs `slots`.
+        let across = variant.memory == Memory::Global;
         let consumers = variant.placement.pairs(geometry.blocks) as usize;
         // Cross-block pairs keep one slot per round in global memory; a
         // same-block pair keeps its slot in shared memory, and the argument is
@@ -126,8 +129,10 @@ impl<'gpu> PublishKernels<'gpu> {
         let config = LaunchConfig {
             grid_dim: (geometry.blocks, 1, 1),
             block_dim: (geometry.threads, 1, 1),
-            shared_mem_bytes: variant.placement.shared().bytes(geometry.threads, 0),
+            shared_mem_bytes: variant.memory.shared().bytes(geometry.threads, 0),
         };
+        // The cluster variants pair the two blocks of each cluster.
+        let launch = variant.cluster().map_or(Launch::Ordinary, Launch::Clusters);
         let function = self.functions.get(variant.index())?;
         let flag_apart = match geometry.flags {
             FlagPlacement::SameSlot => 0u32,
@@ -163,8 +168,10 @@ impl<'gpu> PublishKernels<'gpu> {
             // `slots` holds `consumers * rounds` zeroed slots (the kernel
             // takes the flag offset mod that count), `observed` one payload
             // per consumer and `totals` one `Counts`; `config` gives the
-            // placement's block shape and shared bytes.
-            unsafe { args.launch(config) }.doing(|| doing("launching"))?;
+            // placement's block shape and its memory's shared bytes; a
+            // cluster variant's grid (`sm_count * 16` blocks) is a whole
+            // number of clusters of two.
+            unsafe { args.launch_as(config, launch) }.doing(|| doing("launching"))?;
             // One `Counts` was allocated, so one comes back.
             let launch_totals = stream.clone_dtoh(&totals).doing(|| doing("reading counters"))?[0].0;
             counts.pairs += u64::from(launch_totals.pairs);

@@ -185,7 +185,11 @@ fn publish() -> Record {
             row(&variants::GRID_RELEASE_ACQUIRE, 0, 0),
             row(&variants::GRID_RELAXED, 1234, 0),
             row(&variants::GRID_WRONG_SCOPE, 12, 10_123),
+            row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 0, 0),
+            row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0),
+            row(&variants::CLUSTER_BARRIER, 0, 0),
         ],
+        not_run: Vec::new(),
     }))
 }
 

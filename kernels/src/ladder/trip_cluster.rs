@@ -56,7 +56,7 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cluster(
         // SAFETY: both inboxes live until the second cluster barrier.
         let send = |v| unsafe { order::store_release_cluster_shared(theirs, v) };
         // SAFETY: both inboxes live until the second cluster barrier.
-        let receive = || unsafe { order::load_acquire_cluster_shared(mine) };
+        let receive = || unsafe { order::load_acquire_cluster_dsmem(mine) };
         if rank == 0 {
             // SAFETY: forwarded from this kernel's contract.
             unsafe { ping(send, receive, batches, per_batch, budget_ns, samples, report) };

@@ -19,6 +19,18 @@
 //! | [`publish_grid_volatile`] | two blocks | `st.volatile` / `ld.volatile` | no: volatile is relaxed (at `.sys`) |
 //! | [`publish_grid_wrong_scope`] | two blocks | `st.release.cta` / `ld.acquire.cta` | no: the scope excludes one thread |
 //!
+//! The Hopper module (`sm_90`) adds the rung between block and device: two
+//! blocks of one thread-block cluster, launched in clusters of two, the
+//! producer in rank 0 and the consumer in rank 1.
+//!
+//! | kernel | record in | flag store / load | valid? |
+//! |---|---|---|---|
+//! | `publish_cluster_dsmem_release_acquire` | the producer's shared memory, read through DSMEM | `st.release.cluster` / `ld.acquire.cluster.shared::cluster` | yes |
+//! | `publish_cluster_dsmem_wrong_scope` | as above | `st.release.cta` / `ld.acquire.cta.shared::cluster` | no: `.cta` leaves the other block out |
+//! | `publish_cluster_dsmem_relaxed` | as above | `st.relaxed.cluster` / `ld.relaxed.cluster.shared::cluster` | no: stale records are permitted |
+//! | `publish_cluster_global_release_acquire` | global memory | `st.release.cluster` / `ld.acquire.cluster` | yes |
+//! | `publish_cluster_barrier` | the producer's shared memory, read through DSMEM | none: `barrier.cluster` | yes |
+//!
 //! Across blocks, each round's flag can sit in the `ready` field of its own
 //! slot (the page's layout, 16 bytes from the payload) or half the slots
 //! away ([`protocol::Setup`]). Apart, the flag and the payload travel as
@@ -81,20 +93,56 @@ macro_rules! across_blocks {
 }
 use across_blocks;
 
+// The base module's variants (`sm_70`).
+#[cfg(not(feature = "hopper"))]
 mod block_relaxed;
+#[cfg(not(feature = "hopper"))]
 mod block_release_acquire;
+#[cfg(not(feature = "hopper"))]
 mod block_volatile;
+#[cfg(not(feature = "hopper"))]
 mod grid_relaxed;
+#[cfg(not(feature = "hopper"))]
 mod grid_release_acquire;
+#[cfg(not(feature = "hopper"))]
 mod grid_volatile;
+#[cfg(not(feature = "hopper"))]
 mod grid_wrong_scope;
+// The Hopper module's variants (`sm_90`): two blocks of one cluster.
+#[cfg(feature = "hopper")]
+mod cluster_barrier;
+#[cfg(feature = "hopper")]
+mod cluster_dsmem_relaxed;
+#[cfg(feature = "hopper")]
+mod cluster_dsmem_release_acquire;
+#[cfg(feature = "hopper")]
+mod cluster_dsmem_wrong_scope;
+#[cfg(feature = "hopper")]
+mod cluster_global_release_acquire;
 mod protocol;
 
+#[cfg(not(feature = "hopper"))]
 pub use block_relaxed::publish_block_relaxed;
+#[cfg(not(feature = "hopper"))]
 pub use block_release_acquire::publish_block_release_acquire;
+#[cfg(not(feature = "hopper"))]
 pub use block_volatile::publish_block_volatile;
+#[cfg(feature = "hopper")]
+pub use cluster_barrier::publish_cluster_barrier;
+#[cfg(feature = "hopper")]
+pub use cluster_dsmem_relaxed::publish_cluster_dsmem_relaxed;
+#[cfg(feature = "hopper")]
+pub use cluster_dsmem_release_acquire::publish_cluster_dsmem_release_acquire;
+#[cfg(feature = "hopper")]
+pub use cluster_dsmem_wrong_scope::publish_cluster_dsmem_wrong_scope;
+#[cfg(feature = "hopper")]
+pub use cluster_global_release_acquire::publish_cluster_global_release_acquire;
+#[cfg(not(feature = "hopper"))]
 pub use grid_relaxed::publish_grid_relaxed;
+#[cfg(not(feature = "hopper"))]
 pub use grid_release_acquire::publish_grid_release_acquire;
+#[cfg(not(feature = "hopper"))]
 pub use grid_volatile::publish_grid_volatile;
+#[cfg(not(feature = "hopper"))]
 pub use grid_wrong_scope::publish_grid_wrong_scope;
 pub use protocol::{Counts, Payload, Slot};

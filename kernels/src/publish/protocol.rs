@@ -1,7 +1,9 @@
 //! The protocol every `publish` kernel runs, with the flag operations left as
 //! parameters: the variants differ in nothing else.
 
-pub use layout::publish::{CONSUMER, Counts, PRODUCER, Payload, Slot};
+#[cfg(not(feature = "hopper"))]
+pub use layout::publish::{CONSUMER, PRODUCER};
+pub use layout::publish::{Counts, Payload, Slot};
 
 use crate::{atomic, global, shared, thread};
 
@@ -110,6 +112,7 @@ unsafe fn report(totals: *mut Counts, counts: &Counts) {
 ///
 /// `observed` must hold `gridDim.x` payloads and `totals` one [`Counts`],
 /// both in global memory; the launch must provide 16 bytes of shared memory.
+#[cfg(not(feature = "hopper"))]
 #[inline(always)]
 pub unsafe fn same_block(
     store: StoreFlag,
@@ -270,5 +273,221 @@ pub unsafe fn across_blocks(
     unsafe {
         observed.add(pair).write(last);
         report(totals, &counts);
+    }
+}
+
+/// A flag load through distributed shared memory: `ld.acquire.*` or
+/// `ld.relaxed.*` with the `.shared::cluster` state space, on an address
+/// from `shared::cluster_address`.
+#[cfg(feature = "hopper")]
+pub type LoadRemoteFlag = unsafe fn(u32) -> u32;
+
+/// The cluster rank of the block whose thread 0 produces, in a cluster
+/// variant.
+#[cfg(feature = "hopper")]
+pub const PRODUCER_RANK: u32 = 0;
+/// The cluster rank of the block whose thread 0 consumes.
+#[cfg(feature = "hopper")]
+pub const CONSUMER_RANK: u32 = 1;
+
+/// Byte offsets in a [`Slot`], for addresses in the cluster's shared window
+/// (a 32-bit `.shared::cluster` address is no Rust pointer).
+#[cfg(feature = "hopper")]
+const ID: u32 = core::mem::offset_of!(Slot, payload) as u32 + core::mem::offset_of!(Payload, id) as u32;
+#[cfg(feature = "hopper")]
+const SCORE: u32 = core::mem::offset_of!(Slot, payload) as u32 + core::mem::offset_of!(Payload, score) as u32;
+#[cfg(feature = "hopper")]
+const READY: u32 = core::mem::offset_of!(Slot, ready) as u32;
+
+/// Reads the payload of the [`Slot`] at cluster address `slot` with two
+/// plain (weak) `ld.shared::cluster` loads.
+///
+/// # Safety
+///
+/// `slot` must be the cluster address of a live, aligned [`Slot`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+unsafe fn read_remote(slot: u32) -> Payload {
+    // SAFETY: the caller guarantees a live slot; both fields are 4-byte
+    // aligned words in it.
+    unsafe {
+        Payload {
+            id: shared::load_cluster(slot + ID) as i32,
+            score: f32::from_bits(shared::load_cluster(slot + SCORE)),
+        }
+    }
+}
+
+/// The distributed-shared-memory protocol, `rounds` times: thread 0 of the
+/// block of rank [`PRODUCER_RANK`] writes the record into its *own* shared
+/// [`Slot`] with ordinary stores and sets the slot's flag with `store`, as
+/// the page's producer does; thread 0 of the block of rank
+/// [`CONSUMER_RANK`], in the same cluster, reaches into that block's shared
+/// memory (`mapa`), spins on the flag with `load` until the deadline, and
+/// reads the record with plain `ld.shared::cluster`.
+///
+/// Each round is framed by cluster barriers, as the same-block protocol's
+/// by block barriers: the producer resets the slot, a barrier orders the
+/// reset before both roles start, and a barrier after the read keeps the
+/// next reset after it. The last barrier also keeps the producer's block,
+/// and so its shared memory, alive until the consumer's last read.
+///
+/// Launch: clusters of two blocks (`cuLaunchKernelEx`), a one-dimensional
+/// grid of whole clusters, any block, 16 bytes of dynamic shared memory.
+/// Cluster `p` is pair `p`: `observed[p]` receives the last record its
+/// consumer read. A cluster's blocks are co-scheduled, so a producer always
+/// runs beside its consumer; the deadline still bounds every wait.
+///
+/// # Safety
+///
+/// `observed` must hold one payload per cluster and `totals` one
+/// [`Counts`], both in global memory; the launch must be in clusters of two
+/// and provide 16 bytes of shared memory.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn across_a_cluster(
+    store: StoreFlag,
+    load: LoadRemoteFlag,
+    rounds: u32,
+    budget_ns: u64,
+    observed: *mut Payload,
+    totals: *mut Counts,
+) {
+    let slot = shared::dynamic_shared::<Slot>();
+    let rank = thread::cluster_block_rank();
+    let lead = thread::thread_idx_x() == 0;
+    // SAFETY: `slot` is this block's shared memory and the producer's rank is
+    // in a cluster of two; computing the address touches no memory.
+    let remote = unsafe { shared::cluster_address(slot, PRODUCER_RANK) };
+    let deadline = thread::global_timer_ns() + budget_ns;
+    let mut counts = Counts::default();
+    let mut last = Payload::EMPTY;
+
+    for _ in 0..rounds {
+        if lead && rank == PRODUCER_RANK {
+            // SAFETY: the launch gives the block a shared slot. Shared memory
+            // starts undefined, and each round's record must start empty for
+            // a stale read to be recognisable.
+            unsafe {
+                (*slot).payload = Payload::EMPTY;
+                (*slot).ready = 0;
+            }
+        }
+        // SAFETY: every thread of both blocks reaches it, every round. Its
+        // release/acquire at `.cluster` orders the reset before both roles.
+        unsafe { thread::sync_cluster() };
+
+        if lead && rank == PRODUCER_RANK {
+            // SAFETY: `slot` is this block's shared slot; the flag is its own
+            // `ready`, stored through a generic address.
+            unsafe { produce(store, slot, &raw mut (*slot).ready) };
+        } else if lead && rank == CONSUMER_RANK {
+            // SAFETY: `remote` is the producer block's slot, alive until the
+            // barrier below. The asm of `load` and of the payload loads keeps
+            // the compiler from moving the payload reads above the flag's.
+            let seen =
+                unsafe { if wait_remote(load, remote + READY, deadline) { Some(read_remote(remote)) } else { None } };
+            tally(&mut counts, seen);
+            last = seen.unwrap_or(Payload::EMPTY);
+        }
+        // SAFETY: as above; it keeps the next round's reset after this
+        // round's read.
+        unsafe { thread::sync_cluster() };
+    }
+
+    if lead && rank == CONSUMER_RANK {
+        // SAFETY: the caller guarantees one payload per cluster and one
+        // `Counts`.
+        unsafe {
+            observed.add(thread::cluster_idx_x() as usize).write(last);
+            report(totals, &counts);
+        }
+    }
+}
+
+/// [`wait`] for a flag in another block's shared memory.
+///
+/// # Safety
+///
+/// `flag` must be the cluster address of a live, aligned `u32`.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+unsafe fn wait_remote(load: LoadRemoteFlag, flag: u32, deadline: u64) -> bool {
+    loop {
+        // SAFETY: the caller guarantees `flag` is valid.
+        if unsafe { load(flag) } != 0 {
+            return true;
+        }
+        if thread::global_timer_ns() > deadline {
+            return false;
+        }
+    }
+}
+
+/// The cluster barrier as the publication, `rounds` times, with no flag:
+/// thread 0 of the block of rank [`PRODUCER_RANK`] writes the record into
+/// its own shared [`Slot`] with ordinary stores, every thread of the cluster
+/// meets at `barrier.cluster`, and thread 0 of the block of rank
+/// [`CONSUMER_RANK`] reads the record with plain `ld.shared::cluster`. The
+/// barrier's arrive releases and its wait acquires at `.cluster` scope, so
+/// the read must see the record: the cluster's phase boundary, as
+/// `bar.sync` is the block's.
+///
+/// Three barriers a round: after the reset (so the record's stores are not
+/// merged with it, and the reset is the round's first value), after the
+/// record (the publication), and after the read (so the next reset follows
+/// it). There is no wait, so no timeout: `budget_ns` is unused.
+///
+/// Launch, pairs and `observed` as [`across_a_cluster`].
+///
+/// # Safety
+///
+/// As [`across_a_cluster`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn barrier_across_a_cluster(rounds: u32, observed: *mut Payload, totals: *mut Counts) {
+    let slot = shared::dynamic_shared::<Slot>();
+    let rank = thread::cluster_block_rank();
+    let lead = thread::thread_idx_x() == 0;
+    // SAFETY: as in `across_a_cluster`.
+    let remote = unsafe { shared::cluster_address(slot, PRODUCER_RANK) };
+    let mut counts = Counts::default();
+    let mut last = Payload::EMPTY;
+
+    for _ in 0..rounds {
+        if lead && rank == PRODUCER_RANK {
+            // SAFETY: the launch gives the block a shared slot.
+            unsafe { (*slot).payload = Payload::EMPTY };
+        }
+        // SAFETY: every thread of both blocks reaches each barrier, every
+        // round.
+        unsafe { thread::sync_cluster() };
+        if lead && rank == PRODUCER_RANK {
+            // SAFETY: as above; two plain stores, published by the barrier
+            // alone.
+            unsafe {
+                (*slot).payload.id = Payload::PUBLISHED.id;
+                (*slot).payload.score = Payload::PUBLISHED.score;
+            }
+        }
+        // SAFETY: as above. This is the publication.
+        unsafe { thread::sync_cluster() };
+        if lead && rank == CONSUMER_RANK {
+            // SAFETY: `remote` is the producer block's slot, alive until the
+            // next barrier.
+            let seen = unsafe { read_remote(remote) };
+            tally(&mut counts, Some(seen));
+            last = seen;
+        }
+        // SAFETY: as above.
+        unsafe { thread::sync_cluster() };
+    }
+
+    if lead && rank == CONSUMER_RANK {
+        // SAFETY: as in `across_a_cluster`.
+        unsafe {
+            observed.add(thread::cluster_idx_x() as usize).write(last);
+            report(totals, &counts);
+        }
     }
 }

@@ -139,11 +139,14 @@ pub struct LitmusSass {
     pub kept_live: usize,
 }
 
-/// The opcodes of one function's global and generic loads and stores,
-/// memory barriers and cache invalidations, in listing order: what the
-/// publication demo's SASS promise reads.
+/// The opcodes of one function's global, generic and shared loads and
+/// stores, memory barriers and cache invalidations, in listing order: what
+/// the publication demo's SASS promise reads (a cluster variant's record is
+/// stored with `STS` and read through distributed shared memory with a
+/// generic `LD.E`).
 pub fn memory_opcodes(function: &str) -> Vec<String> {
-    let memory = |op: &str| ["LDG", "STG", "LD.", "ST.", "MEMBAR", "CCTL"].iter().any(|p| op.starts_with(p));
+    let memory =
+        |op: &str| ["LDG", "STG", "LDS", "STS", "LD.", "ST.", "MEMBAR", "CCTL"].iter().any(|p| op.starts_with(p));
     instructions(function).into_iter().map(|i| i.opcode).filter(|op| memory(op)).collect()
 }
 

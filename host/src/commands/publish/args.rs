@@ -62,7 +62,16 @@ pub struct PublishArgs {
 fn variant_parser() -> impl TypedValueParser<Value = PublishVariant> {
     let names = PublishVariant::all().map(|v| {
         let ordering = v.ordering.text();
-        PossibleValue::new(v.name).help(format!("{}, {ordering}, {}", v.placement.text(), v.scope.text()))
+        // The cluster variants also say where the record is (two of them
+        // differ only there) and what they need.
+        let hopper = match v.entry().module {
+            layout::Module::Base => String::new(),
+            layout::Module::Hopper => {
+                let (major, minor) = layout::Module::Hopper.min_compute_capability();
+                format!("; record in {}; needs compute capability {major}.{minor}", v.memory.text())
+            }
+        };
+        PossibleValue::new(v.name).help(format!("{}, {ordering}, {}{hopper}", v.placement.text(), v.scope.text()))
     });
     PossibleValuesParser::new(names)
         .map(|name| PublishVariant::all().find(|v| v.name == name).expect("clap accepted only registry names"))
@@ -89,8 +98,21 @@ impl Command for PublishArgs {
 
     fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
         let kernels = PublishKernels::load(gpu)?;
-        let options = PublishOptions::from(&self);
+        let mut options = PublishOptions::from(&self);
+        // The cluster variants need the Hopper module. Asked for by name on a
+        // GPU without it, the run stops before any launch with the one line
+        // that says why; in the default run they are left out and the report
+        // names them as not run.
+        let mut not_run = Vec::new();
+        if let Err(why) = gpu.hopper() {
+            let hopper = |v: &PublishVariant| v.entry().module == layout::Module::Hopper;
+            if !self.variant.is_empty() && self.variant.iter().any(hopper) {
+                return Err(why);
+            }
+            not_run = options.variants.iter().copied().filter(hopper).collect();
+            options.variants.retain(|v| !hopper(v));
+        }
         let rows = super::run(&kernels, gpu.info.sm_count, &options, &progress(&self.output))?;
-        Ok(Written::run(gpu, PublishResults { options, rows }, self.output, None))
+        Ok(Written::run(gpu, PublishResults { options, rows, not_run }, self.output, None))
     }
 }

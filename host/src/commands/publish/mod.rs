@@ -67,12 +67,13 @@ impl Verdict {
 /// The litmus kernel and placement that test the same pattern as `variant`:
 /// MP, with the flag's ordering and scope, in the variant's placement. Its
 /// rows in `host litmus` say what the model allows and what the GPU showed.
+/// None for the cluster barrier, which has no flag: MP has no barrier form.
 ///
 /// # Panics
 ///
 /// If the registry holds a flag at `.sys` that is not volatile: no variant
 /// is, and MP has no such litmus kernel.
-pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout::Placement) {
+pub fn litmus_twin(variant: PublishVariant) -> Option<(layout::litmus::Variant, layout::Placement)> {
     use layout::Scope;
     use layout::litmus::Variant as V;
     use layout::publish::Ordering;
@@ -86,9 +87,10 @@ pub fn litmus_twin(variant: PublishVariant) -> (layout::litmus::Variant, layout:
         // A volatile access names no scope: it is relaxed at `.sys` whatever
         // the registry records, and MP's volatile kernel is that.
         (Ordering::Volatile, _) => V::Volatile,
+        (Ordering::Barrier, _) => return None,
         (_, Scope::Sys) => unreachable!("{}: a .sys flag that is not volatile has no litmus twin", variant.key()),
     };
-    (kernel, variant.placement)
+    Some((kernel, variant.placement))
 }
 
 /// What one publication run does.
@@ -118,6 +120,10 @@ pub struct PublishResults {
     pub options: PublishOptions,
     /// One row per variant.
     pub rows: Vec<PublishRow>,
+    /// The variants of a default run left out because the device cannot
+    /// load the Hopper module (compute capability below 9.0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<PublishVariant>,
 }
 
 /// Runs each variant of `options` on a device with `sm_count` SMs.
@@ -173,7 +179,10 @@ mod tests {
     #[test]
     fn each_variant_s_litmus_twin_has_the_model_s_verdict_on_its_guarantee() {
         for variant in PublishVariant::all() {
-            let (kernel, placement) = litmus_twin(variant);
+            let Some((kernel, placement)) = litmus_twin(variant) else {
+                assert_eq!(variant.ordering, layout::publish::Ordering::Barrier, "{variant:?}");
+                continue;
+            };
             let v = crate::litmus::verdict(layout::litmus::Test::Mp, kernel, placement);
             assert_eq!(v.allowed, !variant.guaranteed, "{variant:?}");
             let twin =
@@ -187,10 +196,64 @@ mod tests {
         use layout::litmus::Variant as V;
         for spec in [&variants::BLOCK_VOLATILE, &variants::GRID_VOLATILE] {
             let variant = PublishVariant::of(spec);
-            assert_eq!(litmus_twin(variant).0, V::Volatile);
+            assert_eq!(litmus_twin(variant).map(|t| t.0), Some(V::Volatile));
             assert!(!variant.guaranteed);
             assert_eq!(Verdict::of(&row(spec, 0, 0)), Verdict::NotAProof);
         }
+    }
+
+    #[test]
+    fn the_cluster_variants_are_named_in_help_and_parse_by_name() {
+        use clap::CommandFactory;
+        let mut cli = crate::cli::Cli::command();
+        let publish = cli.find_subcommand_mut("publish").expect("a publish subcommand");
+        let help = publish.render_long_help().to_string();
+        for v in PublishVariant::all() {
+            assert!(help.contains(v.name), "--help lacks {}", v.name);
+        }
+        assert!(help.contains("needs compute capability 9.0"));
+        let argv = ["host", "publish", "--variant", "cluster-dsmem-release-acquire,cluster-barrier"];
+        let parsed = <crate::cli::Cli as clap::Parser>::try_parse_from(argv);
+        assert!(parsed.is_ok(), "{:?}", parsed.err());
+    }
+
+    #[test]
+    fn a_run_without_the_hopper_module_names_what_it_left_out() {
+        use crate::commands::Report;
+        let left_out: Vec<PublishVariant> =
+            PublishVariant::all().filter(|v| v.entry().module == layout::Module::Hopper).collect();
+        assert_eq!(left_out.len(), 5);
+        let results = PublishResults {
+            options: PublishOptions {
+                variants: vec![PublishVariant::of(&variants::BLOCK_RELEASE_ACQUIRE)],
+                launches: 1,
+                rounds: None,
+                budget_ns: 1,
+                flags: FlagPlacement::Apart,
+                preload: false,
+                delay_ns: 0,
+            },
+            rows: vec![row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0)],
+            not_run: left_out.clone(),
+        };
+        let device = crate::gpu::DeviceInfo {
+            name: "a GPU before Hopper".to_owned(),
+            compute_capability: (8, 0),
+            sm_count: 108,
+            driver_cuda_version: (13, 0),
+            l2_bytes: 41_943_040,
+            memory_clock_khz: None,
+            memory_bus_bits: None,
+        };
+        let text = results.tables(&device, crate::report::table::Look::Plain);
+        let line = text.lines().find(|l| l.starts_with("Not run: ")).expect("a not-run line");
+        assert!(line.contains("needs compute capability 9.0"), "{line}");
+        for v in &left_out {
+            assert!(line.contains(v.key()), "{line}");
+        }
+        // Without it the field is not written, so older records read back.
+        let json = serde_json::to_value(PublishResults { not_run: Vec::new(), ..results }).unwrap();
+        assert!(json.get("not_run").is_none());
     }
 
     #[test]
@@ -198,5 +261,9 @@ mod tests {
         assert_eq!(Verdict::of(&row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0)), Verdict::Correct);
         assert_eq!(Verdict::of(&row(&variants::BLOCK_RELEASE_ACQUIRE, 1, 0)), Verdict::Failed);
         assert_eq!(Verdict::of(&row(&variants::GRID_RELEASE_ACQUIRE, 0, 1)), Verdict::Failed);
+        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 1, 0)), Verdict::Failed);
+        assert_eq!(Verdict::of(&row(&variants::CLUSTER_BARRIER, 1, 0)), Verdict::Failed);
+        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0)), Verdict::NotAProof);
+        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_RELAXED, 2, 0)), Verdict::BrokenAndSeen);
     }
 }

@@ -30,7 +30,7 @@ const HEADER: [&str; 13] = [
 
 impl Report for PublishResults {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
-        device_header(device, None) + "\n" + &publish(&self.rows, look)
+        device_header(device, None) + "\n" + &publish(&self.rows, look) + &not_run(&self.not_run)
     }
 
     fn csv(&self) -> Csv {
@@ -95,34 +95,52 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
             rate_per_million(c.stale, c.pairs),
             c.timeouts.to_string(),
             format!("{{{}, {}}}", c.observed.0, c.observed.1),
-            Verdict::of(row).text().to_owned(),
-            {
-                let (kernel, placement) = litmus_twin(row.variant);
-                format!("mp {} {}", kernel.key(), placement.key())
+            match (Verdict::of(row), row.variant.ordering) {
+                // No flag: the barrier, not a release/acquire, published it.
+                (Verdict::Correct, layout::publish::Ordering::Barrier) => {
+                    "correct: the barrier at this scope publishes the record".to_owned()
+                }
+                (verdict, _) => verdict.text().to_owned(),
             },
+            litmus_twin(row.variant).map_or_else(
+                || "none: MP has no barrier form".to_owned(),
+                |(kernel, placement)| format!("mp {} {}", kernel.key(), placement.key()),
+            ),
         ]);
     }
     let launches = rows.first().map_or(0, |r| r.counts.launches);
     let table = render_some(builder, look, 4..8);
-    let layout =
-        rows.iter().find(|r| r.variant.placement == layout::Placement::InterBlock).map_or(String::new(), |r| {
-            let flags = match r.geometry.flags {
-                FlagPlacement::SameSlot => "in the payload's own 16-byte slot (the page's layout)",
-                FlagPlacement::Apart => "half the slots away from its payload",
-            };
-            let preload =
-                if r.geometry.preload { ", and each consumer reads the payload once before it waits" } else { "" };
-            let delay = match r.geometry.delay_ns {
-                0 => String::new(),
-                ns => format!("; each producer waits {ns} ns before each round"),
-            };
-            format!(
-                "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
+    let layout = rows.iter().find(|r| r.variant.memory == layout::publish::Memory::Global).map_or(String::new(), |r| {
+        let flags = match r.geometry.flags {
+            FlagPlacement::SameSlot => "in the payload's own 16-byte slot (the page's layout)",
+            FlagPlacement::Apart => "half the slots away from its payload",
+        };
+        let preload =
+            if r.geometry.preload { ", and each consumer reads the payload once before it waits" } else { "" };
+        let delay = match r.geometry.delay_ns {
+            0 => String::new(),
+            ns => format!("; each producer waits {ns} ns before each round"),
+        };
+        format!(
+            "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
                  The litmus twin is the MP test with the same flag, run by `host litmus --test mp`.\n"
-            )
-        });
+        )
+    });
     format!(
         "Publication: producer writes {{42, 3.5}} then sets a flag; consumer waits for the flag, reads the record.\n\
          {launches} launches per variant; a stale record is one read as {{0, 0}} after the flag was seen.\n{layout}{table}\n"
+    )
+}
+
+/// The line that names the variants a default run left out, or nothing.
+fn not_run(variants: &[crate::gpu::publish::PublishVariant]) -> String {
+    if variants.is_empty() {
+        return String::new();
+    }
+    let (major, minor) = layout::Module::Hopper.min_compute_capability();
+    let names: Vec<&str> = variants.iter().map(|v| v.key()).collect();
+    format!(
+        "Not run: {} (needs compute capability {major}.{minor}: thread-block clusters, the Hopper module).\n",
+        names.join(", ")
     )
 }
