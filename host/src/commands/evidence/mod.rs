@@ -113,6 +113,35 @@ pub const RUNS: &[Run] = &[
     // its first weak outcome or a fifth of a second, in two environments.
     step("litmus-mutants", &["litmus", "--mutants", "--seconds", "0.2"]),
     step("litmus-mutants-tuned-wrc", &["litmus", "--mutants", "--preset", "tuned-wrc", "--seconds", "0.2"]),
+    // The scope ladder: a publication at each rung the default `publish`
+    // does not run as often as the ladder chapter's target asks (10^8 pairs
+    // for each correct variant), the `.cluster` litmus rows, and the price of
+    // each rung.
+    step(
+        "publish-cluster",
+        &[
+            "publish",
+            "--variant",
+            "cluster-dsmem-release-acquire,cluster-dsmem-wrong-scope,cluster-dsmem-relaxed,cluster-global-release-acquire,cluster-barrier",
+            "--launches",
+            "50",
+        ],
+    ),
+    step("publish-sys", &["publish-sys"]),
+    step(
+        "litmus-cluster",
+        &[
+            "litmus",
+            "--placement",
+            "intra-cluster,inter-cluster",
+            "--test",
+            "mp,sb,lb,wrc,iriw",
+            "--variant",
+            "relaxed-cluster,rel-acq-cluster,fence-acq-rel-cluster,fence-sc-cluster,rel-acq-cta,fence-acq-rel-cta,rel-acq-gpu,relaxed-gpu",
+            "--seconds",
+            "0.5",
+        ],
+    ),
     // The pitfalls: each mistake of both pages beside its fix, one record
     // each, so each lesson's pitfalls section includes its own.
     step("pitfalls-divergent-barrier", &["pitfalls", "--only", "divergent-barrier"]),
