@@ -961,7 +961,7 @@ fn scope_ladder_runs(gpu: &Gpu) -> Result<(), String> {
     use host::commands::scopes::{self, NEEDS_HOPPER, ScopesOptions};
     use host::gpu::ladder::TripShape;
     let shape = TripShape { batches: 8, per_batch: 64, budget_ns: 1_000_000_000 };
-    let options = ScopesOptions { launches: 2, shape, iterations: 256, repeats: 4 };
+    let options = ScopesOptions { launches: 2, shape, iterations: 256, repeats: 4, checks: true };
     let results = scopes::run(gpu, &options).map_err(|e| e.to_string())?;
     let mut problems = scopes::failures(&results);
     let expected = u64::from(options.launches) * u64::from(shape.batches) * u64::from(shape.per_batch);
@@ -979,6 +979,15 @@ fn scope_ladder_runs(gpu: &Gpu) -> Result<(), String> {
                 }
                 if row.fences.len() != 2 {
                     problems.push(format!("{scope}: {} fence costs of 2", row.fences.len()));
+                }
+                // Each rung's correct publication must show no stale record.
+                match &row.publication {
+                    Some(line) if line.contains(": 0 stale in ") && line.ends_with(", 0 timeouts") => {}
+                    other => problems.push(format!("{scope}: publication {other:?}")),
+                }
+                println!("{scope}: {:?}; {:?}", row.publication, row.litmus);
+                if row.litmus.is_none() {
+                    problems.push(format!("{scope}: no litmus line"));
                 }
             }
             (None, Some(why)) if row.rung == host::gpu::ladder::Rung::Cluster && gpu.hopper().is_err() => {

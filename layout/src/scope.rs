@@ -16,10 +16,11 @@ pub enum Scope {
     /// `.gpu`: every thread of the device.
     Gpu,
     /// `.sys`: every thread of the program, on every device and on the host.
-    /// No lab kernel names it; it is the scope the PTX ISA gives volatile
-    /// accesses (`ld.volatile` and `st.volatile` are relaxed at `.sys`). The
-    /// lab runs on one GPU and no host thread touches kernel memory, so `.sys`
-    /// covers exactly the threads `.gpu` covers.
+    /// It is also the scope the PTX ISA gives volatile accesses (`ld.volatile`
+    /// and `st.volatile` are relaxed at `.sys`). Between two GPU threads it
+    /// covers what `.gpu` covers (the lab runs on one GPU); the system family
+    /// (`crate::system`) and the scope ladder's `.sys` rung are where a host
+    /// thread takes part, through mapped host memory.
     Sys,
 }
 

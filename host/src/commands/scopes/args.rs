@@ -56,6 +56,7 @@ impl From<&ScopesArgs> for ScopesOptions {
                 shape: TripShape { batches: 4, per_batch: 16, budget_ns },
                 iterations: 64,
                 repeats: 2,
+                checks: false,
             };
         }
         ScopesOptions {
@@ -63,6 +64,7 @@ impl From<&ScopesArgs> for ScopesOptions {
             shape: TripShape { batches: args.batches, per_batch: args.per_batch, budget_ns },
             iterations: args.iterations,
             repeats: args.repeats,
+            checks: true,
         }
     }
 }

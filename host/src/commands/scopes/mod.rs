@@ -17,6 +17,12 @@ pub use args::ScopesArgs;
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::ladder::{self, Rung, TripShape};
+use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
+use crate::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
+use crate::gpu::system::{SystemGeometry, SystemKernels, SystemVariant};
+use crate::litmus::{self as suite, LitmusOptions, Preset};
+use crate::progress::Progress;
+use layout::litmus::Split;
 
 /// What the runner does, from the flags.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -29,6 +35,11 @@ pub struct ScopesOptions {
     pub iterations: u32,
     /// Timed loops per fence (one launch).
     pub repeats: u32,
+    /// Whether each rung also runs its correct publication and its MP
+    /// litmus row (`--quick` leaves them out: they have their own commands,
+    /// and the sanitizer runs those).
+    #[serde(default)]
+    pub checks: bool,
 }
 
 /// Median and spread of one set of samples, in nanoseconds.
@@ -128,11 +139,15 @@ pub struct RungRow {
     /// Why the rung did not run (a GPU below compute capability 9.0 for
     /// `.cluster`), in one line.
     pub unavailable: Option<String>,
-    /// The correct publication's result at this scope, filled from the
-    /// publication runs where the lead has one; not printed when absent.
+    /// The rung's correct publication (one launch of the `publish` or
+    /// `publish-sys` variant that releases and acquires at this scope) in
+    /// one line: stale records of pairs, with the bound of a zero; not
+    /// printed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publication: Option<String>,
-    /// The litmus result at this scope, likewise.
+    /// The rung's MP litmus row (release/acquire at this scope, in the
+    /// placement the rung's agents have) in one line: weak outcomes of
+    /// instances, with the model's verdict; not printed when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub litmus: Option<String>,
 }
@@ -211,10 +226,106 @@ pub fn run(gpu: &Gpu, options: &ScopesOptions) -> Result<ScopesResults, LabError
                 row.fences.push(FenceCost { fence, ns_per_fence: with - without, ratio_to_cta: None });
             }
         }
+        if options.checks {
+            row.publication = Some(publication(gpu, rung)?);
+            row.litmus = Some(litmus(gpu, rung)?);
+        }
         rungs.push(row);
     }
     fill_ratios(&mut rungs);
     Ok(ScopesResults { options: *options, loop_ns, rungs })
+}
+
+/// Instances of each rung's MP row: a tenth of a second or so on an H200.
+pub const LITMUS_INSTANCES: u64 = 100_000_000;
+
+/// The publication variant that is correct at `rung`'s scope between the
+/// rung's agents, by name: a `publish` variant for the device's rungs, a
+/// `publish-sys` one for the host's.
+pub const fn publication_variant(rung: Rung) -> &'static str {
+    match rung {
+        Rung::Cta => "block-release-acquire",
+        Rung::Cluster => "cluster-dsmem-release-acquire",
+        Rung::Gpu => "grid-release-acquire",
+        Rung::Sys => "gpu-cpu-release-sys",
+    }
+}
+
+/// The MP kernel and placement that test `rung`'s release/acquire between
+/// agents placed as the rung's are; `None` for `.sys`, where no litmus test
+/// has a host thread.
+pub const fn litmus_row(rung: Rung) -> Option<(&'static str, Split)> {
+    match rung {
+        Rung::Cta => Some(("litmus_mp_rel_acq_cta", Split::IntraBlock)),
+        Rung::Cluster => Some(("litmus_mp_rel_acq_cluster", Split::IntraCluster)),
+        Rung::Gpu => Some(("litmus_mp_rel_acq_gpu", Split::InterBlock)),
+        Rung::Sys => None,
+    }
+}
+
+/// `k` events in `n` trials as the lab writes a count: a zero with its 95%
+/// upper bound, anything else with its rate, both per million.
+pub fn count_line(k: u64, n: u64, what: &str, of: &str) -> String {
+    let (low, high) = lab_stats::wilson_interval_95(k, n);
+    if k == 0 {
+        format!("0 {what} in {n} {of} (< {:.3} per million)", high * 1e6)
+    } else {
+        format!(
+            "{k} {what} in {n} {of} ({:.3} per million, 95% [{:.3}, {:.3}])",
+            k as f64 / n as f64 * 1e6,
+            low * 1e6,
+            high * 1e6
+        )
+    }
+}
+
+/// One launch of the rung's correct publication, in one line.
+fn publication(gpu: &Gpu, rung: Rung) -> Result<String, LabError> {
+    let name = publication_variant(rung);
+    let missing = || LabError::Unrunnable(format!("no publication variant `{name}`"));
+    let (stale, pairs, timeouts) = if rung == Rung::Sys {
+        let variant = SystemVariant::from_name(name).ok_or_else(missing)?;
+        let geometry = SystemGeometry::for_device(gpu.info.sm_count, SystemGeometry::default_cpu_threads());
+        let counts = SystemKernels::load(gpu)?.run(variant, geometry, 1)?.counts;
+        (counts.stale, counts.pairs, counts.timeouts)
+    } else {
+        let variant = PublishVariant::all().find(|v| v.name == name).ok_or_else(missing)?;
+        let counts =
+            PublishKernels::load(gpu)?.run(variant, PublishGeometry::for_device(variant, gpu.info.sm_count), 1)?;
+        (counts.stale, counts.pairs, counts.timeouts)
+    };
+    Ok(format!("{name}: {}, {timeouts} timeouts", count_line(stale, pairs, "stale", "pairs")))
+}
+
+/// The rung's MP row for [`LITMUS_INSTANCES`] instances in the default
+/// environment, in one line.
+fn litmus(gpu: &Gpu, rung: Rung) -> Result<String, LabError> {
+    let Some((symbol, placement)) = litmus_row(rung) else {
+        return Ok("none: no litmus test has a host thread".to_owned());
+    };
+    let kernel = LitmusKernel::all()
+        .find(|k| k.symbol() == symbol)
+        .ok_or_else(|| LabError::Unrunnable(format!("no litmus kernel `{symbol}`")))?;
+    let preset = Preset::Parallel;
+    let options = LitmusOptions {
+        kernels: vec![kernel],
+        placements: vec![placement],
+        budget: Budget::Instances(LITMUS_INSTANCES),
+        batch: 4,
+        preset: Some(preset),
+        environment: preset.environment(),
+        sequential: false,
+        seed: 26,
+    };
+    let rows = suite::run(&LitmusKernels::load(gpu)?, &options, &Progress::new(false))?;
+    let row = rows.first().ok_or_else(|| LabError::Unrunnable(format!("{symbol} ran no row")))?;
+    Ok(format!(
+        "MP {} {}: {}, {}",
+        kernel.key().trim_start_matches("mp_"),
+        placement.key(),
+        count_line(row.weak(), row.counts.instances, "weak", "instances"),
+        row.model()
+    ))
 }
 
 /// Sets every rung's ratios to the `.cta` rung's round trip and fences.

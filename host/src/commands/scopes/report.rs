@@ -10,7 +10,7 @@ use crate::gpu::DeviceInfo;
 use crate::report::table::{Look, device_header, render_some};
 
 /// The columns of `scopes`' CSV, one row per rung and fence.
-const HEADER: [&str; 16] = [
+const HEADER: [&str; 18] = [
     "scope",
     "includes",
     "agents",
@@ -27,6 +27,8 @@ const HEADER: [&str; 16] = [
     "fence_ratio_to_cta",
     "sms",
     "unavailable",
+    "publication",
+    "litmus",
 ];
 
 /// A figure in nanoseconds with one decimal, or empty.
@@ -73,6 +75,8 @@ impl Report for ScopesResults {
                         t.sms.iter().map(|(a, b)| format!("{a}/{b}")).collect::<Vec<_>>().join(" ")
                     }),
                     row.unavailable.clone().unwrap_or_default(),
+                    row.publication.clone().unwrap_or_default(),
+                    row.litmus.clone().unwrap_or_default(),
                 ]);
             };
             if row.fences.is_empty() {
@@ -92,14 +96,16 @@ impl Report for ScopesResults {
 
 /// The ladder table, then the fence table, each one row per rung.
 pub fn ladder(results: &ScopesResults, look: Look) -> String {
-    let extra = results.rungs.iter().any(|r| r.publication.is_some() || r.litmus.is_some());
     let mut builder = Builder::default();
-    let mut head =
-        vec!["scope", "includes", "agents", "round trips", "timeouts", "ns per round trip [p10, p90]", "× .cta"];
-    if extra {
-        head.extend(["publication", "litmus"]);
-    }
-    builder.push_record(head);
+    builder.push_record([
+        "scope",
+        "includes",
+        "agents",
+        "round trips",
+        "timeouts",
+        "ns per round trip [p10, p90]",
+        "× .cta",
+    ]);
     for row in &results.rungs {
         let mut cells = vec![row.rung.scope().to_owned(), row.includes.clone(), row.agents.clone()];
         match (&row.trips, &row.unavailable) {
@@ -112,10 +118,6 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
             (None, reason) => {
                 cells.extend([reason.clone().unwrap_or_default(), String::new(), String::new(), String::new()])
             }
-        }
-        if extra {
-            cells.push(row.publication.clone().unwrap_or_default());
-            cells.push(row.litmus.clone().unwrap_or_default());
         }
         builder.push_record(cells);
     }
@@ -134,6 +136,23 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
         fences.push_record(cells);
     }
     let fence_table = render_some(fences, look, 2..4);
+    // Each rung's correct publication and MP row, when the run made them.
+    let checked = results.rungs.iter().any(|r| r.publication.is_some() || r.litmus.is_some());
+    let checks = if checked {
+        let mut table = Builder::default();
+        table.push_record(["scope", "correct publication", "MP litmus row"]);
+        for row in &results.rungs {
+            let cell = |text: &Option<String>| text.clone().or_else(|| row.unavailable.clone()).unwrap_or_default();
+            table.push_record([row.rung.scope().to_owned(), cell(&row.publication), cell(&row.litmus)]);
+        }
+        format!(
+            "\n\nAt each rung, the publication that releases and acquires at its scope (one launch) and MP with\n\
+             release/acquire at its scope between agents placed as the rung's are; a zero comes with its 95% bound.\n{}",
+            render_some(table, look, 0..0)
+        )
+    } else {
+        String::new()
+    };
     let o = &results.options;
     let host = results
         .rungs
@@ -156,7 +175,7 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
          {} launches per rung of {} batches of {} round trips, each batch one sample on the GPU's %globaltimer.\n\
          {host}{sms}{trips}\n\
          One fence: the median loop of {} fences (a volatile store before each) minus the same loop without fences\n\
-         ({} ns per iteration), {} loops each.\n{fence_table}",
+         ({} ns per iteration), {} loops each.\n{fence_table}{checks}",
         o.launches,
         o.shape.batches,
         o.shape.per_batch,
@@ -168,7 +187,7 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::{FenceCost, RungRow, ScopesOptions, Trips, fill_ratios};
+    use super::super::{FenceCost, RungRow, ScopesOptions, Trips, count_line, fill_ratios};
     use super::*;
     use crate::gpu::ladder::{Rung, TripShape};
 
@@ -207,6 +226,11 @@ pub(crate) mod tests {
             row(Rung::Gpu, Some(trips(400.0, None, vec![(0, 2), (2, 4)])), fences("gpu", 20.0, 30.0), None),
             row(Rung::Sys, Some(trips(1500.0, spread(1480.0), vec![(0, 0), (0, 0)])), fences("sys", 40.0, 60.0), None),
         ];
+        for row in rungs.iter_mut().filter(|r| r.trips.is_some()) {
+            row.publication = Some(count_line(0, 2_162_688, "stale", "pairs"));
+            row.litmus =
+                Some(format!("MP at {}: {}", row.rung.scope(), count_line(3, 100_000_000, "weak", "instances")));
+        }
         fill_ratios(&mut rungs);
         ScopesResults {
             options: ScopesOptions {
@@ -214,6 +238,7 @@ pub(crate) mod tests {
                 shape: TripShape { batches: 16, per_batch: 256, budget_ns: 1_000_000_000 },
                 iterations: 4096,
                 repeats: 32,
+                checks: true,
             },
             loop_ns: Some(1.5),
             rungs,
@@ -221,9 +246,10 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn the_lead_columns_appear_only_when_filled() {
+    fn the_check_columns_appear_only_when_filled() {
         let mut results = fixture();
-        assert!(!ladder(&results, Look::Plain).contains("publication"));
+        results.rungs.iter_mut().for_each(|r| (r.publication, r.litmus) = (None, None));
+        assert!(!ladder(&results, Look::Plain).contains("correct publication"));
         results.rungs[0].publication = Some("0 stale in 10^8".to_owned());
         assert!(ladder(&results, Look::Plain).contains("0 stale in 10^8"));
     }
