@@ -115,10 +115,11 @@ pub enum Command {
     /// The page's exercise: the sweep at blocks 64, 256 and 1024, the nine
     /// ratios, the fastest columns and the bitwise check. No verdict.
     Exercise(ExerciseArgs),
-    /// Publish a record from a producer to a consumer thread in seven ways
+    /// Publish a record from a producer to a consumer thread in twelve ways
     /// (release/acquire, relaxed and volatile in one block; release/acquire,
-    /// relaxed, volatile and wrong scope across blocks) under stress, and
-    /// count stale records.
+    /// relaxed, volatile and wrong scope across blocks; release/acquire at
+    /// .cluster, wrong scope, relaxed and the cluster barrier between two
+    /// blocks of one cluster, on Hopper) under stress, and count stale records.
     Publish(PublishArgs),
     /// Publish records between the GPU and CPU threads through mapped host
     /// memory, both ways, at system scope and at the wrong scope, with
