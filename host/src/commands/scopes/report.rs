@@ -175,7 +175,7 @@ pub fn ladder(results: &ScopesResults, look: Look) -> String {
          {} launches per rung of {} batches of {} round trips, each batch one sample on the GPU's %globaltimer.\n\
          {host}{sms}{trips}\n\
          One fence: the median loop of {} fences (a volatile store before each) minus the same loop without fences\n\
-         ({} ns per iteration), {} loops each.\n{fence_table}{checks}",
+         ({} ns per iteration), {} loops each.\n{fence_table}{checks}\n",
         o.launches,
         o.shape.batches,
         o.shape.per_batch,
