@@ -121,7 +121,7 @@ pub const TRIP_CLUSTER: Entry = Entry::new(
     &SHARED_TRIP_PARAMS,
     &[
         "st.release.cluster.shared::cluster.u32",
-        "ld.acquire.cluster.shared::cluster.u32",
+        "ld.acquire.cluster.shared::cluster.b32",
         "mapa.shared::cluster.u32",
         "barrier.cluster.arrive",
         "barrier.cluster.wait",
