@@ -236,7 +236,8 @@ pub fn run(gpu: &Gpu, options: &ScopesOptions) -> Result<ScopesResults, LabError
     Ok(ScopesResults { options: *options, loop_ns, rungs })
 }
 
-/// Instances of each rung's MP row: a tenth of a second or so on an H200.
+/// Instances of each rung's MP row: enough that a zero's bound is below 0.04 per
+/// million.
 pub const LITMUS_INSTANCES: u64 = 100_000_000;
 
 /// The publication variant that is correct at `rung`'s scope between the
