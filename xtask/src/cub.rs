@@ -23,8 +23,23 @@ use lab_records::host::{BenchReport, Record, Results};
 use crate::Error;
 use crate::cccl::Headers;
 
-/// The sizes compared unless told otherwise: the bench's defaults.
-pub const SIZES: [&str; 5] = ["4096", "65536", "1048576", "16777216", "268435456"];
+/// The sizes compared unless told otherwise: the reference run's
+/// `bench-ladder` sizes, every second power of two from 4,096 floats (2^12)
+/// to 2^30 and then 2^31, so that a claim "at every size from 4,096 to 2^31" is
+/// checked at each size the ladder shows.
+pub const SIZES: [&str; 11] = [
+    "4096",
+    "16384",
+    "65536",
+    "262144",
+    "1048576",
+    "4194304",
+    "16777216",
+    "67108864",
+    "268435456",
+    "1073741824",
+    "2147483648",
+];
 
 /// Timed launches and warm-ups, as the bench's defaults.
 pub const RUNS: &str = "10";

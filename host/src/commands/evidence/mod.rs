@@ -127,6 +127,13 @@ pub const RUNS: &[Run] = &[
             "50",
         ],
     ),
+    // The `.cta` and `.gpu` rungs' correct publications, lesson 2's two,
+    // with the live L1 preload that makes their relaxed twin fail, for as
+    // many launches as the `.cluster` ones get.
+    step(
+        "publish-correct",
+        &["publish", "--variant", "block-release-acquire,grid-release-acquire", "--preload", "--launches", "50"],
+    ),
     step("publish-sys", &["publish-sys"]),
     step(
         "litmus-cluster",
