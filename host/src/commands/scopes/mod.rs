@@ -264,13 +264,15 @@ pub const fn litmus_row(rung: Rung) -> Option<(&'static str, Split)> {
     }
 }
 
-/// `k` events in `n` trials as the lab writes a count: a zero with its 95%
-/// upper bound, anything else with its rate, both per million.
+/// `k` events in `n` trials as the lab writes a count: a zero with the
+/// rule of three's 95% bound (`3/n`), the bound of the publication and
+/// litmus tables' zeros; anything else with its rate and its 95% Wilson
+/// interval, as the litmus tables give it; both per million.
 pub fn count_line(k: u64, n: u64, what: &str, of: &str) -> String {
-    let (low, high) = lab_stats::wilson_interval_95(k, n);
     if k == 0 {
-        format!("0 {what} in {n} {of} (< {:.3} per million)", high * 1e6)
+        format!("0 {what} in {n} {of} (< {:.3} per million)", lab_stats::rule_of_three(n) * 1e6)
     } else {
+        let (low, high) = lab_stats::wilson_interval_95(k, n);
         format!(
             "{k} {what} in {n} {of} ({:.3} per million, 95% [{:.3}, {:.3}])",
             k as f64 / n as f64 * 1e6,
