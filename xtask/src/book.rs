@@ -17,7 +17,8 @@
 //!   predates it);
 //! - `litmus-anchors.md`: cuda-litmus's published Hopper rates
 //!   ([`crate::anchors`]) beside the best of the run's litmus records;
-//! - `sass-page.txt`: the synchronizing SASS of the page's kernels, made here
+//! - `sass-page.txt` and `sass-ladder.txt`: the synchronizing SASS of the
+//!   page's kernels and of the scope ladder's ([`SassListing`]), made here
 //!   from the PTX (it needs no GPU);
 //! - `cli/COMMAND.txt`: `host COMMAND --help`, and `cli/xtask.txt`.
 //!
@@ -48,9 +49,67 @@ pub struct Sources<'a> {
     pub strict: bool,
     /// `cargo xtask`'s usage text, for `cli/xtask.txt`.
     pub xtask_usage: &'a str,
-    /// The SASS summary of the page's kernels, made by the caller (it needs
-    /// the PTX and the NVIDIA tools).
-    pub sass_page: &'a dyn Fn() -> Result<String, Error>,
+    /// A SASS summary listing, made by the caller (it needs the PTX and the
+    /// NVIDIA tools).
+    pub sass: &'a dyn Fn(SassListing) -> Result<String, Error>,
+}
+
+/// The SASS summaries the book lists, each `sass-NAME.txt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SassListing {
+    /// `sass-page.txt`: the page's three kernels.
+    Page,
+    /// `sass-ladder.txt`: the scope ladder's round trips and fences, the
+    /// cluster publications and the host-scope kernels.
+    Ladder,
+}
+
+impl SassListing {
+    /// The listing a generated file's name asks for.
+    pub fn of_file(name: &str) -> Option<Self> {
+        match name {
+            "sass-page.txt" => Some(SassListing::Page),
+            "sass-ladder.txt" => Some(SassListing::Ladder),
+            _ => None,
+        }
+    }
+
+    /// The listing's first line's words for what it summarizes.
+    pub fn what(self) -> &'static str {
+        match self {
+            SassListing::Page => "the page's kernels",
+            SassListing::Ladder => "the scope ladder's kernels",
+        }
+    }
+
+    /// Where `entry` goes in the listing (smaller first): the registry's
+    /// order for the page; for the ladder, its fences, then its round trips,
+    /// then the cluster publications and the host-scope kernels, each group
+    /// by registry order, which is rung by rung.
+    pub fn rank(self, entry: &layout::Entry) -> (u8, usize) {
+        let position = layout::registry::entries().position(|e| e.symbol == entry.symbol).unwrap_or(usize::MAX);
+        let group = match self {
+            SassListing::Page => 0,
+            SassListing::Ladder if entry.symbol.starts_with("ladder_fence") => 0,
+            SassListing::Ladder if entry.family == layout::Family::Ladder => 1,
+            SassListing::Ladder if entry.family == layout::Family::Publish => 2,
+            SassListing::Ladder => 3,
+        };
+        (group, position)
+    }
+
+    /// Whether the listing shows `entry`.
+    pub fn shows(self, entry: &layout::Entry) -> bool {
+        use layout::Family;
+        match self {
+            SassListing::Page => layout::sum::KERNELS.iter().any(|k| k.on_page && k.entry.symbol == entry.symbol),
+            SassListing::Ladder => match entry.family {
+                Family::Ladder | Family::System => true,
+                Family::Publish => entry.symbol.starts_with("publish_cluster_"),
+                _ => false,
+            },
+        }
+    }
 }
 
 /// Every `generated/…` file that a chapter under `src` names, as paths
@@ -163,7 +222,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
     Ok(match name {
         "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
         "reference-run.md" => Made::Text(steps_table(manifest) + from),
-        "sass-page.txt" => Made::Text((s.sass_page)()?),
+        "sass-page.txt" | "sass-ladder.txt" => {
+            Made::Text((s.sass)(SassListing::of_file(name).expect("a listing's name"))?)
+        }
         "litmus-anchors.md" => {
             let anchors = crate::anchors::read(&crate::paths::workspace_root())?;
             let runs = litmus_runs(s.results)?;
@@ -609,6 +670,27 @@ fn normalize(path: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_ladder_listing_shows_every_rung_fences_first() {
+        assert_eq!(SassListing::of_file("sass-ladder.txt"), Some(SassListing::Ladder));
+        assert_eq!(SassListing::of_file("sass-other.txt"), None);
+        let ladder = SassListing::Ladder;
+        let mut shown: Vec<&layout::Entry> = layout::registry::entries().filter(|e| ladder.shows(e)).collect();
+        shown.sort_by_key(|e| ladder.rank(e));
+        let symbols: Vec<&str> = shown.iter().map(|e| e.symbol).collect();
+        // Both modules' kernels, every rung's fence before any round trip.
+        assert_eq!(symbols[0], "ladder_fence_none");
+        assert!(symbols.contains(&"ladder_fence_acq_rel_cluster") && symbols.contains(&"ladder_trip_sys"));
+        let last_fence = symbols.iter().rposition(|s| s.starts_with("ladder_fence")).unwrap();
+        let first_trip = symbols.iter().position(|s| s.starts_with("ladder_trip")).unwrap();
+        assert!(last_fence < first_trip, "{symbols:?}");
+        assert!(symbols.contains(&"publish_cluster_dsmem_wrong_scope"));
+        assert!(!symbols.contains(&"publish_grid_relaxed"), "lesson 2's publications are not the ladder's");
+        let page: Vec<&str> =
+            layout::registry::entries().filter(|e| SassListing::Page.shows(e)).map(|e| e.symbol).collect();
+        assert_eq!(page, ["sum_global_atomic", "sum_shared_atomic", "sum_tree_atomic"]);
+    }
 
     #[test]
     fn a_sanitizer_excerpt_keeps_the_command_three_reports_and_the_summary() {

@@ -2,8 +2,11 @@
 //! plots and listings from a results directory (see [`xtask::book`]), check
 //! its sources, and build it with the pinned mdBook into `target/book/`.
 
-use std::path::PathBuf;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
+use layout::Module;
 use xtask::{Error, book, mdbook, paths, ptx, ptxas, sass};
 
 use super::Flags;
@@ -28,9 +31,9 @@ pub fn run(args: &[String]) -> super::Result {
     let cargo = super::cargo();
     let mdbook = mdbook::find_or_install(&root, cargo.as_os_str())?;
     let host = super::host_binary(None)?;
-    let sass_page = || page_sass(&root);
-    let sources =
-        book::Sources { results: &results, host: &host, strict, xtask_usage: crate::USAGE, sass_page: &sass_page };
+    let disassembled = Disassembled::new(&root);
+    let sass = |listing: book::SassListing| disassembled.listing(listing);
+    let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: crate::USAGE, sass: &sass };
     let src = root.join("book/src");
     for warning in book::generate(&src, &sources)? {
         eprintln!("warning: {warning}");
@@ -41,19 +44,60 @@ pub fn run(args: &[String]) -> super::Result {
     Ok(())
 }
 
-/// The synchronizing SASS of the page's kernels for sm_90, with their
-/// resources, as `cargo xtask sass` summarizes it.
-fn page_sass(root: &std::path::Path) -> Result<String, Error> {
-    let ptx_file: PathBuf = ptx::build(root, &super::cargo())?.base;
-    let ptxas = ptxas::find_or_install(root)?;
-    let cuobjdump = ptxas::find_tool(root, "cuobjdump")
-        .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
-    let (text, resources) = sass::disassemble(&ptxas, &cuobjdump, &ptx_file, "sm_90", &root.join("target/sass"))?;
-    let mut out = String::from("$ cargo xtask sass --arch sm_90 (summary of the page's kernels)\n");
-    // The page's three kernels, as the registry marks them.
-    let on_page = |symbol: &str| layout::sum::KERNELS.iter().any(|k| k.on_page && k.entry.symbol == symbol);
-    for s in sass::summarize(&text).iter().filter(|s| on_page(&s.kernel)) {
-        out.push_str(&format!("{}\n    resources: {}\n", s.line(), sass::resources_of(&resources, &s.kernel)));
+/// Both modules' `sm_90` SASS, disassembled once each, the first time a
+/// listing needs it.
+struct Disassembled<'a> {
+    root: &'a Path,
+    /// Per module: the SASS text and `ptxas -v`'s resources.
+    modules: RefCell<BTreeMap<&'static str, (String, String)>>,
+}
+
+impl<'a> Disassembled<'a> {
+    fn new(root: &'a Path) -> Self {
+        Disassembled { root, modules: RefCell::new(BTreeMap::new()) }
     }
-    Ok(out)
+
+    /// The SASS and resources of `module`.
+    fn module(&self, module: Module) -> Result<(String, String), Error> {
+        let key = module.file_name();
+        if let Some(done) = self.modules.borrow().get(key) {
+            return Ok(done.clone());
+        }
+        let built = ptx::build(self.root, &super::cargo())?;
+        let ptxas = ptxas::find_or_install(self.root)?;
+        let cuobjdump = ptxas::find_tool(self.root, "cuobjdump")
+            .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
+        let work: PathBuf = self.root.join("target/sass").join(key);
+        let done = sass::disassemble(&ptxas, &cuobjdump, built.path(module), "sm_90", &work)?;
+        self.modules.borrow_mut().insert(key, done.clone());
+        Ok(done)
+    }
+
+    /// A listing's summary lines, as `cargo xtask sass` prints them: the
+    /// synchronizing instructions of each kernel the listing names, with
+    /// their resources for the page's kernels.
+    fn listing(&self, listing: book::SassListing) -> Result<String, Error> {
+        let shown: Vec<&layout::Entry> = layout::registry::entries().filter(|e| listing.shows(e)).collect();
+        let mut lines = Vec::new();
+        for module in Module::ALL {
+            if !shown.iter().any(|e| e.module == module) {
+                continue;
+            }
+            let (text, resources) = self.module(module)?;
+            for s in sass::summarize(&text) {
+                let Some(entry) = shown.iter().find(|e| e.module == module && e.symbol == s.kernel) else { continue };
+                let mut line = format!("{}\n", s.line());
+                if listing == book::SassListing::Page {
+                    line.push_str(&format!("    resources: {}\n", sass::resources_of(&resources, &s.kernel)));
+                }
+                lines.push((listing.rank(entry), line));
+            }
+        }
+        // The listing's own order (for the ladder: rung by rung), the
+        // registry's within it; the modules interleave.
+        lines.sort_by_key(|(rank, _)| *rank);
+        let mut out = format!("$ cargo xtask sass --arch sm_90 (summary of {})\n", listing.what());
+        out.extend(lines.into_iter().map(|(_, line)| line));
+        Ok(out)
+    }
 }
