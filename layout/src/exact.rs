@@ -304,17 +304,11 @@ mod tests {
     /// The rounding as it was first written, reading the carried words by
     /// computed index: a second model for [`round`] on limb states that no
     /// array of floats reaches quickly.
-    #[allow(dead_code)]
     mod words_model {
         use super::super::{LIMB_BITS, LIMBS, WORDS, specials};
-        /// Words of the carried integer: the limbs' 320 bits, one word of sign and one
-        /// of padding, so that a 24-bit window starting anywhere below the top fits.
 
-        /// The exact sum held in `limbs`, with the infinities and NaNs of `specials`,
-        /// rounded once to the nearest `f32`, ties to even.
-        ///
-        /// The limbs may be in any state a sum of [`Split::addend`]s leaves them in,
-        /// normalized or not, as long as no limb overflowed: `|limbs[k]| < 2^63`.
+        /// [`super::super::round`], with every word read by computed index;
+        /// `WORDS` leaves a 24-bit window starting anywhere below the top room.
         pub(super) fn round_by_words(limbs: &[i64; LIMBS], specials: u32) -> f32 {
             if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
                 return f32::NAN;
