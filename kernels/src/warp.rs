@@ -156,6 +156,39 @@ pub fn any(predicate: bool) -> bool {
     out != 0
 }
 
+/// Whether `predicate` holds in any lane of the warp, returned to every lane:
+/// the full-mask vote.
+///
+/// Emits `vote.sync.any.pred` with member mask `0xffffffff`. Unlike [`any`],
+/// the `.sync` makes all 32 lanes meet at the vote first, so every lane
+/// returns the same value even where the compiler left the warp diverged:
+/// the vote that must come before a full-mask shuffle whose participation it
+/// decides.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp must execute this call together (converged, or
+/// reconverged by the `.sync`).
+#[inline(always)]
+pub unsafe fn any_sync(predicate: bool) -> bool {
+    let out: u32;
+    // SAFETY: the caller guarantees the whole warp participates.
+    unsafe {
+        asm!(
+            // As in `any`: the closing brace shares the last line.
+            "{{ .reg .pred %p_in, %p_out;",
+            "setp.ne.u32 %p_in, {v}, 0;",
+            "vote.sync.any.pred %p_out, %p_in, {mask};",
+            "selp.u32 {o}, 1, 0, %p_out; }}",
+            v = in(reg32) predicate as u32,
+            mask = in(reg32) FULL_MASK,
+            o = out(reg32) out,
+            options(nomem, nostack),
+        );
+    }
+    out != 0
+}
+
 /// The warp barrier, `__syncwarp()`.
 ///
 /// Emits `bar.warp.sync 0xffffffff`. Every lane of the warp waits here until

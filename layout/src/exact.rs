@@ -128,7 +128,7 @@ pub fn normalize(limbs: &mut [i64; LIMBS]) {
 }
 
 /// Words of the carried integer: the limbs' 320 bits, one word of sign and one
-/// of padding, so that a 24-bit window starting anywhere below the top fits.
+/// of padding, so that the magnitude of any sum fits below the top.
 const WORDS: usize = LIMBS + 2;
 
 /// The exact sum held in `limbs`, with the infinities and NaNs of `specials`,
@@ -136,6 +136,12 @@ const WORDS: usize = LIMBS + 2;
 ///
 /// The limbs may be in any state a sum of [`Split::addend`]s leaves them in,
 /// normalized or not, as long as no limb overflowed: `|limbs[k]| < 2^63`.
+///
+/// Every array index below is a constant once the loops unroll, and every
+/// choice of a word is a select, not an index: on the GPU, where the last
+/// block's one thread runs this, the words stay in registers (an index that
+/// depends on the data would put them in local memory, a round trip for each
+/// word read).
 pub fn round(limbs: &[i64; LIMBS], specials: u32) -> f32 {
     if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
         return f32::NAN;
@@ -162,82 +168,69 @@ pub fn round(limbs: &[i64; LIMBS], specials: u32) -> f32 {
     let negative = carry < 0;
     words[LIMBS] = carry as u32;
     words[LIMBS + 1] = (carry >> 32) as u32;
-    if negative {
-        // The magnitude: invert and add one. The sum is below 2^(320+31), so
-        // the top word is the sign's alone and the magnitude fits below it.
-        let mut add = 1u64;
-        let mut w = 0;
-        while w < WORDS {
-            let v = (!words[w]) as u64 + add;
-            words[w] = v as u32;
-            add = v >> 32;
-            w += 1;
-        }
+    // The magnitude: invert and add one, without a branch (`flip` is all ones
+    // for a negative sum, else zero, and `add` starts at its low bit). The sum
+    // is below 2^(320+31), so the top word is the sign's alone and the
+    // magnitude fits below it.
+    let flip = 0u32.wrapping_sub(negative as u32);
+    let mut add = negative as u64;
+    let mut w = 0;
+    while w < WORDS {
+        let v = (words[w] ^ flip) as u64 + add;
+        words[w] = v as u32;
+        add = v >> 32;
+        w += 1;
     }
-    let sign = if negative { 1u32 << 31 } else { 0 };
+    let sign = (negative as u32) << 31;
 
-    // The highest set bit, `top`, counted from 2^-149.
+    // From the top down: the highest non-zero word `t`, the 64 bits `head`
+    // of words `t` and `t − 1`, and whether any word below those is non-zero.
+    // Each step selects; none indexes by a value.
+    let (mut found, mut t, mut head, mut sticky) = (false, 0u32, 0u64, false);
     let mut w = WORDS;
-    while w > 0 && word(&words, w - 1) == 0 {
+    while w > 0 {
         w -= 1;
+        let here = words[w];
+        let below = if w > 0 { words[w - 1] } else { 0 };
+        // Below the head once the head's two words are behind: the head was
+        // found at a word above `w + 1`.
+        sticky |= found && t > w as u32 + 1 && here != 0;
+        let first = !found && here != 0;
+        if first {
+            t = w as u32;
+            head = ((here as u64) << 32) | below as u64;
+        }
+        found |= first;
     }
-    if w == 0 {
+    if !found {
         return f32::from_bits(0);
     }
-    let top = 32 * (w as u32 - 1) + (31 - word(&words, w - 1).leading_zeros());
 
-    // Keep 24 bits from `shift` up; round on the bits below. An `f32` whose
-    // significand is `q` (hidden bit included) and whose lowest bit weighs
-    // 2^(shift − 149) has the bit pattern `(shift << 23) + q`: that covers
-    // subnormals (shift 0), normals, and a round-up that carries into the
-    // exponent.
-    let shift = top.saturating_sub(23);
-    let q = window(&words, shift) & 0x00FF_FFFF;
-    let round_up = if shift == 0 {
-        false
-    } else {
-        let guard = bit(&words, shift - 1);
-        let sticky = any_below(&words, shift - 1);
-        guard && (sticky || q & 1 == 1)
-    };
-    let magnitude = ((shift as u64) << 23) + q as u64 + round_up as u64;
+    // The highest set bit, `top`, counted from 2^-149: bit 63 of `head` is bit
+    // 32t + 31 of the sum.
+    let lead = head.leading_zeros();
+    let top = 32 * t + 31 - lead;
+    if top < 24 {
+        // Below 2^24 units (so `t` is 0 and `head` is word 0 alone): an exact
+        // subnormal or the smallest normals, bits `q` at shift 0.
+        return f32::from_bits(sign | (head >> 32) as u32);
+    }
+    // Keep 24 bits from `shift = top − 23` up; round on the bits below. `m`
+    // is the head with its top bit at bit 63: the kept bits are its top 24,
+    // the guard bit is bit 39, and what lies below (the rest of `m`, and the
+    // words under the head) is sticky. An `f32` whose significand is `q`
+    // (hidden bit included) and whose lowest bit weighs 2^(shift − 149) has
+    // the bit pattern `(shift << 23) + q`: that covers normals and a round-up
+    // that carries into the exponent.
+    let shift = top - 23;
+    let m = head << lead;
+    let q = m >> 40;
+    let guard = (m >> 39) & 1 == 1;
+    let sticky = sticky || m & ((1 << 39) - 1) != 0;
+    let round_up = guard && (sticky || q & 1 == 1);
+    let magnitude = ((shift as u64) << 23) + q + round_up as u64;
     let magnitude = if magnitude >= 0x7F80_0000 { 0x7F80_0000 } else { magnitude as u32 };
     f32::from_bits(sign | magnitude)
-}
-
-/// Word `w` of `words`, 0 past the end. Reading through this rather than
-/// indexing keeps a bounds check's panic path out of the GPU code, where the
-/// same function rounds the kernel's result.
-fn word(words: &[u32; WORDS], w: usize) -> u32 {
-    words.get(w).copied().unwrap_or(0)
-}
-
-/// The 32 bits of `words` from bit `from` up.
-fn window(words: &[u32; WORDS], from: u32) -> u32 {
-    let w = (from / 32) as usize;
-    let pair = ((word(words, w + 1) as u64) << 32) | word(words, w) as u64;
-    (pair >> (from % 32)) as u32
-}
-
-/// Bit `at` of `words`.
-fn bit(words: &[u32; WORDS], at: u32) -> bool {
-    (word(words, (at / 32) as usize) >> (at % 32)) & 1 == 1
-}
-
-/// Whether any bit of `words` below bit `at` is set.
-fn any_below(words: &[u32; WORDS], at: u32) -> bool {
-    let (w, offset) = ((at / 32) as usize, at % 32);
-    if word(words, w) & ((1u32 << offset) - 1) != 0 {
-        return true;
-    }
-    let mut below = 0;
-    while below < w {
-        if word(words, below) != 0 {
-            return true;
-        }
-        below += 1;
-    }
-    false
 }
 
 /// Independent accumulators [`sum`] rotates through; a group of this many
@@ -308,8 +301,191 @@ const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8);
 mod tests {
     use super::*;
 
+    /// The rounding as it was first written, reading the carried words by
+    /// computed index: a second model for [`round`] on limb states that no
+    /// array of floats reaches quickly.
+    mod words_model {
+        use super::super::{LIMB_BITS, LIMBS, WORDS, specials};
+
+        /// [`super::super::round`], with every word read by computed index;
+        /// `WORDS` leaves a 24-bit window starting anywhere below the top room.
+        pub(super) fn round_by_words(limbs: &[i64; LIMBS], specials: u32) -> f32 {
+            if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
+                return f32::NAN;
+            }
+            if specials & specials::POS_INF != 0 {
+                return f32::INFINITY;
+            }
+            if specials & specials::NEG_INF != 0 {
+                return f32::NEG_INFINITY;
+            }
+
+            // Carry the limbs into 32-bit words of one two's-complement integer. Each
+            // limb is split before its carry is added, so no step can overflow: the
+            // low half is below 2^32, the carry below 2^32 in magnitude.
+            let mut words = [0u32; WORDS];
+            let mut carry: i64 = 0;
+            let mut k = 0;
+            while k < LIMBS {
+                let low = (limbs[k] & 0xFFFF_FFFF) + carry;
+                words[k] = low as u32;
+                carry = (limbs[k] >> LIMB_BITS) + (low >> LIMB_BITS);
+                k += 1;
+            }
+            let negative = carry < 0;
+            words[LIMBS] = carry as u32;
+            words[LIMBS + 1] = (carry >> 32) as u32;
+            if negative {
+                // The magnitude: invert and add one. The sum is below 2^(320+31), so
+                // the top word is the sign's alone and the magnitude fits below it.
+                let mut add = 1u64;
+                let mut w = 0;
+                while w < WORDS {
+                    let v = (!words[w]) as u64 + add;
+                    words[w] = v as u32;
+                    add = v >> 32;
+                    w += 1;
+                }
+            }
+            let sign = if negative { 1u32 << 31 } else { 0 };
+
+            // The highest set bit, `top`, counted from 2^-149.
+            let mut w = WORDS;
+            while w > 0 && word(&words, w - 1) == 0 {
+                w -= 1;
+            }
+            if w == 0 {
+                return f32::from_bits(0);
+            }
+            let top = 32 * (w as u32 - 1) + (31 - word(&words, w - 1).leading_zeros());
+
+            // Keep 24 bits from `shift` up; round on the bits below. An `f32` whose
+            // significand is `q` (hidden bit included) and whose lowest bit weighs
+            // 2^(shift − 149) has the bit pattern `(shift << 23) + q`: that covers
+            // subnormals (shift 0), normals, and a round-up that carries into the
+            // exponent.
+            let shift = top.saturating_sub(23);
+            let q = window(&words, shift) & 0x00FF_FFFF;
+            let round_up = if shift == 0 {
+                false
+            } else {
+                let guard = bit(&words, shift - 1);
+                let sticky = any_below(&words, shift - 1);
+                guard && (sticky || q & 1 == 1)
+            };
+            let magnitude = ((shift as u64) << 23) + q as u64 + round_up as u64;
+            let magnitude = if magnitude >= 0x7F80_0000 { 0x7F80_0000 } else { magnitude as u32 };
+            f32::from_bits(sign | magnitude)
+        }
+
+        /// Word `w` of `words`, 0 past the end. Reading through this rather than
+        /// indexing keeps a bounds check's panic path out of the GPU code, where the
+        /// same function rounds the kernel's result.
+        fn word(words: &[u32; WORDS], w: usize) -> u32 {
+            words.get(w).copied().unwrap_or(0)
+        }
+
+        /// The 32 bits of `words` from bit `from` up.
+        fn window(words: &[u32; WORDS], from: u32) -> u32 {
+            let w = (from / 32) as usize;
+            let pair = ((word(words, w + 1) as u64) << 32) | word(words, w) as u64;
+            (pair >> (from % 32)) as u32
+        }
+
+        /// Bit `at` of `words`.
+        fn bit(words: &[u32; WORDS], at: u32) -> bool {
+            (word(words, (at / 32) as usize) >> (at % 32)) & 1 == 1
+        }
+
+        /// Whether any bit of `words` below bit `at` is set.
+        fn any_below(words: &[u32; WORDS], at: u32) -> bool {
+            let (w, offset) = ((at / 32) as usize, at % 32);
+            if word(words, w) & ((1u32 << offset) - 1) != 0 {
+                return true;
+            }
+            let mut below = 0;
+            while below < w {
+                if word(words, below) != 0 {
+                    return true;
+                }
+                below += 1;
+            }
+            false
+        }
+    }
+
     const MAX: f32 = f32::MAX;
     const TINY: f32 = f32::from_bits(1);
+
+    #[test]
+    fn round_agrees_with_the_word_model_on_every_kind_of_limb_state() {
+        // Limb states no float array reaches quickly: unnormalized limbs up to
+        // 2^62 of either sign, sparse limbs (one or two non-zero, so the top
+        // word, the guard and the sticky bits fall everywhere), ties built on
+        // purpose, sums near the largest float and in the subnormals.
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for case in 0..400_000u32 {
+            let mut limbs = [0i64; LIMBS];
+            match case % 6 {
+                0 => limbs.iter_mut().for_each(|l| *l = (next() as i64) >> 2),
+                1 => limbs.iter_mut().for_each(|l| *l = (next() as i64) >> (2 + next() % 62)),
+                2 => {
+                    let k = (next() % LIMBS as u64) as usize;
+                    limbs[k] = (next() as i64) >> (1 + next() % 63);
+                }
+                3 => {
+                    let (a, b) = ((next() % LIMBS as u64) as usize, (next() % LIMBS as u64) as usize);
+                    limbs[a] = (next() as i64) >> (1 + next() % 63);
+                    limbs[b] += (next() as i64) >> (1 + next() % 63);
+                }
+                4 => {
+                    // A tie or its neighbours: 24 bits, then a guard bit, then
+                    // zeros or one low bit, anywhere.
+                    let at = next() % 280;
+                    let q = (next() & 0xFF_FFFF) | 0x80_0000;
+                    let bit = |b: u64| -> [i64; LIMBS] {
+                        let mut l = [0i64; LIMBS];
+                        l[(b / 32) as usize] = 1i64 << (b % 32);
+                        l
+                    };
+                    for i in 0..24 {
+                        if q >> i & 1 == 1 {
+                            let b = bit(at + 1 + i);
+                            limbs.iter_mut().zip(b).for_each(|(l, b)| *l += b);
+                        }
+                    }
+                    let b = bit(at);
+                    limbs.iter_mut().zip(b).for_each(|(l, b)| *l += b);
+                    if next() % 2 == 0 && at > 0 {
+                        let b = bit(next() % at);
+                        limbs.iter_mut().zip(b).for_each(|(l, b)| *l += b);
+                    }
+                    if next() % 2 == 0 {
+                        limbs.iter_mut().for_each(|l| *l = -*l);
+                    }
+                }
+                _ => {
+                    // Around 2^128 (limb 8 holds 2^107 and up) and in the
+                    // subnormals (limb 0 below 2^24).
+                    if next() % 2 == 0 {
+                        limbs[8] = (0xFFFF_FF00_0000_0000u64 >> (next() % 24)) as i64 >> 22;
+                        limbs[7] = (next() as i64) >> (next() % 63);
+                    } else {
+                        limbs[0] = (next() % (1 << 25)) as i64 * if next() % 2 == 0 { 1 } else { -1 };
+                    }
+                }
+            }
+            let specials = if case % 97 == 0 { (next() % 8) as u32 } else { 0 };
+            let (fast, slow) = (round(&limbs, specials), words_model::round_by_words(&limbs, specials));
+            assert_eq!(fast.to_bits(), slow.to_bits(), "{limbs:?} {specials}: {fast:e} vs {slow:e}");
+        }
+    }
 
     #[test]
     fn split_places_the_significand_by_exponent() {

@@ -188,20 +188,25 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     // lane's limbs normalized, each summed across the warp with integer
     // shuffles, and lane 0 adds them to the global accumulator.
     let mut warp_sum = 0.0;
-    let mut exact = !warp::any(filter.flushed());
+    // Full-mask votes: every lane of the warp is here (no thread has
+    // returned), and the `.sync` with all 32 lanes makes them meet at each
+    // vote, so every lane takes the same branch into the full-mask shuffles
+    // below, however the compiler left the warp after the loop.
+    // SAFETY: every lane of every warp is here.
+    let mut exact = !unsafe { warp::any_sync(filter.flushed()) };
     if exact {
-        // SAFETY: every lane of every warp is here (no thread has returned).
+        // SAFETY: every lane of every warp is here, and `exact` is the same on
+        // every lane (the full-mask vote above).
         let (sum, lane_exact) = unsafe { warp::sum_f64_checked(filter.acc) };
-        exact = !warp::any(!lane_exact);
+        // SAFETY: as above.
+        exact = !unsafe { warp::any_sync(!lane_exact) };
         warp_sum = sum;
     }
     if !exact {
         let (limbs, _) = filter.finish();
         // SAFETY: the whole warp is here, and `exact` is the same on every
-        // lane, as long as all 32 lanes voted together above. They do in the
-        // code ptxas emits, which reconverges the warp after the loop, but
-        // `warp::any` votes over the active mask and so does not force it; a
-        // full-mask vote would.
+        // lane: each vote that set it was a full-mask `vote.sync`, which all
+        // 32 lanes execute together and which returns one value to all.
         added |= unsafe { add_warp_limbs(&limbs, acc, lane) };
         warp_sum = 0.0;
     }
@@ -238,7 +243,9 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     // SAFETY: the whole of warp 0 is here.
     let (block_sum, lane_exact) = unsafe { warp::sum_f64_checked(slot) };
     let mut added = false;
-    if !warp::any(!lane_exact) {
+    // SAFETY: the whole of warp 0 is here; a full-mask vote, so every lane
+    // takes the same branch.
+    if !unsafe { warp::any_sync(!lane_exact) } {
         if lane == 0 {
             // SAFETY: forwarded from the contract.
             added = unsafe { add_f64(acc, block_sum) };
