@@ -78,3 +78,26 @@ pub unsafe fn load_cluster(address: u32) -> u32 {
     };
     value
 }
+
+/// Stores the `u32` `value` at `address` in the cluster's shared-memory
+/// window, which may be another block's shared memory, with a weak (plain)
+/// store: a remote store into distributed shared memory.
+///
+/// Emits `st.shared::cluster.u32`. It orders nothing by itself: a cluster
+/// barrier (`thread::cluster_arrive`, release, then the owner's
+/// `thread::cluster_wait`, acquire) makes it visible to the owner.
+///
+/// # Safety
+///
+/// `address` must come from [`cluster_address`] and be aligned; the block
+/// that owns it must have started (a cluster barrier phase every block
+/// arrived at since its entry has completed) and must not exit before the
+/// store is visible to it; no other thread may access the word concurrently.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn store_cluster(address: u32, value: u32) {
+    // SAFETY: the caller guarantees a live, aligned cluster address.
+    unsafe {
+        core::arch::asm!("st.shared::cluster.u32 [{a}], {v};", a = in(reg32) address, v = in(reg32) value, options(nostack))
+    };
+}

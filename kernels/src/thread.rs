@@ -196,6 +196,64 @@ pub unsafe fn sync_cluster() {
     }
 }
 
+/// The cluster barrier's first half, with release semantics at `.cluster`
+/// scope: every memory operation this thread made before it (to any block's
+/// shared memory, or to global memory) is visible to each thread of the
+/// cluster once its [`cluster_wait`] of this phase returns.
+///
+/// Emits `barrier.cluster.arrive.aligned` (release is the default), through
+/// LLVM's convergent NVVM intrinsic (see [`sync_cluster`] for why not inline
+/// assembly). A thread may exit after it: exited threads hold no barrier
+/// up, and its arrival has counted.
+///
+/// An arrive at a kernel's entry, with its [`cluster_wait`] just before the
+/// first access to another block's shared memory, is how a block learns
+/// that every block of its cluster has started (which distributed shared
+/// memory requires) without waiting for it: the phase completes while the
+/// block does its own work. Its release then orders nothing, since the
+/// thread has made no memory access yet. (The `.relaxed` arrive, which says
+/// so, needs PTX ISA 8.0, and the Hopper module is `.version 7.8`: LLVM
+/// cannot select `llvm.nvvm.barrier.cluster.arrive.relaxed.aligned` there.)
+///
+/// # Safety
+///
+/// Every thread of the warp executes the same call (`.aligned`); every
+/// thread of the cluster arrives once per phase, and a thread that arrived
+/// calls [`cluster_wait`] before it arrives again.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn cluster_arrive() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive.aligned"]
+        fn barrier_cluster_arrive_aligned();
+    }
+    // SAFETY: the caller keeps the barrier's rules.
+    unsafe { barrier_cluster_arrive_aligned() }
+}
+
+/// The cluster barrier's second half, with acquire semantics at `.cluster`
+/// scope: waits until every non-exited thread of the cluster has arrived at
+/// this phase ([`cluster_arrive`]), and then
+/// sees every memory operation a releasing arrival ordered before it.
+///
+/// Emits `barrier.cluster.wait.aligned` (acquire is the default), through
+/// LLVM's convergent NVVM intrinsic.
+///
+/// # Safety
+///
+/// Every thread of the warp executes the same call (`.aligned`), and this
+/// thread arrived at the phase it waits for.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn cluster_wait() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.wait.aligned"]
+        fn barrier_cluster_wait_aligned();
+    }
+    // SAFETY: the caller keeps the barrier's rules.
+    unsafe { barrier_cluster_wait_aligned() }
+}
+
 /// The index of the SM this thread runs on (`%smid`).
 ///
 /// Emits `mov.u32 %r, %smid`. The PTX ISA warns that the value may change

@@ -289,7 +289,8 @@ impl Grid {
 
 /// Every kernel of every family, in family order: what the PTX must contain.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
-    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry);
+    let routes = crate::sum::KERNELS.iter().filter_map(|k| k.cluster_route).map(|r| &r.entry);
+    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry).chain(routes);
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));

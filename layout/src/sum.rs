@@ -61,6 +61,22 @@ pub mod deterministic {
         }
     }
 
+    /// The most chunks the cluster route takes (Hopper module,
+    /// `sum_deterministic_cluster`): one block per chunk, all in one
+    /// thread-block cluster, and 8 is the largest cluster every Hopper GPU
+    /// launches without opting in to a non-portable size.
+    pub const CLUSTER_CHUNKS: usize = 8;
+
+    /// Floats of one block-mode round of one chunk on the cluster route: its
+    /// eight batches' 32 lane sums.
+    pub const CLUSTER_ROUND: usize = CHUNK / 32;
+
+    /// Shared memory of `sum_deterministic_cluster`: two rounds' buffers
+    /// ([`CLUSTER_ROUND`] floats each), then one slot per chunk
+    /// ([`CLUSTER_CHUNKS`] floats, at a 16-byte aligned offset), which the
+    /// cluster's blocks store their chunk sums into, in rank 0.
+    pub const CLUSTER_SHARED_BYTES: u32 = ((2 * CLUSTER_ROUND + CLUSTER_CHUNKS) * size_of::<f32>()) as u32;
+
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
 }
@@ -182,7 +198,73 @@ pub struct Sum {
     pub barriers: Barriers,
     /// The largest `n` it accepts.
     pub max_n: usize,
+    /// The kernel the host launches instead of this one, on a device that
+    /// loads the Hopper module, for the `n` it covers; not a row of the
+    /// sweep.
+    pub cluster_route: Option<&'static ClusterRoute>,
 }
+
+/// A second kernel of one sum, in the Hopper module, that the host launches
+/// in its place for some `n`: the same additions, so the same bits, with the
+/// blocks meeting in one thread-block cluster. It takes the family's
+/// [`PARAMS`] and no scratch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterRoute {
+    /// Its kernel.
+    pub entry: Entry,
+    /// Dynamic shared memory per block.
+    pub shared: SharedBytes,
+    /// Floats per block: the grid, which is one cluster, has one block per
+    /// this many.
+    pub per_block: usize,
+    /// The most blocks (the cluster's size) it is launched with.
+    pub most_blocks: u32,
+}
+
+impl ClusterRoute {
+    /// The cluster, and grid, for `n` floats: one block per
+    /// [`ClusterRoute::per_block`], when that is 2 to
+    /// [`ClusterRoute::most_blocks`]; `None` for any other `n`, which the
+    /// sum's own kernel takes.
+    pub const fn blocks(&self, n: usize) -> Option<u32> {
+        let blocks = n.div_ceil(self.per_block);
+        if blocks >= 2 && blocks <= self.most_blocks as usize { Some(blocks as u32) } else { None }
+    }
+}
+
+/// The deterministic sum's cluster route, for 2 to
+/// [`deterministic::CLUSTER_CHUNKS`] chunks: a block per chunk in one
+/// cluster, the chunk sums pushed into rank 0's shared memory
+/// (`mapa`, `st.shared::cluster`) and met at the cluster barrier, where
+/// [`DETERMINISTIC`] meets through a start ticket and slots in L2.
+pub const DETERMINISTIC_CLUSTER: ClusterRoute = ClusterRoute {
+    entry: Entry::new(
+        Family::Sum,
+        "sum_deterministic_cluster",
+        &PARAMS,
+        &[
+            "ld.global.nc.v4.f32",
+            "shfl.sync.bfly.b32",
+            "bar.sync",
+            "barrier.cluster.arrive.aligned",
+            "barrier.cluster.wait.aligned",
+            "%cluster_ctarank",
+            "mapa.shared::cluster.u32",
+            "st.shared::cluster.u32",
+        ],
+        // No ticket, no slot in global memory, no fence of its own, no float
+        // atomic. (`red.` alone would match `cvta.shared`.)
+        &["atom.", "red.global", "red.shared", "fence.", "st.relaxed.gpu", "ld.relaxed.gpu", "bar.red"],
+        // The release arrive is `MEMBAR.ALL.GPU` then `UCGABAR_ARV`, the
+        // acquire wait `UCGABAR_WAIT` then `CCTL.IVALL`.
+        &["UCGABAR_ARV", "UCGABAR_WAIT", "CCTL.IVALL", "SHFL.BFLY", "BAR.SYNC"],
+        &["ATOM", "RED", "BAR.RED"],
+    )
+    .hopper(),
+    shared: SharedBytes::Fixed(deterministic::CLUSTER_SHARED_BYTES),
+    per_block: deterministic::CHUNK,
+    most_blocks: deterministic::CLUSTER_CHUNKS as u32,
+};
 
 impl Sum {
     /// Global atomics one launch of `blocks` blocks performs over `n` elements.
@@ -227,6 +309,7 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerElement,
     barriers: Barriers::Fixed(0),
     max_n: usize::MAX,
+    cluster_route: None,
 };
 
 /// The page's second sum: one shared `f32` accumulator per block.
@@ -251,6 +334,7 @@ pub const SHARED_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(2),
     max_n: usize::MAX,
+    cluster_route: None,
 };
 
 /// The page's third sum: a shared-memory tree per block.
@@ -273,6 +357,7 @@ pub const TREE_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Tree,
     max_n: usize::MAX,
+    cluster_route: None,
 };
 
 /// Warp shuffles, then one shared `f32` per warp.
@@ -295,6 +380,7 @@ pub const WARP_SHUFFLE: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
+    cluster_route: None,
 };
 
 /// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
@@ -318,6 +404,7 @@ pub const BANDWIDTH: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
+    cluster_route: None,
 };
 
 /// Fixed-order chunks and a last-block combine: the same bits every run.
@@ -356,6 +443,7 @@ pub const DETERMINISTIC: Sum = Sum {
     // in its one round.
     barriers: Barriers::Fixed(1),
     max_n: deterministic::MAX_N,
+    cluster_route: Some(&DETERMINISTIC_CLUSTER),
 };
 
 /// An exact `f64` running sum per thread, integer limbs in shared memory for
@@ -389,6 +477,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
     max_n: 1 << 33,
+    cluster_route: None,
 };
 
 /// Every sum kernel: the page's three in the page's order, then the roofline
@@ -439,6 +528,22 @@ mod tests {
         assert_eq!(DETERMINISTIC.scratch(), Scratch::ChunkPartials);
         assert_eq!(CORRECTLY_ROUNDED.scratch(), Scratch::Superaccumulator);
         assert!(KERNELS.iter().all(|k| k.entry.params[..3] == PARAMS));
+    }
+
+    #[test]
+    fn the_cluster_route_takes_two_to_eight_chunks() {
+        let route = DETERMINISTIC.cluster_route.expect("the deterministic sum has a cluster route");
+        let chunk = deterministic::CHUNK;
+        assert_eq!(route.blocks(0), None);
+        assert_eq!(route.blocks(chunk), None, "one chunk is one block already");
+        assert_eq!(route.blocks(chunk + 1), Some(2));
+        assert_eq!(route.blocks(16_384), Some(2));
+        assert_eq!(route.blocks(65_535), Some(8));
+        assert_eq!(route.blocks(65_536), Some(8));
+        assert_eq!(route.blocks(65_537), None);
+        assert_eq!(route.shared.bytes(1024, 0), 2080);
+        assert_eq!(route.entry.params, &PARAMS[..]);
+        assert!(KERNELS.iter().filter(|k| k.cluster_route.is_some()).count() == 1);
     }
 
     #[test]

@@ -4,10 +4,16 @@
 //! chunk sums from `partials` (or shared memory) and the segment sums from
 //! shared memory.
 
-use layout::sum::deterministic::{MAX_SEGMENTS, SEGMENT};
+#[cfg(not(feature = "hopper"))]
+use layout::sum::deterministic::MAX_SEGMENTS;
+use layout::sum::deterministic::SEGMENT;
 
-use super::addition_order::{Quads, lane_sum};
+use super::addition_order::Quads;
+#[cfg(not(feature = "hopper"))]
+use super::addition_order::lane_sum;
+#[cfg(not(feature = "hopper"))]
 use super::ticket::finish;
+#[cfg(not(feature = "hopper"))]
 use crate::{shared, thread, warp};
 
 /// The combine, by the one block that holds every chunk sum: segment sums
@@ -22,6 +28,7 @@ use crate::{shared, thread, warp};
 /// MAX_SEGMENTS`; `total` and `ticket` as in
 /// [`sum_deterministic`](super::sum_deterministic); no thread still reads
 /// the first 4096 bytes of shared memory.
+#[cfg(not(feature = "hopper"))]
 #[inline(always)]
 pub(super) unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, ticket: *mut u32) {
     let tid = thread::thread_idx_x();
@@ -80,10 +87,12 @@ pub(super) struct Quad(pub(super) [f32; 4]);
 /// 16-byte aligned (global `partials` by the kernel's `# Safety` contract,
 /// or shared memory at a 4096-byte offset) and may be in either space: the
 /// loads are generic.
-struct Segment {
-    sums: *const f32,
-    chunks: usize,
-    segment: usize,
+/// The cluster route reads its one segment of chunk sums, in rank 0's
+/// shared memory, with it too.
+pub(super) struct Segment {
+    pub(super) sums: *const f32,
+    pub(super) chunks: usize,
+    pub(super) segment: usize,
 }
 
 impl Quads<{ SEGMENT / 4 }> for Segment {
@@ -104,11 +113,13 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
 }
 
 /// The segment sums in shared memory: up to [`MAX_SEGMENTS`] floats.
+#[cfg(not(feature = "hopper"))]
 struct SegmentSums {
     values: *const f32,
     len: usize,
 }
 
+#[cfg(not(feature = "hopper"))]
 impl Quads<{ MAX_SEGMENTS / 4 }> for SegmentSums {
     #[inline(always)]
     unsafe fn quad(&self, q: usize) -> [f32; 4] {

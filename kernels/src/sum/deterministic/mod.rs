@@ -8,23 +8,47 @@
 //! slots, or `partials` and the [`ticket`]. The [`combine`](mod@combine) adds
 //! them.
 
+//!
+//! The same order, in the same files, is compiled into the Hopper module
+//! too, for the [`cluster`] route's kernel (`sum_deterministic_cluster`),
+//! which the host launches instead for 2 to
+//! [`CLUSTER_CHUNKS`](layout::sum::deterministic::CLUSTER_CHUNKS) chunks: the
+//! chunk sums meet in one block through distributed shared memory. Only
+//! what that kernel shares (the order, the readers, the block mode's round,
+//! the one-segment reader of the combine) is in both modules.
+
 mod addition_order;
 mod block_mode;
 mod chunk_readers;
+#[cfg(feature = "hopper")]
+mod cluster;
 mod combine;
+#[cfg(not(feature = "hopper"))]
 mod handoff;
+#[cfg(not(feature = "hopper"))]
 mod route;
+#[cfg(not(feature = "hopper"))]
 mod ticket;
 
+#[cfg(feature = "hopper")]
+pub use self::cluster::sum_deterministic_cluster;
+
+#[cfg(not(feature = "hopper"))]
 use layout::sum::deterministic::{CHUNK, Handoff};
 #[cfg(doc)]
 use layout::sum::deterministic::{FULL, HANDOFF_CHUNKS, SEGMENT};
 
+#[cfg(not(feature = "hopper"))]
 use self::addition_order::{BATCHES, lane_sum};
+#[cfg(not(feature = "hopper"))]
 use self::block_mode::{Round, one_chunk};
+#[cfg(not(feature = "hopper"))]
 use self::chunk_readers::FullChunk;
+#[cfg(not(feature = "hopper"))]
 use self::combine::combine;
+#[cfg(not(feature = "hopper"))]
 use self::route::{Route, Sink};
+#[cfg(not(feature = "hopper"))]
 use crate::{shared, thread, warp};
 
 // ANCHOR: order
@@ -115,6 +139,7 @@ use crate::{shared, thread, warp};
 /// launch; `total`, `partials` and `handoff` as above, all in global memory.
 /// `partials` must be 16-byte aligned (any device allocation is: the driver
 /// aligns them to 256 bytes): the combine reads it as float4s.
+#[cfg(not(feature = "hopper"))]
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_deterministic(
     input: *const f32,
