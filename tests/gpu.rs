@@ -15,7 +15,7 @@ use host::gpu::histogram::{HistogramKernel, HistogramKernels};
 use host::gpu::launch::Block;
 use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use host::gpu::publish::{FlagPlacement, PublishGeometry, PublishKernels, PublishVariant};
-use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
+use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement, SumRoute};
 use host::gpu::system::{SystemGeometry, SystemKernels, SystemVariant};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
@@ -85,6 +85,10 @@ fn cases() -> Vec<Case> {
     cases.push((
         "deterministic_sum_follows_its_documented_order_on_every_path".to_owned(),
         Box::new(deterministic_sum_follows_its_documented_order),
+    ));
+    cases.push((
+        "deterministic_cluster_route_gives_the_bits_of_the_handoff_route".to_owned(),
+        Box::new(deterministic_cluster_route_gives_the_bits_of_the_handoff_route),
     ));
     for threads in [32, 256, 1024] {
         cases.push((
@@ -472,6 +476,66 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
                             m.sums
                         ));
                     }
+                }
+            }
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// On a device that runs the Hopper module, the deterministic sum of 2 to 8
+/// chunks takes its cluster route (`sum_deterministic_cluster`, one cluster
+/// of a block per chunk): at every chunk count, whole last chunk or short,
+/// aligned or not, at every block size, its bits are the handoff route's
+/// (the same kernels loaded without the cluster route, on grids for one SM
+/// and for the device) and the documented order's, compared with `==`. On
+/// an older GPU the route must not be taken, and the handoff route alone is
+/// checked.
+fn deterministic_cluster_route_gives_the_bits_of_the_handoff_route(gpu: &Gpu) -> Result<(), String> {
+    use layout::sum::deterministic::{CHUNK, CLUSTER_CHUNKS};
+    let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
+    let mut sizes = vec![CHUNK + 1, 2 * CHUNK, 65_535, 65_536];
+    for chunks in 2..=CLUSTER_CHUNKS {
+        sizes.extend([chunks * CHUNK - 3, chunks * CHUNK]);
+    }
+    sizes.extend([CHUNK, 8 * CHUNK + 1]);
+    sizes.sort_unstable();
+    sizes.dedup();
+    let cluster = SumKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    for n in sizes {
+        let chunks = n.div_ceil(CHUNK);
+        let expected_route = if gpu.hopper().is_ok() && (2..=CLUSTER_CHUNKS).contains(&chunks) {
+            SumRoute::Cluster { blocks: chunks as u32 }
+        } else {
+            SumRoute::Own
+        };
+        if cluster.route(kernel, n) != expected_route {
+            wrong.push(format!("  n = {n}: route {:?}, expected {expected_route:?}", cluster.route(kernel, n)));
+        }
+        let values = input::inexact(n);
+        let expected = deterministic_order(&values);
+        for offset in [0, 1, 2, 3] {
+            let plan = Plan { warmup: 2, runs: 0, cold: false };
+            for threads in BLOCKS {
+                let block = Block::new(threads).map_err(|e| e.to_string())?;
+                let device_input = cluster.upload_at(&values, offset).map_err(|e| e.to_string())?;
+                let routed = cluster.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums;
+                let mut handoff = Vec::new();
+                for sm_count in [1, gpu.info.sm_count] {
+                    let kernels = SumKernels::load(gpu)
+                        .map_err(|e| e.to_string())?
+                        .without_cluster_routes()
+                        .with_sm_count(sm_count);
+                    let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
+                    handoff
+                        .extend(kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums);
+                }
+                if routed.iter().chain(&handoff).any(|s| s.to_bits() != expected.to_bits()) {
+                    wrong.push(format!(
+                        "  n = {n}, block {threads}, offset {offset}: {expected_route:?} {routed:?}, handoff route \
+                         {handoff:?}, documented order {expected}"
+                    ));
                 }
             }
         }

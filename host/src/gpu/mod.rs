@@ -138,6 +138,8 @@ pub struct Gpu {
     flush: RefCell<Option<baseline::L2Flush>>,
     /// The timing hold, set up on the first timed launch.
     hold: RefCell<Option<baseline::Hold>>,
+    /// Whether the kernels under test are the embedded PTX (no `--ptx`).
+    embedded: bool,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -193,6 +195,7 @@ impl Gpu {
             instruments,
             flush: RefCell::new(None),
             hold: RefCell::new(None),
+            embedded: *ptx == PtxSource::Embedded,
             info,
         })
     }
@@ -239,6 +242,18 @@ impl Gpu {
                 kernel_in(module, HOPPER_NAME, entry.symbol)
             }
         }
+    }
+
+    /// Whether the kernels under test are the embedded PTX, built with the
+    /// Hopper module beside it, rather than a file given with `--ptx`.
+    pub fn runs_embedded_ptx(&self) -> bool {
+        self.embedded
+    }
+
+    /// Whether the device can run the Hopper module (compute capability 9.0
+    /// or above), whether or not the driver loaded it.
+    pub fn is_hopper_or_later(&self) -> bool {
+        self.info.compute_capability >= Module::Hopper.min_compute_capability()
     }
 
     /// Whether the Hopper module is loaded, and if not, why not.

@@ -5,10 +5,10 @@
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, sys};
 use layout::ParamRole;
 use layout::exact::Superaccumulator;
-use layout::sum::{Arg, Scratch, Sum, deterministic};
+use layout::sum::{Arg, ClusterRoute, Scratch, Sum, deterministic};
 
 use super::Gpu;
-use super::args::{Args, once};
+use super::args::{Args, Launch, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::launch::Block;
@@ -37,6 +37,51 @@ impl Kernel<Sum> {
             shared_mem_bytes: self.shared.bytes(threads, 0),
         }
     }
+}
+
+/// How one launch of a sum kernel runs: its own registry entry's grid, or,
+/// for an `n` its [`ClusterRoute`] covers on a device that runs the Hopper
+/// module, that route's kernel as one cluster of `blocks` blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SumRoute {
+    /// The kernel's own launch.
+    Own,
+    /// The cluster route's kernel, one cluster of this many blocks.
+    Cluster {
+        /// Blocks in the grid, which is one cluster.
+        blocks: u32,
+    },
+}
+
+impl SumRoute {
+    /// The route of `kernel` over `n` floats, given whether its cluster
+    /// route's kernel is loaded (a device of compute capability 9.0 or above,
+    /// running the embedded PTX).
+    pub fn of(kernel: &Sum, n: usize, cluster_loaded: bool) -> SumRoute {
+        match kernel.cluster_route.and_then(|route| route.blocks(n)) {
+            Some(blocks) if cluster_loaded => SumRoute::Cluster { blocks },
+            _ => SumRoute::Own,
+        }
+    }
+}
+
+/// The launch configuration of `route`'s kernel as one cluster of `blocks`
+/// blocks of `block` threads: its `# Launch` contract.
+fn cluster_config(route: &ClusterRoute, blocks: u32, block: Block) -> LaunchConfig {
+    let threads = block.threads();
+    LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: route.shared.bytes(threads, 0),
+    }
+}
+
+/// One launch's shape, computed before any timed region: the configuration
+/// and the route.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    config: LaunchConfig,
+    route: SumRoute,
 }
 
 /// An input array in device memory, starting `offset` floats into its
@@ -99,6 +144,9 @@ pub struct SumKernels<'gpu> {
     /// (nvcc's build of the page's three); asking for another is an error
     /// then, not at load.
     functions: Vec<Result<CudaFunction, LabError>>,
+    /// One per registry entry: its cluster route's kernel, where it has one
+    /// and the device runs the Hopper module with the embedded PTX.
+    cluster_routes: Vec<Option<CudaFunction>>,
     sm_count: u32,
 }
 
@@ -119,7 +167,33 @@ impl<'gpu> SumKernels<'gpu> {
                     .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
             }
         }
-        Ok(SumKernels { gpu, functions, sm_count: gpu.info.sm_count })
+        // A cluster route replaces the kernel's own launch only for the
+        // embedded PTX, whose Hopper module was built from the same source:
+        // kernels under test from `--ptx` run as they are. On a device of
+        // compute capability 9.0 or above, a route the Hopper module cannot
+        // give is an error, not a quiet fallback to the kernel's own launch.
+        let cluster_routes = SumKernel::all()
+            .map(|k| match k.cluster_route {
+                Some(route) if gpu.runs_embedded_ptx() && gpu.is_hopper_or_later() => {
+                    gpu.function_of(&route.entry).map(Some)
+                }
+                _ => Ok(None),
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(SumKernels { gpu, functions, cluster_routes, sm_count: gpu.info.sm_count })
+    }
+
+    /// Launches every kernel its own way, never through a cluster route: the
+    /// deterministic sum's handoff route at every `n`, which the GPU tests
+    /// compare the cluster route with, bit for bit.
+    pub fn without_cluster_routes(mut self) -> Self {
+        self.cluster_routes.iter_mut().for_each(|f| *f = None);
+        self
+    }
+
+    /// How `kernel` runs over `n` floats here.
+    pub fn route(&self, kernel: SumKernel, n: usize) -> SumRoute {
+        SumRoute::of(&kernel, n, self.cluster_routes[kernel.index()].is_some())
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -172,10 +246,10 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
-        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
+        let shape = self.shape(kernel, n, block)?;
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
-            self.launch(kernel, input, &mut total, config, &mut scratch)
+            self.launch(kernel, input, &mut total, shape, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
         Ok(SumMeasurement { kernel, times_ms, sums })
@@ -198,12 +272,24 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;
-        let config = kernel.config(input.len(), block, self.resident_blocks(kernel, block)?);
+        let shape = self.shape(kernel, input.len(), block)?;
         for _ in 0..launches {
-            self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
+            self.launch(kernel, input, &mut total.as_view_mut(), shape, &mut scratch)?;
         }
         let value = stream.clone_dtoh(&total).doing(|| "copying the accumulator back".to_owned())?;
         Ok(value[0])
+    }
+
+    /// The route and launch configuration of `kernel` over `n` floats at
+    /// `block`, with the occupancy query its own grid may need: everything
+    /// a launch needs that is not the launch.
+    fn shape(&self, kernel: SumKernel, n: usize, block: Block) -> Result<Shape, LabError> {
+        let route = self.route(kernel, n);
+        let config = match (route, kernel.cluster_route) {
+            (SumRoute::Cluster { blocks }, Some(cluster)) => cluster_config(cluster, blocks, block),
+            _ => kernel.config(n, block, self.resident_blocks(kernel, block)?),
+        };
+        Ok(Shape { config, route })
     }
 
     /// The zeroed scratch `kernel`'s registry entry names, for `n` floats.
@@ -254,7 +340,7 @@ impl<'gpu> SumKernels<'gpu> {
         kernel: SumKernel,
         input: &DeviceInput,
         total: &mut CudaViewMut<'_, f32>,
-        config: LaunchConfig,
+        shape: Shape,
         scratch: &mut ScratchBuffers,
     ) -> Result<(), LabError> {
         let n = input.len();
@@ -263,7 +349,12 @@ impl<'gpu> SumKernels<'gpu> {
             // zero the accumulator already holds.
             return Ok(());
         }
-        let view = input.view();
+        let (config, view) = (shape.config, input.view());
+        if let (SumRoute::Cluster { blocks }, Some(route), Some(function)) =
+            (shape.route, kernel.cluster_route, &self.cluster_routes[kernel.index()])
+        {
+            return self.launch_cluster(route, function, &view, total, config, blocks);
+        }
         let mut args = Args::new(self.gpu.stream(), self.function(kernel)?, kernel.entry());
         let (mut total, mut partials, mut handoff, mut acc) = (Some(total), None, None, None);
         match scratch {
@@ -294,6 +385,40 @@ impl<'gpu> SumKernels<'gpu> {
         unsafe { args.launch(config) }
             .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))
     }
+
+    /// Enqueues one launch of `route`'s kernel (`function`) over `input` into
+    /// `total[0]`, as one cluster of `blocks` blocks. A refused cluster
+    /// launch is an error that says so, never a launch of the other route.
+    fn launch_cluster(
+        &self,
+        route: &'static ClusterRoute,
+        function: &CudaFunction,
+        input: &CudaView<'_, f32>,
+        total: &mut CudaViewMut<'_, f32>,
+        config: LaunchConfig,
+        blocks: u32,
+    ) -> Result<(), LabError> {
+        let n = input.len();
+        let symbol = route.entry.symbol;
+        let mut args = Args::new(self.gpu.stream(), function, &route.entry);
+        let mut total = Some(total);
+        for param in route.entry.params {
+            match param.role {
+                ParamRole::Sum(Arg::Input) => args.push(param, input),
+                ParamRole::Sum(Arg::Total) => args.push(param, once(&mut total, param)),
+                ParamRole::Sum(Arg::N) => args.push(param, &n),
+                _ => panic!("{symbol}: a cluster route takes the family's parameters only, not `{param}`"),
+            }
+        }
+        // SAFETY: the arguments are the route's registry entry's `params`
+        // (`Args` checks them): `input` holds `n` floats, `n` is one the route
+        // covers (`ClusterRoute::blocks`, at most `most_blocks * per_block`),
+        // `total` one float; `config` is one cluster of `blocks` blocks with
+        // the route's shared bytes (`cluster_config`), its `# Launch` contract.
+        unsafe { args.launch_as(config, Launch::Clusters(blocks)) }.doing(|| {
+            format!("launching {symbol} as one cluster of {blocks} blocks (n = {n}, block {})", config.block_dim.0)
+        })
+    }
 }
 
 #[cfg(test)]
@@ -313,6 +438,41 @@ mod tests {
         assert_eq!(SumKernel::of(&sum::BANDWIDTH).config(big, block(256), 528).grid_dim.0, 528);
         assert_eq!(SumKernel::of(&sum::DETERMINISTIC).config(big, block(1024), 132).grid_dim.0, 132);
         assert_eq!(SumKernel::of(&sum::WARP_SHUFFLE).config(big, block(256), 528).grid_dim.0, 1 << 20);
+    }
+
+    #[test]
+    fn the_deterministic_sum_takes_its_cluster_route_for_two_to_eight_chunks_when_it_is_loaded() {
+        let chunk = deterministic::CHUNK;
+        let cluster = |blocks| SumRoute::Cluster { blocks };
+        for (n, route) in [
+            (1, SumRoute::Own),
+            (chunk, SumRoute::Own),
+            (chunk + 1, cluster(2)),
+            (16_384, cluster(2)),
+            (3 * chunk - 7, cluster(3)),
+            (65_535, cluster(8)),
+            (65_536, cluster(8)),
+            (65_537, SumRoute::Own),
+            (1 << 28, SumRoute::Own),
+        ] {
+            assert_eq!(SumRoute::of(&sum::DETERMINISTIC, n, true), route, "n = {n}");
+            assert_eq!(SumRoute::of(&sum::DETERMINISTIC, n, false), SumRoute::Own, "n = {n}, no Hopper module");
+        }
+        assert!(
+            sum::KERNELS
+                .iter()
+                .filter(|k| k.cluster_route.is_none())
+                .all(|k| SumRoute::of(k, 16_384, true) == SumRoute::Own)
+        );
+    }
+
+    #[test]
+    fn the_cluster_route_is_one_cluster_of_one_block_per_chunk() {
+        let route = sum::DETERMINISTIC.cluster_route.unwrap();
+        for threads in [32, 64, 256, 1024] {
+            let c = cluster_config(route, 8, block(threads));
+            assert_eq!((c.grid_dim, c.block_dim, c.shared_mem_bytes), ((8, 1, 1), (threads, 1, 1), 2080));
+        }
     }
 
     #[test]

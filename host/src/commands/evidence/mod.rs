@@ -423,14 +423,17 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
     let mut runs = Vec::new();
     for family in families {
         match family {
-            // The determinism table launches every sum kernel, not only the page's.
-            Family::Sum => runs.push((
-                "sweep".to_owned(),
-                strings(&["sweep", "--sizes", "1,4097", "--block", "64", "--runs", "1", "--warmup", "1"])
-                    .into_iter()
-                    .chain(strings(&["--determinism-runs", "2"]))
-                    .collect(),
-            )),
+            // The determinism table launches every sum kernel, not only the
+            // page's. Eight chunks less one float, the deterministic sum takes
+            // its cluster route on a Hopper GPU, with a short last chunk.
+            Family::Sum => {
+                use layout::sum::deterministic::{CHUNK, CLUSTER_CHUNKS};
+                let sizes = format!("1,4097,{}", CLUSTER_CHUNKS * CHUNK - 1);
+                let mut args = strings(&["sweep", "--sizes"]);
+                args.push(sizes);
+                args.extend(strings(&["--block", "64", "--runs", "1", "--warmup", "1", "--determinism-runs", "2"]));
+                runs.push(("sweep".to_owned(), args));
+            }
             Family::Histogram => runs.push((
                 "histogram".to_owned(),
                 strings(&["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"]),
@@ -438,11 +441,12 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
             // The bench launches the baselines beside every sum kernel, and a
             // cold bench the flush and the hold before each timed launch. One
             // partial chunk past the handoff route's limit, the deterministic sum
-            // takes its ticket route, which the sweep's sizes do not reach.
+            // takes its ticket route, which the sweep's sizes do not reach; at
+            // eight whole chunks, its cluster route on a Hopper GPU.
             Family::Baseline => {
-                use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+                use layout::sum::deterministic::{CHUNK, CLUSTER_CHUNKS, HANDOFF_CHUNKS};
                 let ticket_route = CHUNK * HANDOFF_CHUNKS + CHUNK / 2 + 1;
-                let sizes = format!("4097,{ticket_route}");
+                let sizes = format!("4097,{},{ticket_route}", CLUSTER_CHUNKS * CHUNK);
                 let mut args = strings(&["bench", "--sizes"]);
                 args.push(sizes);
                 args.extend(strings(&["--runs", "1", "--warmup", "0", "--cold"]));
@@ -685,6 +689,20 @@ mod tests {
         let sizes = args.iter().skip_while(|a| *a != "--sizes").nth(1).expect("--sizes and its value");
         let largest = sizes.split(',').map(|n| n.parse::<usize>().expect("a size")).max().expect("a size");
         assert!(largest.div_ceil(CHUNK) > HANDOFF_CHUNKS, "{largest} floats stay on the handoff route");
+    }
+
+    /// The sweep's and the bench's runs each have a size the deterministic
+    /// sum's cluster route takes, so every sanitizer tool (memcheck and
+    /// synccheck among them) sees `sum_deterministic_cluster` on a Hopper GPU.
+    #[test]
+    fn the_sweep_and_bench_runs_reach_the_deterministic_sums_cluster_route() {
+        let route = layout::sum::DETERMINISTIC.cluster_route.expect("a cluster route");
+        for run in ["sweep", "bench"] {
+            let (_, args) = sanitizer_runs().into_iter().find(|(name, _)| name == run).expect("the run");
+            let sizes = args.iter().skip_while(|a| *a != "--sizes").nth(1).expect("--sizes and its value");
+            let sizes: Vec<usize> = sizes.split(',').map(|n| n.parse().expect("a size")).collect();
+            assert!(sizes.iter().any(|&n| route.blocks(n).is_some()), "{run}: {sizes:?} miss the cluster route");
+        }
     }
 
     #[test]

@@ -124,6 +124,11 @@ use crate::{shared, thread, warp};
 ///
 ///    Either ticket's verdict reaches its block through one `bar.red.or`
 ///    barrier.
+///
+///    On a Hopper GPU the host does not launch this kernel for 2 to
+///    [`CLUSTER_CHUNKS`](layout::sum::deterministic::CLUSTER_CHUNKS) chunks:
+///    it launches `sum_deterministic_cluster` (Hopper module), whose blocks
+///    meet in one thread-block cluster, with the same additions.
 /// 3. **Combine.** The block that holds every chunk sum adds them in the
 ///    lane pattern: each warp takes segments of [`SEGMENT`], writes segment
 ///    sums to shared memory, and warp 0 sums those in the lane pattern. With
