@@ -196,6 +196,31 @@ pub unsafe fn sync_cluster() {
     }
 }
 
+/// The cluster barrier's first half, with no ordering: this thread has
+/// arrived, and it publishes none of its memory operations.
+///
+/// Emits `barrier.cluster.arrive.relaxed.aligned` (PTX ISA 8.0, which the
+/// Hopper module targets for it), through LLVM's convergent NVVM intrinsic
+/// (see [`sync_cluster`] for why not inline assembly). At a kernel's entry,
+/// with its [`cluster_wait`] just before the first access to another
+/// block's shared memory, it tells a block that every block of its cluster
+/// has started without the release's `MEMBAR.ALL.GPU` that
+/// [`cluster_arrive`] costs on the way to the first load.
+///
+/// # Safety
+///
+/// As for [`cluster_arrive`].
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn cluster_arrive_relaxed() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive.relaxed.aligned"]
+        fn barrier_cluster_arrive_relaxed_aligned();
+    }
+    // SAFETY: the caller keeps the barrier's rules.
+    unsafe { barrier_cluster_arrive_relaxed_aligned() }
+}
+
 /// The cluster barrier's first half, with release semantics at `.cluster`
 /// scope: every memory operation this thread made before it (to any block's
 /// shared memory, or to global memory) is visible to each thread of the
@@ -210,10 +235,8 @@ pub unsafe fn sync_cluster() {
 /// first access to another block's shared memory, is how a block learns
 /// that every block of its cluster has started (which distributed shared
 /// memory requires) without waiting for it: the phase completes while the
-/// block does its own work. Its release then orders nothing, since the
-/// thread has made no memory access yet. (The `.relaxed` arrive, which says
-/// so, needs PTX ISA 8.0, and the Hopper module is `.version 7.8`: LLVM
-/// cannot select `llvm.nvvm.barrier.cluster.arrive.relaxed.aligned` there.)
+/// block does its own work; [`cluster_arrive_relaxed`] does that without
+/// the release's memory barrier.
 ///
 /// # Safety
 ///
@@ -233,7 +256,7 @@ pub unsafe fn cluster_arrive() {
 
 /// The cluster barrier's second half, with acquire semantics at `.cluster`
 /// scope: waits until every non-exited thread of the cluster has arrived at
-/// this phase ([`cluster_arrive`]), and then
+/// this phase ([`cluster_arrive`] or [`cluster_arrive_relaxed`]), and then
 /// sees every memory operation a releasing arrival ordered before it.
 ///
 /// Emits `barrier.cluster.wait.aligned` (acquire is the default), through

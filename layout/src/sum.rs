@@ -246,6 +246,7 @@ pub const DETERMINISTIC_CLUSTER: ClusterRoute = ClusterRoute {
             "ld.global.nc.v4.f32",
             "shfl.sync.bfly.b32",
             "bar.sync",
+            "barrier.cluster.arrive.relaxed.aligned",
             "barrier.cluster.arrive.aligned",
             "barrier.cluster.wait.aligned",
             "%cluster_ctarank",

@@ -121,11 +121,17 @@ pub fn kernels_cargo(
         path.push(":");
         path.push(old);
     }
-    let flags = [
+    let mut flags = vec![
         format!("-Ctarget-cpu={}", module.arch()),
         "-Alinker_messages".to_owned(),
         format!("-Clinker={}", linker.display()),
     ];
+    // The Hopper module is PTX ISA 8.0 (LLVM's default for sm_90 is 7.8):
+    // `barrier.cluster.arrive.relaxed` needs it. Every other Hopper kernel's
+    // sm_90 SASS was the same under both versions when this was set.
+    if module == Module::Hopper {
+        flags.push("-Ctarget-feature=+ptx80".to_owned());
+    }
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)

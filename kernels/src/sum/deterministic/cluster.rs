@@ -34,10 +34,10 @@ use crate::{shared, thread, warp};
 /// # Thread mapping
 ///
 /// 1. **Entry.** Every thread arrives at the cluster barrier,
-///    `barrier.cluster.arrive.aligned`, before anything else, so the phase
-///    that tells a block that every block of its cluster has started
-///    completes while it loads. (Its release orders nothing yet; the
-///    `.relaxed` form needs PTX ISA 8.0, past the Hopper module's 7.8.)
+///    `barrier.cluster.arrive.relaxed.aligned`, before anything else, so the
+///    phase that tells a block that every block of its cluster has started
+///    completes while it loads (relaxed: there is nothing to release yet,
+///    and a release would put a `MEMBAR.ALL.GPU` before the first load).
 /// 2. **Each chunk's sum.** Block `rank` sums chunk `rank` in the block
 ///    mode of the base kernel, one round with `g = 1`: its warps take the
 ///    chunk's eight batches (a block of fewer than eight warps several per
@@ -74,7 +74,7 @@ use crate::{shared, thread, warp};
 pub unsafe extern "ptx-kernel" fn sum_deterministic_cluster(input: *const f32, total: *mut f32, n: usize) {
     // SAFETY: every thread of the cluster arrives here, at its entry, once;
     // its wait comes below, before its next arrive.
-    unsafe { thread::cluster_arrive() };
+    unsafe { thread::cluster_arrive_relaxed() };
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
     let warp_id = tid / warp::WARP_SIZE;
