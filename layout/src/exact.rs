@@ -280,11 +280,39 @@ pub fn sum(values: &[f32]) -> f32 {
     round(&total, specials)
 }
 
+/// Blocks of a launch that each have a slot of their own in the
+/// [`Superaccumulator`]: a block with a higher index adds its sum to the limbs.
+/// More than the resident blocks of any launch the host makes at the default
+/// block size.
+pub const SLOTS: usize = 1024;
+
+/// A slot not yet written in this launch: the complement of an `f64`
+/// bit pattern that is a NaN, which no block's exact sum is.
+pub const SLOT_EMPTY: u64 = 0;
+
+/// A slot whose block added its sum to the limbs (or saw an infinity or a
+/// NaN) and fenced before writing it: the complement of another NaN.
+pub const SLOT_IN_LIMBS: u64 = !0x7FF8_0000_0000_0001;
+
+/// The slot word of a block's exact `f64` sum: its bits, complemented, so that
+/// a zeroed slot reads as [`SLOT_EMPTY`]. A finite `v` never gives
+/// [`SLOT_EMPTY`] or [`SLOT_IN_LIMBS`], whose complements are NaNs.
+#[inline(always)]
+pub const fn slot_word(v: f64) -> u64 {
+    !v.to_bits()
+}
+
+/// The `f64` a slot word other than the two markers holds.
+#[inline(always)]
+pub const fn slot_value(word: u64) -> f64 {
+    f64::from_bits(!word)
+}
+
 /// The accumulator in global memory that the GPU's correctly rounded sum
-/// adds into, with its last-block ticket. Zero before the first launch; each
-/// launch leaves it zero.
+/// adds into, with its last-block ticket and one slot per block. Zero before
+/// the first launch; each launch leaves it zero.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Superaccumulator {
     /// The limbs, added to with 64-bit integer atomics.
     pub limbs: [i64; LIMBS],
@@ -293,9 +321,19 @@ pub struct Superaccumulator {
     /// Blocks that have added their limbs: the one that draws
     /// `gridDim.x − 1` rounds.
     pub ticket: u32,
+    /// Block `b < SLOTS` writes its exact sum here ([`slot_word`]), or
+    /// [`SLOT_IN_LIMBS`]; the last block reads and clears them.
+    pub slots: [u64; SLOTS],
 }
 
-const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8);
+impl Default for Superaccumulator {
+    fn default() -> Self {
+        Superaccumulator { limbs: [0; LIMBS], specials: 0, ticket: 0, slots: [SLOT_EMPTY; SLOTS] }
+    }
+}
+
+const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8 + 8 * SLOTS);
+const _: () = assert!(SLOT_EMPTY == 0 && slot_value(SLOT_IN_LIMBS).is_nan() && slot_value(SLOT_EMPTY).is_nan());
 
 #[cfg(test)]
 mod tests {

@@ -366,14 +366,24 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         Family::Sum,
         "sum_correctly_rounded",
         &SUPERACCUMULATOR_PARAMS,
-        // The last block's gathering (`atom.global.exch.b64`) is a function of
-        // its own in the PTX, outside the entry's body; ptxas inlines it, so
-        // the SASS promise names it.
-        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
+        // The last block's gathering of the limbs (`atom.global.exch.b64`) is
+        // a function of its own in the PTX, outside the entry's body; ptxas
+        // inlines it, so the SASS promise names it. A block's exact `f64` sum
+        // travels in its slot, `st.relaxed.gpu.b64`, to the last block's
+        // `ld.relaxed.gpu.b64`; the one barrier is `bar.red.or.pred`, which
+        // also tells the block whether any thread added to the limbs.
+        &[
+            "ld.global.nc.v4.f32",
+            "red.global.add.u64",
+            "fence.acq_rel.gpu",
+            "bar.red.or.pred",
+            "st.relaxed.gpu.b64",
+            "ld.relaxed.gpu.b64",
+        ],
         // Not one `f32` addition: floats are added in `f64`, each addition
         // checked exact, or as integers.
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
-        &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY"],
+        &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY", "BAR.RED.OR"],
         &["REDG.E.ADD.F32"],
     ),
     label: "correctly rounded",

@@ -1,4 +1,4 @@
-use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
+use layout::exact::{self, Filter, LIMBS, Limbs, SLOT_EMPTY, SLOT_IN_LIMBS, SLOTS, Split, Superaccumulator};
 
 use crate::{atomic, global, order, shared, thread, warp};
 
@@ -54,27 +54,60 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 ///    the running sums alone are the sum: the warp adds them in a butterfly
 ///    of shuffles ([`warp::sum_f64_checked`]), each addition checked the
 ///    same way, and lane 0 leaves the warp's sum in a shared slot. After the
-///    block's one barrier, warp 0 adds the slots the same way, and thread 0
-///    adds the block's sum to the global accumulator as three 32-bit-aligned
-///    pieces ([`exact::split_f64`]) with `red.global.add.u64`: three integer
-///    atomics per block, not ten per warp. Where a check fails, the same
-///    values take the limbs' path instead: a warp that flushed, or whose
-///    butterfly was not exact, normalizes its lanes' limbs, sums each across
-///    the warp with integer shuffles ([`warp::sum_i64`]), and lane 0 adds
-///    each non-zero one; a block whose butterfly was not exact adds each warp
-///    sum on its own. Infinities and NaNs are OR-ed into the `specials`
-///    word. Integer atomics commute: the global limbs hold the same value
-///    whatever order the blocks arrive in.
-/// 4. **Once, in the last block.** Each lane that added fences
-///    (`fence.acq_rel.gpu`) before the block's barrier (or, in warp 0, before
-///    a `bar.warp.sync`), and thread 0 takes a ticket, as in
-///    [`sum_deterministic`](super::sum_deterministic). The thread that draws
-///    the last ticket fences again, reads and clears every limb and the
-///    specials with `atom.global.exch.b64`/`.b32` (at the point of
-///    coherence, so no stale L1 copy), rounds them with [`exact::round`]
-///    (carry into one integer, take the magnitude, keep 24 bits, round on the
-///    guard and sticky bits, ties to even), stores the result, and resets the
-///    ticket.
+///    block's one barrier (`bar.red.or.pred`, which also tells every thread
+///    whether any thread of the block added to the global accumulator), warp
+///    0 adds the slots the same way. If that butterfly was exact and no
+///    thread added anything, the block's whole sum is one exact `f64`, and
+///    lane 0 stores it in the block's own slot of the global accumulator
+///    ([`exact::slot_word`], one `st.relaxed.gpu.b64`): no atomic on the
+///    limbs, and no fence. Where a check fails, the values take the limbs'
+///    path instead: a warp that flushed, or whose butterfly was not exact,
+///    normalizes its lanes' limbs, sums each across the warp with integer
+///    shuffles ([`warp::sum_i64`]), and lane 0 adds each non-zero one; a
+///    block that added (or whose own butterfly was not exact) adds its sum
+///    as three 32-bit-aligned pieces ([`exact::split_f64`]) with
+///    `red.global.add.u64` (or each warp sum on its own), and after every
+///    lane that added has fenced, marks its slot [`SLOT_IN_LIMBS`].
+///    Infinities and NaNs are OR-ed into the `specials` word, which counts
+///    as adding. Integer atomics commute: the global limbs hold the same
+///    value whatever order the blocks arrive in. Blocks past the
+///    [`SLOTS`] have no slot and always take the limbs' path.
+/// 4. **Once, in the last block.** Lane 0 of each block's warp 0 takes a
+///    ticket (`atom.global.add.u32`, relaxed); warp 0 of the block that draws
+///    the last one reads every slot with `ld.relaxed.gpu.b64`, eight a lane
+///    at once, reading again any slot still empty (its block drew its ticket,
+///    so its store was executed and arrives). If no slot says
+///    [`SLOT_IN_LIMBS`], the grid fits the slots, and every `f64` addition of
+///    the slots (each lane's own, then a checked butterfly) was exact, the
+///    limbs and specials are untouched and the `f64` is the exact sum: one
+///    `cvt.rn.f32.f64` rounds it to the nearest `f32`, ties to even. Else
+///    every lane adds its slots' `f64` sums to the limbs as above (its own
+///    exact sum of them, or each slot if that sum was not exact), fences
+///    (the acquire side of the markers, which each block stored after its
+///    fences, and the release side of its atomics) and meets the others at
+///    `bar.warp.sync`; lane 0 then fences,
+///    reads and clears every limb and the specials with
+///    `atom.global.exch.b64`/`.b32` (at the point of coherence, so no stale
+///    L1 copy) and rounds them with [`exact::round`] (carry into one integer,
+///    take the magnitude, keep 24 bits, round on the guard and sticky bits,
+///    ties to even). Either way the slots are cleared, the result stored and
+///    the ticket reset.
+///
+/// Why the fast path needs no fence: what a fast block contributes is the
+/// one 64-bit word it stores in its slot, and the last block takes the
+/// value from that word itself, read whole (single-copy atomicity of
+/// morally strong 64-bit accesses), never from another location that the
+/// word would have to publish. The ticket only chooses the block that
+/// gathers; reading a slot as empty just means reading it again. A slot
+/// cannot show a previous launch's value: that launch's last block cleared
+/// it, and kernel boundaries order that store before this launch's
+/// accesses. Whatever reached the limbs was added before its block's
+/// fences, and its block's marker was stored after them; the last block's
+/// lanes read the marker, then fence, so the fences synchronize and the
+/// gathering's exchanges see those atomics, as the ticket's fences did
+/// before. A block past the slots is covered by its fence before its
+/// ticket, which the last block's ticket observes through the ticket's
+/// chain of atomic additions, and lane 0's fence before the exchanges.
 ///
 /// # Launch
 ///
@@ -82,8 +115,9 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// more than 8 floats per thread need) of `block` threads, a multiple of 32,
 /// with **`block * 80` bytes** of dynamic shared memory: ten `i64` limbs per
 /// thread (more than 48 KiB at block 1024, which the host allows on the
-/// function). `acc` points to one [`Superaccumulator`], zero before the first
-/// launch; each launch leaves it zero.
+/// function). `acc` points to one [`Superaccumulator`] (limbs, specials,
+/// ticket and [`SLOTS`] slots), zero before the first launch; each launch
+/// leaves it zero.
 ///
 /// # Thread mapping
 ///
@@ -228,49 +262,197 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         // writes it, and warp 0 reads it only after the barrier.
         unsafe { slots.add(warp_index as usize * warp::WARP_SIZE as usize).write(warp_sum) };
     }
+    // The block's one barrier, which also tells every thread whether any
+    // thread of the block added to the global accumulator (each such thread
+    // fenced above).
     // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
+    let block_added = unsafe { thread::sync_threads_or(added) };
     if warp_index != 0 {
         return;
     }
 
-    // Warp 0: the block's warp sums, combined the same way; the block adds
-    // its exact sum to the global limbs as three integer atomics. If that
-    // butterfly was not exact, every warp sum goes on its own.
+    // Warp 0: the block's warp sums, combined the same way. If that butterfly
+    // was exact and no thread of the block touched the global accumulator,
+    // the block's whole sum is one `f64`: lane 0 stores it in the block's slot
+    // with one relaxed 64-bit store, and nothing needs a fence. Otherwise the
+    // block adds its exact sum to the global limbs as three integer atomics
+    // (or, if the butterfly was not exact, every warp sum on its own), fences,
+    // and marks its slot [`SLOT_IN_LIMBS`].
     let warps = thread::block_dim_x() / warp::WARP_SIZE;
     // SAFETY: lane `l < warps` reads the slot warp `l` wrote before the barrier.
     let slot = if lane < warps { unsafe { slots.add((lane * warp::WARP_SIZE) as usize).read() } } else { 0.0 };
     // SAFETY: the whole of warp 0 is here.
     let (block_sum, lane_exact) = unsafe { warp::sum_f64_checked(slot) };
-    let mut added = false;
     // SAFETY: the whole of warp 0 is here; a full-mask vote, so every lane
     // takes the same branch.
-    if !unsafe { warp::any_sync(!lane_exact) } {
+    let block_exact = !unsafe { warp::any_sync(!lane_exact) };
+    let block = thread::block_idx_x() as usize;
+    // SAFETY: `acc` is a global `Superaccumulator` by the contract; only read
+    // as an address when `block < SLOTS`.
+    let own_slot = unsafe { (&raw mut (*acc).slots).cast::<u64>().wrapping_add(block) };
+    if block_exact && !block_added && block < SLOTS {
         if lane == 0 {
-            // SAFETY: forwarded from the contract.
-            added = unsafe { add_f64(acc, block_sum) };
+            // SAFETY: `block < SLOTS`; only this thread writes this slot in
+            // this launch, and the last block reads it.
+            unsafe { order::store_relaxed_gpu_u64(own_slot, exact::slot_word(block_sum)) };
         }
     } else {
-        // SAFETY: forwarded from the contract.
-        added = unsafe { add_f64(acc, slot) };
+        let mut added = false;
+        if block_exact {
+            if lane == 0 {
+                // SAFETY: forwarded from the contract.
+                added = unsafe { add_f64(acc, block_sum) };
+            }
+        } else {
+            // SAFETY: forwarded from the contract.
+            added = unsafe { add_f64(acc, slot) };
+        }
+        if added {
+            order::fence_acq_rel_gpu();
+        }
+        // Every lane's fence comes before lane 0's marker and ticket
+        // (`bar.warp.sync` orders memory among the lanes it synchronizes).
+        // SAFETY: the whole of warp 0 is here.
+        unsafe { warp::sync() };
+        if lane == 0 && block < SLOTS {
+            // SAFETY: as above. After this block's fences: a reader that
+            // sees the marker and then fences sees this block's atomics.
+            unsafe { order::store_relaxed_gpu_u64(own_slot, SLOT_IN_LIMBS) };
+        }
     }
-    if added {
+    let mut last = false;
+    if lane == 0 {
+        // SAFETY: `acc` is global by the contract.
+        let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket, 1) };
+        last = ticket == thread::grid_dim_x() - 1;
+    }
+    // SAFETY: the whole of warp 0 is here; every lane learns lane 0's ticket.
+    if !unsafe { warp::any_sync(last) } {
+        return;
+    }
+    // SAFETY: the whole of warp 0 of the block that drew the last ticket;
+    // forwarded from the contract.
+    unsafe { gather(total, acc, lane) };
+}
+
+/// The last block's warp 0: the blocks' slots, summed in `f64` with every
+/// addition checked exact, then rounded once to `f32`; or, if an addition was
+/// not exact or some block's sum is in the limbs, every slot's sum added to
+/// the limbs and the limbs rounded ([`finish`]). Leaves every slot
+/// [`SLOT_EMPTY`] and the ticket zero.
+///
+/// A slot still [`SLOT_EMPTY`] here belongs to a block that has drawn its
+/// ticket but whose store has not yet reached the point of coherence (the
+/// ticket and the store are relaxed, so nothing orders them): the lane reads
+/// it again until the store arrives, which it does, since its block has
+/// executed it.
+///
+/// # Safety
+///
+/// All 32 lanes of warp 0 of the block that drew the last ticket call it
+/// together; `total` and `acc` as in [`sum_correctly_rounded`].
+#[inline(always)]
+unsafe fn gather(total: *mut f32, acc: *mut Superaccumulator, lane: u32) {
+    let grid = thread::grid_dim_x() as usize;
+    let blocks = if grid < SLOTS { grid } else { SLOTS };
+    // SAFETY: `acc` is a global `Superaccumulator` by the contract.
+    let slot_at = |b: usize| unsafe { (&raw mut (*acc).slots).cast::<u64>().add(b) };
+    // Blocks past the slots added to the limbs.
+    let mut in_limbs = grid > SLOTS;
+    let (mut sum, mut exact) = (0.0f64, true);
+    // A batch of slots a lane loads before it waits for any: one round trip
+    // to L2 for up to `32 * GATHER` blocks, not one a block.
+    const GATHER: usize = 8;
+    let stride = warp::WARP_SIZE as usize;
+    let mut first = lane as usize;
+    while first < blocks {
+        let mut words = [SLOT_EMPTY; GATHER];
+        // Index loops: the arrays stay in registers once they unroll.
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..GATHER {
+            if first + i * stride < blocks {
+                // SAFETY: below `blocks <= SLOTS`.
+                words[i] = unsafe { order::load_relaxed_gpu_u64(slot_at(first + i * stride)) };
+            }
+        }
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..GATHER {
+            let b = first + i * stride;
+            if b < blocks {
+                let mut word = words[i];
+                while word == SLOT_EMPTY {
+                    // SAFETY: `b < SLOTS`.
+                    word = unsafe { order::load_relaxed_gpu_u64(slot_at(b)) };
+                }
+                if word == SLOT_IN_LIMBS {
+                    in_limbs = true;
+                } else {
+                    let v = exact::slot_value(word);
+                    let s = sum + v;
+                    exact &= exact::is_exact_sum(sum, v, s);
+                    sum = s;
+                }
+            }
+        }
+        first += GATHER * stride;
+    }
+    // SAFETY: the whole warp is here (the caller's contract).
+    let (total_sum, lane_exact) = unsafe { warp::sum_f64_checked(sum) };
+    // SAFETY: as above.
+    let fast = !unsafe { warp::any_sync(in_limbs || !exact || !lane_exact) };
+    if !fast {
+        // Every lane's slots join the limbs: its own exact sum of them as
+        // three pieces, or, if that sum was not exact, each slot on its own.
+        if exact {
+            // SAFETY: forwarded from the contract.
+            unsafe { add_f64(acc, sum) };
+        } else {
+            let mut b = lane as usize;
+            while b < blocks {
+                // SAFETY: `b < SLOTS`; not empty, this lane read it above.
+                let word = unsafe { order::load_relaxed_gpu_u64(slot_at(b)) };
+                if word != SLOT_IN_LIMBS {
+                    // SAFETY: forwarded from the contract.
+                    unsafe { add_f64(acc, exact::slot_value(word)) };
+                }
+                b += stride;
+            }
+        }
+        // Acquire side for the slots this lane read as `SLOT_IN_LIMBS` (each
+        // stored after its block's fences), release side for this lane's
+        // atomics: both come before lane 0's gathering.
         order::fence_acq_rel_gpu();
     }
-    // Every lane's fence comes before lane 0's ticket (`bar.warp.sync`
-    // orders memory among the lanes it synchronizes).
-    // SAFETY: the whole of warp 0 is here.
+    let mut b = lane as usize;
+    while b < blocks {
+        // SAFETY: `b < SLOTS`; this lane has read it for the last time.
+        unsafe { order::store_relaxed_gpu_u64(slot_at(b), SLOT_EMPTY) };
+        b += stride;
+    }
+    if fast {
+        // Every block's sum is in the slots and `total_sum` is their exact
+        // sum; the limbs and specials are zero (no block touched them). One
+        // rounding, `cvt.rn.f32.f64`, gives the nearest `f32`, ties to even,
+        // and an infinity past the largest; an exact zero is `+0.0`.
+        if lane == 0 {
+            let rounded = total_sum as f32;
+            // SAFETY: `total` and `acc` are global by the contract. Only this
+            // thread writes them, and the next launch starts after this one
+            // ends.
+            unsafe {
+                total.write(if rounded == 0.0 { 0.0 } else { rounded });
+                (*acc).ticket = 0;
+            }
+        }
+        return;
+    }
+    // SAFETY: the whole warp is here.
     unsafe { warp::sync() };
-    if tid != 0 {
-        return;
+    if lane == 0 {
+        // SAFETY: lane 0 of the last block, after every lane's fence;
+        // forwarded from the contract.
+        unsafe { finish(total, acc) };
     }
-    // SAFETY: `acc` is global by the contract.
-    let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket, 1) };
-    if ticket != thread::grid_dim_x() - 1 {
-        return;
-    }
-    // SAFETY: this thread drew the last ticket; forwarded from the contract.
-    unsafe { finish(total, acc) };
 }
 
 /// The warp's limbs, each summed across the lanes, added to the global
@@ -331,8 +513,8 @@ unsafe fn add_f64(acc: *mut Superaccumulator, v: f64) -> bool {
 ///
 /// # Safety
 ///
-/// Only the thread that drew the last ticket calls it; `total` and `acc` as
-/// in [`sum_correctly_rounded`].
+/// Only lane 0 of the block that drew the last ticket calls it, after every
+/// lane of its warp fenced; `total` and `acc` as in [`sum_correctly_rounded`].
 #[inline(never)]
 unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
     // Acquire side: every other block fenced its atomics before its ticket.
