@@ -282,9 +282,10 @@ pub fn sum(values: &[f32]) -> f32 {
 
 /// Blocks of a launch that each have a slot of their own in the
 /// [`Superaccumulator`]: a block with a higher index adds its sum to the limbs.
-/// More than the resident blocks of any launch the host makes at the default
-/// block size.
-pub const SLOTS: usize = 1024;
+/// At least the resident blocks of any launch the host makes on an H200 at a
+/// block of 64 threads or more (16 blocks a multiprocessor at 64 registers a
+/// thread, 132 multiprocessors: 2,112); 32 KiB of slots.
+pub const SLOTS: usize = 4096;
 
 /// A slot not yet written in this launch: the complement of an `f64`
 /// bit pattern that is a NaN, which no block's exact sum is.

@@ -74,7 +74,7 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 ///    [`SLOTS`] have no slot and always take the limbs' path.
 /// 4. **Once, in the last block.** Lane 0 of each block's warp 0 takes a
 ///    ticket (`atom.global.add.u32`, relaxed); warp 0 of the block that draws
-///    the last one reads every slot with `ld.relaxed.gpu.b64`, eight a lane
+///    the last one reads every slot with `ld.relaxed.gpu.b64`, 16 a lane
 ///    at once, reading again any slot still empty (its block drew its ticket,
 ///    so its store was executed and arrives). If no slot says
 ///    [`SLOT_IN_LIMBS`], the grid fits the slots, and every `f64` addition of
@@ -360,14 +360,15 @@ unsafe fn gather(total: *mut f32, acc: *mut Superaccumulator, lane: u32) {
     // Blocks past the slots added to the limbs.
     let mut in_limbs = grid > SLOTS;
     let (mut sum, mut exact) = (0.0f64, true);
-    // A batch of slots a lane loads before it waits for any: one round trip
-    // to L2 for up to `32 * GATHER` blocks, not one a block.
+    // Two batches of `GATHER` slots a lane loads before it waits for any: one
+    // round trip to L2 for up to `64 * GATHER` blocks (a grid of 512 at the
+    // default block of 256 threads and 2^20 floats), not one a block. Batches
+    // of eight unroll into registers; one array of sixteen would not.
     const GATHER: usize = 8;
     let stride = warp::WARP_SIZE as usize;
-    let mut first = lane as usize;
-    while first < blocks {
+    let load = |first: usize| {
         let mut words = [SLOT_EMPTY; GATHER];
-        // Index loops: the arrays stay in registers once they unroll.
+        // Index loop: the array stays in registers once it unrolls.
         #[allow(clippy::needless_range_loop)]
         for i in 0..GATHER {
             if first + i * stride < blocks {
@@ -375,6 +376,9 @@ unsafe fn gather(total: *mut f32, acc: *mut Superaccumulator, lane: u32) {
                 words[i] = unsafe { order::load_relaxed_gpu_u64(slot_at(first + i * stride)) };
             }
         }
+        words
+    };
+    let mut take = |first: usize, words: [u64; GATHER]| {
         #[allow(clippy::needless_range_loop)]
         for i in 0..GATHER {
             let b = first + i * stride;
@@ -394,7 +398,14 @@ unsafe fn gather(total: *mut f32, acc: *mut Superaccumulator, lane: u32) {
                 }
             }
         }
-        first += GATHER * stride;
+    };
+    let mut first = lane as usize;
+    while first < blocks {
+        let second = first + GATHER * stride;
+        let (a, b) = (load(first), load(second));
+        take(first, a);
+        take(second, b);
+        first += 2 * GATHER * stride;
     }
     // SAFETY: the whole warp is here (the caller's contract).
     let (total_sum, lane_exact) = unsafe { warp::sum_f64_checked(sum) };
