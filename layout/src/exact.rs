@@ -527,6 +527,27 @@ mod tests {
     }
 
     #[test]
+    fn a_slot_word_holds_every_finite_f64_and_is_never_a_marker() {
+        let mut state = 7u64;
+        for i in 0..200_000u32 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let v = match i % 4 {
+                0 => f64::from_bits(state),
+                1 => (state >> 11) as f64 * 2f64.powi((state % 300) as i32 - 149),
+                2 => -((state >> 40) as f64),
+                _ => [0.0, -0.0, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 5e-324][(state % 6) as usize],
+            };
+            if !v.is_finite() {
+                continue;
+            }
+            let word = slot_word(v);
+            assert_ne!(word, SLOT_EMPTY, "{v:e}");
+            assert_ne!(word, SLOT_IN_LIMBS, "{v:e}");
+            assert_eq!(slot_value(word).to_bits(), v.to_bits(), "{v:e}");
+        }
+    }
+
+    #[test]
     fn split_places_the_significand_by_exponent() {
         let finite = |limb, addend| Split { limb, addend, special: 0 };
         assert_eq!(Split::of(0.0), finite(0, 0));

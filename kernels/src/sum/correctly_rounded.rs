@@ -137,7 +137,9 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// inside 32 bits and every partial sum below 2^162, and keep the global
 /// limbs inside 64 bits: every thread normalizes its own limbs, so a warp's
 /// sum of them is below 32 · 2^32 = 2^37, each piece of a block's or warp's
-/// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
+/// `f64` sum is below 2^33, and each limb takes at most one of these per warp
+/// (a block whose sum went to its slot adds nothing; the last warp adds at
+/// most one piece a limb for each such block in its place).
 #[unsafe(no_mangle)]
 pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     input: *const f32,
