@@ -102,3 +102,32 @@ pub fn to_global(address: *mut u32) -> *mut u32 {
     }
     global
 }
+
+/// Asks this SM's L1 for the line that holds `address`, without waiting for
+/// it: `cvta.to.global.u64` then `prefetch.global.L1`. No register receives
+/// anything, so nothing waits on the line until a later load reads it, by
+/// which time it may already be on the SM.
+///
+/// A prefetch is not a memory operation of the PTX memory model: it reads no
+/// value that a thread can see, and orders nothing. A load that later finds
+/// the line in L1 is the same weak load it was, and reads what that load may
+/// read: a line brought in after the thread's last acquire was read from L2
+/// after that acquire.
+///
+/// # Safety
+///
+/// `address` must point into an allocation of global memory, in the global
+/// window (`cvta.to.global`).
+#[inline(always)]
+pub unsafe fn prefetch_l1(address: *const f32) {
+    // SAFETY: the caller guarantees a global address; the instruction reads
+    // nothing into a register and writes nothing.
+    unsafe {
+        asm!(
+            "cvta.to.global.u64 {a}, {a};",
+            "prefetch.global.L1 [{a}];",
+            a = inout(reg64) address => _,
+            options(readonly, nostack),
+        )
+    }
+}

@@ -8,7 +8,7 @@ use layout::sum::deterministic::{MAX_SEGMENTS, SEGMENT};
 
 use super::addition_order::{Quads, lane_sum};
 use super::ticket::finish;
-use crate::{shared, thread, warp};
+use crate::{global, shared, thread, warp};
 
 /// The combine, by the one block that holds every chunk sum: segment sums
 /// into shared memory, then warp 0 sums those, stores the result and resets
@@ -45,8 +45,24 @@ pub(super) unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, t
     }
     let warps_per_block = thread::block_dim_x() / warp::WARP_SIZE;
     let segment_sums = shared::dynamic_shared::<f32>();
-    let mut segment = (tid / warp::WARP_SIZE) as usize;
+    let first = (tid / warp::WARP_SIZE) as usize;
+    let stride = warps_per_block as usize;
+    // A warp's segments are one round trip to L2 each if it only loads them
+    // when it sums them: its lanes hold one segment's quads at a time, and a
+    // large launch's combining block has many segments per warp (32 at 2^28
+    // floats over 8 warps: 4 each). Prefetching the next `AHEAD` segments'
+    // lines into L1 puts their round trips in flight together, with no
+    // register held; the loads that sum them then find them on the SM.
+    // There is more than one segment only on the routes that gather in
+    // `partials`, so `sums` is global memory here, as the prefetch needs.
+    for ahead in 0..AHEAD {
+        // SAFETY: `sums` is `partials`, global memory (above).
+        unsafe { Segment { sums, chunks, segment: first + ahead * stride }.prefetch(lane) };
+    }
+    let mut segment = first;
     while segment < segments {
+        // SAFETY: as above.
+        unsafe { Segment { sums, chunks, segment: segment + AHEAD * stride }.prefetch(lane) };
         // SAFETY: the whole warp is here (`segment` is per warp); the reader
         // stays inside `sums[0..chunks]`.
         let sum = unsafe { lane_sum(&Segment { sums, chunks, segment }, lane) };
@@ -68,6 +84,9 @@ pub(super) unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, t
         }
     }
 }
+
+/// Segments a warp of the combine prefetches ahead of the one it sums.
+const AHEAD: usize = 3;
 
 /// Four floats as one 16-byte aligned value, so a plain read of it is one
 /// `ld.v4.f32`.
@@ -99,6 +118,26 @@ impl Quads<{ SEGMENT / 4 }> for Segment {
                 // SAFETY: guarded by the number of chunks.
                 if first + j < self.chunks { unsafe { *self.sums.add(first + j) } } else { 0.0 }
             })
+        }
+    }
+}
+
+impl Segment {
+    /// Prefetches into L1 the lines of this lane's quads of the segment
+    /// (the quads [`lane_sum`] will load: `lane + 32k`), those inside
+    /// `sums[0..chunks]`; nothing for a segment past the last.
+    ///
+    /// # Safety
+    ///
+    /// `sums` is in global memory.
+    #[inline(always)]
+    unsafe fn prefetch(&self, lane: u32) {
+        for k in 0..SEGMENT / 4 / warp::WARP_SIZE as usize {
+            let first = self.segment * SEGMENT + 4 * (lane as usize + k * warp::WARP_SIZE as usize);
+            if first < self.chunks {
+                // SAFETY: inside `sums[0..chunks]`, global memory.
+                unsafe { global::prefetch_l1(self.sums.add(first)) };
+            }
         }
     }
 }
