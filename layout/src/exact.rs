@@ -280,22 +280,61 @@ pub fn sum(values: &[f32]) -> f32 {
     round(&total, specials)
 }
 
+/// The most blocks a launch of the correctly rounded sum may have: one slot
+/// of the [`Superaccumulator`] each (128 KiB of slots). Far above the
+/// resident blocks of any launch the host makes (on an H200, 32 blocks a
+/// multiprocessor at most, 132 multiprocessors: 4,224), and the registry caps
+/// the kernel's grid here ([`crate::registry::Grid::max_blocks`]).
+pub const SLOTS: usize = 16384;
+
+/// A slot not yet written in this launch: the complement of an `f64`
+/// bit pattern that is a NaN, which no block's exact sum is.
+pub const SLOT_EMPTY: u64 = 0;
+
+/// A slot whose block added its sum to the limbs (or saw an infinity or a
+/// NaN) and fenced before writing it: the complement of another NaN.
+pub const SLOT_IN_LIMBS: u64 = !0x7FF8_0000_0000_0001;
+
+/// The slot word of a block's exact `f64` sum: its bits, complemented, so that
+/// a zeroed slot reads as [`SLOT_EMPTY`]. A finite `v` never gives
+/// [`SLOT_EMPTY`] or [`SLOT_IN_LIMBS`], whose complements are NaNs.
+#[inline(always)]
+pub const fn slot_word(v: f64) -> u64 {
+    !v.to_bits()
+}
+
+/// The `f64` a slot word other than the two markers holds.
+#[inline(always)]
+pub const fn slot_value(word: u64) -> f64 {
+    f64::from_bits(!word)
+}
+
 /// The accumulator in global memory that the GPU's correctly rounded sum
-/// adds into, with its last-block ticket. Zero before the first launch; each
-/// launch leaves it zero.
+/// adds into, with its start ticket and one slot per block. Zero before the
+/// first launch; each launch leaves it zero.
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Superaccumulator {
     /// The limbs, added to with 64-bit integer atomics.
     pub limbs: [i64; LIMBS],
     /// The [`specials`] seen, OR-ed in.
     pub specials: u32,
-    /// Blocks that have added their limbs: the one that draws
-    /// `gridDim.x − 1` rounds.
+    /// Blocks that have started: the one that draws `gridDim.x − 1` gathers
+    /// and rounds, and its draw wraps the ticket back to 0.
     pub ticket: u32,
+    /// Block `b` writes its exact sum here ([`slot_word`]), or
+    /// [`SLOT_IN_LIMBS`]; the gathering block reads and clears them.
+    pub slots: [u64; SLOTS],
 }
 
-const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8);
+impl Default for Superaccumulator {
+    fn default() -> Self {
+        Superaccumulator { limbs: [0; LIMBS], specials: 0, ticket: 0, slots: [SLOT_EMPTY; SLOTS] }
+    }
+}
+
+const _: () = assert!(size_of::<Superaccumulator>() == 8 * LIMBS + 8 + 8 * SLOTS);
+const _: () = assert!(SLOT_EMPTY == 0 && slot_value(SLOT_IN_LIMBS).is_nan() && slot_value(SLOT_EMPTY).is_nan());
 
 #[cfg(test)]
 mod tests {
@@ -484,6 +523,27 @@ mod tests {
             let specials = if case % 97 == 0 { (next() % 8) as u32 } else { 0 };
             let (fast, slow) = (round(&limbs, specials), words_model::round_by_words(&limbs, specials));
             assert_eq!(fast.to_bits(), slow.to_bits(), "{limbs:?} {specials}: {fast:e} vs {slow:e}");
+        }
+    }
+
+    #[test]
+    fn a_slot_word_holds_every_finite_f64_and_is_never_a_marker() {
+        let mut state = 7u64;
+        for i in 0..200_000u32 {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            let v = match i % 4 {
+                0 => f64::from_bits(state),
+                1 => (state >> 11) as f64 * 2f64.powi((state % 300) as i32 - 149),
+                2 => -((state >> 40) as f64),
+                _ => [0.0, -0.0, f64::MAX, -f64::MAX, f64::MIN_POSITIVE, 5e-324][(state % 6) as usize],
+            };
+            if !v.is_finite() {
+                continue;
+            }
+            let word = slot_word(v);
+            assert_ne!(word, SLOT_EMPTY, "{v:e}");
+            assert_ne!(word, SLOT_IN_LIMBS, "{v:e}");
+            assert_eq!(slot_value(word).to_bits(), v.to_bits(), "{v:e}");
         }
     }
 

@@ -271,18 +271,32 @@ pub struct Grid {
     /// once (the driver's occupancy figure): a grid-stride kernel loops over
     /// the rest instead of launching blocks that would wait for a free SM.
     pub fills_device: bool,
+    /// The most blocks the kernel's contract allows, whatever `n` and the
+    /// device ([`Grid::NO_CAP`] for none).
+    pub max_blocks: usize,
 }
 
 impl Grid {
+    /// No cap on the blocks beyond the other two rules.
+    pub const NO_CAP: usize = usize::MAX;
+
     /// One thread per element, as many blocks as that takes.
-    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false };
+    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false, max_blocks: Grid::NO_CAP };
+
+    /// `elements_per_thread` a thread, capped at the blocks that fit on the
+    /// device at once.
+    pub const fn filling(elements_per_thread: u32) -> Grid {
+        Grid { elements_per_thread, fills_device: true, max_blocks: Grid::NO_CAP }
+    }
 
     /// Blocks of `threads` for `n` elements, given that `resident` blocks fit
-    /// on the device at once (read only when [`Grid::fills_device`]). Never 0.
+    /// on the device at once (read only when [`Grid::fills_device`]), and at
+    /// most [`Grid::max_blocks`]. Never 0.
     pub const fn blocks(self, n: usize, threads: u32, resident: u32) -> usize {
         let per_block = self.elements_per_thread as usize * threads as usize;
         let needed = n.div_ceil(per_block);
         let blocks = if self.fills_device && (resident as usize) < needed { resident as usize } else { needed };
+        let blocks = if blocks > self.max_blocks { self.max_blocks } else { blocks };
         if blocks == 0 { 1 } else { blocks }
     }
 }
@@ -316,10 +330,13 @@ mod tests {
     fn a_grid_covers_the_work_and_a_device_filling_grid_stops_at_the_resident_blocks() {
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1000, 256, 0), 4);
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1 << 28, 256, 528), 1 << 20);
-        let quads = Grid { elements_per_thread: 4, fills_device: true };
+        let quads = Grid::filling(4);
         assert_eq!(quads.blocks(1 << 28, 256, 528), 528);
         assert_eq!(quads.blocks(4096, 256, 528), 4);
         assert_eq!(quads.blocks(1, 256, 528), 1, "never an empty grid");
+        let capped = Grid { max_blocks: 100, ..quads };
+        assert_eq!(capped.blocks(1 << 28, 256, 528), 100);
+        assert_eq!(capped.blocks(4096, 256, 528), 4);
     }
 
     #[test]

@@ -314,7 +314,7 @@ pub const BANDWIDTH: Sum = Sum {
     promise: Promise::Nothing,
     shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
     // One float4 per thread per trip; past the resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 4, fills_device: true },
+    grid: Grid::filling(4),
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
@@ -348,7 +348,7 @@ pub const DETERMINISTIC: Sum = Sum {
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
     // One chunk per eight warps (a block of 256 threads takes one chunk at a
     // time, a warp per batch): CHUNK / 256 floats per thread.
-    grid: Grid { elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32, fills_device: true },
+    grid: Grid::filling((deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32),
     global_atomics: GlobalAtomics::None,
     // Every block of a multi-block launch meets once, at the barrier that
     // tells it whether it combines; the combining block two or three times
@@ -366,14 +366,26 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         Family::Sum,
         "sum_correctly_rounded",
         &SUPERACCUMULATOR_PARAMS,
-        // The last block's gathering (`atom.global.exch.b64`) is a function of
-        // its own in the PTX, outside the entry's body; ptxas inlines it, so
-        // the SASS promise names it.
-        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
+        // The gathering of the limbs (`atom.global.exch.b64`) is a function
+        // of its own in the PTX, outside the entry's body; ptxas inlines it,
+        // so the SASS promise names it. Each block draws a start ticket
+        // (`atom.global.inc.u32`); its exact `f64` sum travels in its slot,
+        // `st.relaxed.gpu.b64`, to the gathering block's
+        // `ld.relaxed.gpu.b64`; the one barrier is `bar.red.or.pred`, which
+        // also tells the block whether any thread added to the limbs.
+        &[
+            "ld.global.nc.v4.f32",
+            "atom.global.inc.u32",
+            "red.global.add.u64",
+            "fence.acq_rel.gpu",
+            "bar.red.or.pred",
+            "st.relaxed.gpu.b64",
+            "ld.relaxed.gpu.b64",
+        ],
         // Not one `f32` addition: floats are added in `f64`, each addition
         // checked exact, or as integers.
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
-        &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY"],
+        &["ATOMG.E.INC", "REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY", "BAR.RED.OR"],
         &["REDG.E.ADD.F32"],
     ),
     label: "correctly rounded",
@@ -383,8 +395,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     shared: SharedBytes::PerThread((crate::exact::LIMBS * size_of::<i64>()) as u32),
     // Two float4s per thread, one trip's window: a thread whose floats all
     // arrive in its first loads waits for memory once. Past the
-    // resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 8, fills_device: true },
+    // resident blocks, threads loop; past the slots, the kernel's contract
+    // ends.
+    grid: Grid { max_blocks: crate::exact::SLOTS, ..Grid::filling(8) },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).

@@ -71,7 +71,7 @@ enum ScratchBuffers {
     /// [`Scratch::ChunkPartials`]: one partial sum per chunk, and the ticket
     /// and handoff slots.
     ChunkPartials { partials: CudaSlice<f32>, handoff: CudaSlice<OnDevice<deterministic::Handoff>> },
-    /// [`Scratch::Superaccumulator`]: the limbs, specials and ticket.
+    /// [`Scratch::Superaccumulator`]: the limbs, specials, start ticket and slots.
     Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
 
