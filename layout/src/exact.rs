@@ -131,6 +131,42 @@ pub fn normalize(limbs: &mut [i64; LIMBS]) {
 /// of padding, so that the magnitude of any sum fits below the top.
 const WORDS: usize = LIMBS + 2;
 
+/// The sum that the infinities and NaNs of `specials` decide, as IEEE addition
+/// would: NaN for a NaN or for both infinities, else the one infinity seen;
+/// `None` when every float was finite.
+#[inline(always)]
+fn special_sum(specials: u32) -> Option<f32> {
+    if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
+        Some(f32::NAN)
+    } else if specials & specials::POS_INF != 0 {
+        Some(f32::INFINITY)
+    } else if specials & specials::NEG_INF != 0 {
+        Some(f32::NEG_INFINITY)
+    } else {
+        None
+    }
+}
+
+/// The limbs carried into 32-bit words of one two's-complement integer, and
+/// whether it is negative. Each limb is split before its carry is added, so
+/// no step can overflow: the low half is below 2^32, the carry below 2^32 in
+/// magnitude.
+#[inline(always)]
+fn carried(limbs: &[i64; LIMBS]) -> ([u32; WORDS], bool) {
+    let mut words = [0u32; WORDS];
+    let mut carry: i64 = 0;
+    let mut k = 0;
+    while k < LIMBS {
+        let low = (limbs[k] & 0xFFFF_FFFF) + carry;
+        words[k] = low as u32;
+        carry = (limbs[k] >> LIMB_BITS) + (low >> LIMB_BITS);
+        k += 1;
+    }
+    words[LIMBS] = carry as u32;
+    words[LIMBS + 1] = (carry >> 32) as u32;
+    (words, carry < 0)
+}
+
 /// The exact sum held in `limbs`, with the infinities and NaNs of `specials`,
 /// rounded once to the nearest `f32`, ties to even.
 ///
@@ -143,31 +179,10 @@ const WORDS: usize = LIMBS + 2;
 /// depends on the data would put them in local memory, a round trip for each
 /// word read).
 pub fn round(limbs: &[i64; LIMBS], specials: u32) -> f32 {
-    if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
-        return f32::NAN;
+    if let Some(special) = special_sum(specials) {
+        return special;
     }
-    if specials & specials::POS_INF != 0 {
-        return f32::INFINITY;
-    }
-    if specials & specials::NEG_INF != 0 {
-        return f32::NEG_INFINITY;
-    }
-
-    // Carry the limbs into 32-bit words of one two's-complement integer. Each
-    // limb is split before its carry is added, so no step can overflow: the
-    // low half is below 2^32, the carry below 2^32 in magnitude.
-    let mut words = [0u32; WORDS];
-    let mut carry: i64 = 0;
-    let mut k = 0;
-    while k < LIMBS {
-        let low = (limbs[k] & 0xFFFF_FFFF) + carry;
-        words[k] = low as u32;
-        carry = (limbs[k] >> LIMB_BITS) + (low >> LIMB_BITS);
-        k += 1;
-    }
-    let negative = carry < 0;
-    words[LIMBS] = carry as u32;
-    words[LIMBS + 1] = (carry >> 32) as u32;
+    let (mut words, negative) = carried(limbs);
     // The magnitude: invert and add one, without a branch (`flip` is all ones
     // for a negative sum, else zero, and `add` starts at its low bit). The sum
     // is below 2^(320+31), so the top word is the sign's alone and the
@@ -305,36 +320,17 @@ mod tests {
     /// computed index: a second model for [`round`] on limb states that no
     /// array of floats reaches quickly.
     mod words_model {
-        use super::super::{LIMB_BITS, LIMBS, WORDS, specials};
+        use super::super::{LIMBS, WORDS, carried, special_sum};
 
         /// [`super::super::round`], with every word read by computed index;
         /// `WORDS` leaves a 24-bit window starting anywhere below the top room.
         pub(super) fn round_by_words(limbs: &[i64; LIMBS], specials: u32) -> f32 {
-            if specials & specials::NAN != 0 || specials & (specials::POS_INF | specials::NEG_INF) == 6 {
-                return f32::NAN;
+            // The specials and the carry are `round`'s own; the model differs
+            // from here on, where it reads words by computed index.
+            if let Some(special) = special_sum(specials) {
+                return special;
             }
-            if specials & specials::POS_INF != 0 {
-                return f32::INFINITY;
-            }
-            if specials & specials::NEG_INF != 0 {
-                return f32::NEG_INFINITY;
-            }
-
-            // Carry the limbs into 32-bit words of one two's-complement integer. Each
-            // limb is split before its carry is added, so no step can overflow: the
-            // low half is below 2^32, the carry below 2^32 in magnitude.
-            let mut words = [0u32; WORDS];
-            let mut carry: i64 = 0;
-            let mut k = 0;
-            while k < LIMBS {
-                let low = (limbs[k] & 0xFFFF_FFFF) + carry;
-                words[k] = low as u32;
-                carry = (limbs[k] >> LIMB_BITS) + (low >> LIMB_BITS);
-                k += 1;
-            }
-            let negative = carry < 0;
-            words[LIMBS] = carry as u32;
-            words[LIMBS + 1] = (carry >> 32) as u32;
+            let (mut words, negative) = carried(limbs);
             if negative {
                 // The magnitude: invert and add one. The sum is below 2^(320+31), so
                 // the top word is the sign's alone and the magnitude fits below it.
