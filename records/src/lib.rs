@@ -88,6 +88,14 @@ pub struct Step {
     pub note: Option<String>,
 }
 
+/// The sizes of the reference run's `bench-ladder` step, as its `--sizes`
+/// argument: every second power of two from 4,096 floats (2^12) to 2^30, and
+/// then 2^31, the largest a 32-bit float count reaches. `xtask nvcc-compare`
+/// times CUB at the same sizes by default, so that a claim "at every size
+/// from 4,096 to 2^31" is checked at each size the ladder shows.
+pub const BENCH_LADDER_SIZES: &str =
+    "4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456,1073741824,2147483648";
+
 /// What every sanitizer step's name starts with: `sanitize-<tool>-<run>`,
 /// or `sanitize` alone for the step that says the sanitizer was not found.
 pub const SANITIZE: &str = "sanitize";
@@ -131,5 +139,18 @@ impl StepOutcome {
             StepOutcome::Interrupted => "interrupted",
             StepOutcome::Skipped => "skipped",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BENCH_LADDER_SIZES;
+
+    #[test]
+    fn the_bench_ladder_climbs_by_fours_from_4096_to_2_to_the_31() {
+        let sizes: Vec<u64> = BENCH_LADDER_SIZES.split(',').map(|s| s.parse().expect("a number")).collect();
+        let mut expected: Vec<u64> = (12..=30).step_by(2).map(|e| 1 << e).collect();
+        expected.push(1 << 31);
+        assert_eq!(sizes, expected);
     }
 }

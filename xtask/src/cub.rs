@@ -18,28 +18,17 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use lab_records::BENCH_LADDER_SIZES;
 use lab_records::host::{BenchReport, Record, Results};
 
 use crate::Error;
 use crate::cccl::Headers;
 
 /// The sizes compared unless told otherwise: the reference run's
-/// `bench-ladder` sizes, every second power of two from 4,096 floats (2^12)
-/// to 2^30 and then 2^31, so that a claim "at every size from 4,096 to 2^31" is
-/// checked at each size the ladder shows.
-pub const SIZES: [&str; 11] = [
-    "4096",
-    "16384",
-    "65536",
-    "262144",
-    "1048576",
-    "4194304",
-    "16777216",
-    "67108864",
-    "268435456",
-    "1073741824",
-    "2147483648",
-];
+/// `bench-ladder` sizes ([`BENCH_LADDER_SIZES`]).
+pub fn sizes() -> Vec<String> {
+    BENCH_LADDER_SIZES.split(',').map(str::to_owned).collect()
+}
 
 /// Timed launches and warm-ups, as the bench's defaults.
 pub const RUNS: &str = "10";

@@ -2,7 +2,7 @@
 //! plots and listings from a results directory (see [`xtask::book`]), check
 //! its sources, and build it with the pinned mdBook into `target/book/`.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -45,16 +45,38 @@ pub fn run(args: &[String]) -> super::Result {
 }
 
 /// Both modules' `sm_90` SASS, disassembled once each, the first time a
-/// listing needs it.
+/// listing needs it, from one build of the PTX.
 struct Disassembled<'a> {
     root: &'a Path,
+    /// The PTX of both modules and the tools that disassemble it, found or
+    /// built once, by the first listing.
+    tools: OnceCell<Tools>,
     /// Per module: the SASS text and `ptxas -v`'s resources.
     modules: RefCell<BTreeMap<&'static str, (String, String)>>,
 }
 
+/// What turns the PTX into SASS: the built modules, `ptxas` and `cuobjdump`.
+struct Tools {
+    built: ptx::Built,
+    ptxas: PathBuf,
+    cuobjdump: PathBuf,
+}
+
 impl<'a> Disassembled<'a> {
     fn new(root: &'a Path) -> Self {
-        Disassembled { root, modules: RefCell::new(BTreeMap::new()) }
+        Disassembled { root, tools: OnceCell::new(), modules: RefCell::new(BTreeMap::new()) }
+    }
+
+    /// The PTX and the tools, built or installed on the first call.
+    fn tools(&self) -> Result<&Tools, Error> {
+        if let Some(tools) = self.tools.get() {
+            return Ok(tools);
+        }
+        let built = ptx::build(self.root, &super::cargo())?;
+        let ptxas = ptxas::find_or_install(self.root)?;
+        let cuobjdump = ptxas::find_tool(self.root, "cuobjdump")
+            .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
+        Ok(self.tools.get_or_init(|| Tools { built, ptxas, cuobjdump }))
     }
 
     /// The SASS and resources of `module`.
@@ -63,12 +85,9 @@ impl<'a> Disassembled<'a> {
         if let Some(done) = self.modules.borrow().get(key) {
             return Ok(done.clone());
         }
-        let built = ptx::build(self.root, &super::cargo())?;
-        let ptxas = ptxas::find_or_install(self.root)?;
-        let cuobjdump = ptxas::find_tool(self.root, "cuobjdump")
-            .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;
+        let tools = self.tools()?;
         let work: PathBuf = self.root.join("target/sass").join(key);
-        let done = sass::disassemble(&ptxas, &cuobjdump, built.path(module), "sm_90", &work)?;
+        let done = sass::disassemble(&tools.ptxas, &tools.cuobjdump, tools.built.path(module), "sm_90", &work)?;
         self.modules.borrow_mut().insert(key, done.clone());
         Ok(done)
     }

@@ -39,7 +39,7 @@ pub fn run(args: &[String]) -> super::Result {
     let cub_cu = flags.path("--cub-cu").unwrap_or_else(|| root.join("xtask/nvcc/cub_sum.cu"));
     let sizes: Vec<String> = match flags.list::<u64>("--sizes", "a number of floats")? {
         Some(list) => list.iter().map(u64::to_string).collect(),
-        None => cub::SIZES.map(str::to_owned).to_vec(),
+        None => cub::sizes(),
     };
     let nvcc = cuda_tool("nvcc")?;
     let host = host_binary(flags.path("--host"))?;

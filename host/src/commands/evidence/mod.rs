@@ -23,7 +23,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Instant, SystemTime};
 
-use lab_records::{Commit, Gpu as GpuRecord, MANIFEST, Manifest, SANITIZE, Step, StepOutcome, sanitizer_step};
+use lab_records::{
+    BENCH_LADDER_SIZES, Commit, Gpu as GpuRecord, MANIFEST, Manifest, SANITIZE, Step, StepOutcome, sanitizer_step,
+};
 
 use crate::error::LabError;
 use crate::gpu::DeviceInfo;
@@ -71,14 +73,7 @@ pub const RUNS: &[Run] = &[
     // to 2^31, the largest size a 32-bit float count reaches on the card.
     plotted("bench", &["bench"]),
     plotted("bench-cold", &["bench", "--cold"]),
-    plotted(
-        "bench-ladder",
-        &[
-            "bench",
-            "--sizes",
-            "4096,16384,65536,262144,1048576,4194304,16777216,67108864,268435456,1073741824,2147483648",
-        ],
-    ),
+    plotted("bench-ladder", &["bench", "--sizes", BENCH_LADDER_SIZES]),
     // How accurate is each sum.
     plotted("accuracy", &["accuracy"]),
     // Seeing memory order: the default environment, the stale-L1 preload,
