@@ -1,7 +1,8 @@
-//! The published litmus figures the book sets beside the reference run:
-//! `results/anchors/cuda-litmus-hopper.csv`, rows of cuda-litmus's Hopper
-//! tuning run (reeselevine/cuda-litmus, `output-files/hopper.zip`), each
-//! mapped to the lab's (test, variant) with every thread in its own block.
+//! The published litmus figures the book sets beside the reference run, one
+//! file per published run in `results/anchors/`, each row one cuda-litmus
+//! test binary mapped to the lab's (test, variant) with every thread in its
+//! own block: [`HOPPER`], the Hopper tuning run the suite's anchors first came
+//! from, and [`GH200`], cuda-litmus's later run on a GH200.
 //!
 //! [`table`] is a pure function: the anchors and the lab's litmus records in,
 //! Markdown out. For each anchor it finds the lab's best weak rate for the
@@ -12,8 +13,13 @@ use std::path::Path;
 
 use crate::Error;
 
-/// The anchors file, relative to the workspace root.
-pub const FILE: &str = "results/anchors/cuda-litmus-hopper.csv";
+/// cuda-litmus's Hopper tuning run (`output-files/hopper.zip`), relative to
+/// the workspace root.
+pub const HOPPER: &str = "results/anchors/cuda-litmus-hopper.csv";
+
+/// cuda-litmus's GH200 run (`pldi26-output/gh200.txt`), relative to the
+/// workspace root.
+pub const GH200: &str = "results/anchors/cuda-litmus-gh200.csv";
 
 /// One published row.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,13 +49,14 @@ impl Anchor {
     }
 }
 
-/// Parses the anchors file: a header, then one row per anchor, no quoted
-/// fields. A row that names no lab kernel is an error.
-pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
+/// Parses an anchors file's `text` (`file` names it in errors): a header,
+/// then one row per anchor, no quoted fields. A row that names no lab kernel
+/// is an error.
+pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let column =
-        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{FILE}: no column `{name}`")));
+        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")));
     let [test, variant, binary, environments, instances, weak, per_million, per_second] = [
         "test",
         "lab_variant",
@@ -68,7 +75,7 @@ pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, line)| {
             let cells: Vec<&str> = line.split(',').collect();
-            let bad = |what: &str| Error(format!("{FILE}, row {}: {what}", i + 1));
+            let bad = |what: &str| Error(format!("{file}, row {}: {what}", i + 1));
             let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
             let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
             let real = |k: usize| cell(k)?.parse::<f64>().map_err(|_| bad("a rate that is not a number"));
@@ -91,11 +98,12 @@ pub fn parse(text: &str) -> Result<Vec<Anchor>, Error> {
         .collect()
 }
 
-/// Reads and parses the anchors file under `root`.
-pub fn read(root: &Path) -> Result<Vec<Anchor>, Error> {
-    let path = root.join(FILE);
+/// Reads and parses the anchors file `file` ([`HOPPER`] or [`GH200`]) under
+/// `root`.
+pub fn read(root: &Path, file: &str) -> Result<Vec<Anchor>, Error> {
+    let path = root.join(file);
     let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
-    parse(&text)
+    parse(&text, file)
 }
 
 /// The lab's best rate for one row over `runs`, with the step that gave it
@@ -227,7 +235,7 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
 
     #[test]
     fn parses_rows_and_finds_the_best_run() {
-        let anchors = parse(CSV).unwrap();
+        let anchors = parse(CSV, HOPPER).unwrap();
         assert_eq!(anchors.len(), 1);
         assert_eq!(anchors[0].environments, 97);
         let weak = layout::litmus::Test::Wrc.weak() as usize;
@@ -250,10 +258,20 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
 
     #[test]
     fn a_broken_row_is_one_clear_error() {
-        let e = parse(&CSV.replace(",97,", ",many,")).unwrap_err();
-        assert!(e.0.contains("row 1") && e.0.contains("whole number"), "{}", e.0);
-        let e = parse(&CSV.replace("wrc,relaxed-gpu", "wrc,relaxed-sys")).unwrap_err();
+        let e = parse(&CSV.replace(",97,", ",many,"), GH200).unwrap_err();
+        assert!(e.0.contains(GH200) && e.0.contains("row 1") && e.0.contains("whole number"), "{}", e.0);
+        let e = parse(&CSV.replace("wrc,relaxed-gpu", "wrc,relaxed-sys"), HOPPER).unwrap_err();
         assert!(e.0.contains("no lab kernel litmus_wrc_relaxed_sys"), "{}", e.0);
         assert_eq!([rate(0.0004), rate(12.34), rate(917.2)], ["0.000400", "12.3", "917"]);
+    }
+
+    #[test]
+    fn both_published_files_parse_into_the_same_rows() {
+        let root = crate::paths::workspace_root();
+        let [hopper, gh200] = [HOPPER, GH200].map(|file| read(&root, file).unwrap());
+        let rows =
+            |a: &[Anchor]| a.iter().map(|a| (a.test.clone(), a.variant.clone(), a.binary.clone())).collect::<Vec<_>>();
+        assert_eq!(rows(&hopper), rows(&gh200));
+        assert!(hopper.iter().chain(&gh200).all(|a| a.weak <= a.instances && a.environments > 0));
     }
 }

@@ -15,8 +15,9 @@
 //! - `cub-accuracy.md`: CUB's modes on the accuracy command's arrays, from
 //!   the same JSON (a line saying it is not in the run when the JSON
 //!   predates it);
-//! - `litmus-anchors.md`: cuda-litmus's published Hopper rates
-//!   ([`crate::anchors`]) beside the best of the run's litmus records;
+//! - `litmus-anchors.md` and `litmus-anchors-gh200.md`: cuda-litmus's
+//!   published Hopper and GH200 rates ([`crate::anchors`]) beside the best of
+//!   the run's litmus records;
 //! - `sass-page.txt` and `sass-ladder.txt`: the synchronizing SASS of the
 //!   page's kernels and of the scope ladder's ([`SassListing`]), made here
 //!   from the PTX (it needs no GPU);
@@ -225,8 +226,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
         "sass-page.txt" | "sass-ladder.txt" => {
             Made::Text((s.sass)(SassListing::of_file(name).expect("a listing's name"))?)
         }
-        "litmus-anchors.md" => {
-            let anchors = crate::anchors::read(&crate::paths::workspace_root())?;
+        "litmus-anchors.md" | "litmus-anchors-gh200.md" => {
+            let file = if name == "litmus-anchors.md" { crate::anchors::HOPPER } else { crate::anchors::GH200 };
+            let anchors = crate::anchors::read(&crate::paths::workspace_root(), file)?;
             let runs = litmus_runs(s.results)?;
             if runs.is_empty() {
                 Made::Missing(format!("{results} has no litmus run"))
