@@ -136,6 +136,7 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["litmus", "--preload", "all"], "--preload"),
         (&["litmus", "--tune", "0"], "--tune"),
         (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier"),
+        (&["litmus", "--location-stride", "12"], "--location-stride"),
         (&["pitfalls", "--only", "deadlock"], "--only"),
         (&["pitfalls", "--only", ""], "--only"),
         (&["pitfalls", "--quick", "yes"], "yes"),
@@ -182,6 +183,8 @@ fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked
             "the model forbids no selected row",
         ),
         (&["litmus", "--mutants", "--tune", "3"], "cannot be used with"),
+        (&["litmus", "--location-stride", "8", "--distance", "different-lines"], "a slot of 8 words has one line"),
+        (&["litmus", "--preset", "quiet", "--location-stride", "16"], "a slot of 16 words has one line"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         assert!(one_line(&out.stderr).contains(says), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

@@ -40,6 +40,12 @@ pub struct Environment {
     pub shuffle_blocks: bool,
     /// Where `y` sits relative to `x`.
     pub distance: Distance,
+    /// Words of the location buffer per instance: 64 (256 bytes, the
+    /// default) gives every instance lines of its own; 4 to 32 pack 32 down to
+    /// 2 instances' locations into each 128-byte line, as cuda-litmus's small
+    /// memory strides do, so that instances share lines.
+    #[serde(default = "default_location_stride", skip_serializing_if = "is_default_location_stride")]
+    pub location_stride: u32,
     /// The stressing threads' pattern.
     #[serde(with = "super::keys::one")]
     pub stress_pattern: StressPattern,
@@ -56,6 +62,22 @@ pub struct Environment {
     /// Leave a stale line in L1 before the test.
     #[serde(with = "super::keys::one")]
     pub preload: Preload,
+}
+
+/// The location stride every preset uses: a 256-byte slot per instance.
+pub const DEFAULT_LOCATION_STRIDE: u32 = 64;
+
+/// The location strides an environment may use: powers of two from 4 words
+/// (`x`, `y` and `z` need three of a slot's words, `z` a quarter of the slot
+/// after `y`) to the default.
+pub const LOCATION_STRIDES: [u32; 5] = [4, 8, 16, 32, DEFAULT_LOCATION_STRIDE];
+
+fn default_location_stride() -> u32 {
+    DEFAULT_LOCATION_STRIDE
+}
+
+fn is_default_location_stride(stride: &u32) -> bool {
+    *stride == DEFAULT_LOCATION_STRIDE
 }
 
 /// The named presets.
@@ -113,6 +135,7 @@ impl Preset {
             lane_multiplier: 13,
             shuffle_blocks: true,
             distance: Distance::Random,
+            location_stride: DEFAULT_LOCATION_STRIDE,
             stress_pattern: StressPattern::StoreLoad,
             stress_iterations: 0,
             stress_line_words: 32,
@@ -145,6 +168,7 @@ impl Preset {
                 lane_multiplier: 3,
                 shuffle_blocks: false,
                 distance: Distance::Random,
+                location_stride: DEFAULT_LOCATION_STRIDE,
                 stress_pattern: StressPattern::StoreStore,
                 stress_iterations: 0,
                 stress_line_words: 13,
@@ -160,6 +184,7 @@ impl Preset {
                 lane_multiplier: 55,
                 shuffle_blocks: true,
                 distance: Distance::Random,
+                location_stride: DEFAULT_LOCATION_STRIDE,
                 stress_pattern: StressPattern::StoreLoad,
                 stress_iterations: 16,
                 stress_line_words: 9,
@@ -175,6 +200,7 @@ impl Preset {
                 lane_multiplier: 117,
                 shuffle_blocks: true,
                 distance: Distance::Random,
+                location_stride: DEFAULT_LOCATION_STRIDE,
                 stress_pattern: StressPattern::StoreStore,
                 stress_iterations: 64,
                 stress_line_words: 17,
@@ -236,10 +262,14 @@ impl Environment {
         // of the testing blocks (clusters) for r below the test's thread
         // count.
         let step = (1..units).find(|&d| (1..roles).all(|r| (r * d) % units != 0)).unwrap_or(1);
+        // `y` half a slot after its slot's start: the slot's other 128-byte
+        // line in a slot of the default 64 words (the only stride with two
+        // lines, and so the only one `different-lines` accepts).
+        let half = self.location_stride / 2;
         let (offset, multiplier) = match self.distance {
             Distance::SameLine => (1, 1),
-            Distance::DifferentLines => (32, 1),
-            Distance::Random => (32, coprime_from(splitmix64(&mut state) % instances, instances)),
+            Distance::DifferentLines => (half, 1),
+            Distance::Random => (half, coprime_from(splitmix64(&mut state) % instances, instances)),
         };
         let block_multiplier = if self.shuffle_blocks {
             coprime_from(splitmix64(&mut state) % u64::from(units), u64::from(units))
@@ -253,7 +283,7 @@ impl Environment {
             lane_multiplier: self.lane_multiplier,
             block_step: step,
             block_multiplier,
-            location_stride: 64,
+            location_stride: self.location_stride,
             location_offset: offset,
             location_multiplier: multiplier,
             stress_pattern: self.stress_pattern as u32,
@@ -292,6 +322,9 @@ impl Environment {
             lane_multiplier: 1 + 2 * pick(64) as u32,
             shuffle_blocks: pick(2) == 1,
             distance: [Distance::SameLine, Distance::DifferentLines, Distance::Random][pick(3) as usize],
+            // Not drawn: a search's draws stay those of the searches before
+            // the option existed, so a seed still names the same environments.
+            location_stride: DEFAULT_LOCATION_STRIDE,
             stress_pattern: StressPattern::ALL[pick(4) as usize],
             stress_iterations: [0, 16, 64, 256, 1024][pick(5) as usize],
             stress_line_words: 1 + pick(32) as u32,
@@ -324,8 +357,13 @@ impl Environment {
             )
         };
         let blocks = self.blocks.map_or(String::new(), |b| format!(" (at most {b} blocks)"));
+        let stride = if self.location_stride == DEFAULT_LOCATION_STRIDE {
+            String::new()
+        } else {
+            format!(" in {}-word slots", self.location_stride)
+        };
         format!(
-            "{} threads/block{blocks}, lane x{}, {}shuffled blocks, locations {:?}, {stress}, pre-stress {}, {}, preload {:?}",
+            "{} threads/block{blocks}, lane x{}, {}shuffled blocks, locations {:?}{stride}, {stress}, pre-stress {}, {}, preload {:?}",
             self.threads,
             self.lane_multiplier,
             if self.shuffle_blocks { "" } else { "un" },
@@ -340,15 +378,20 @@ impl Environment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use layout::litmus::Location;
 
     #[test]
     fn parameters_keep_the_layout_contract() {
         let mut state = 1;
         for k in 0..200 {
-            let env = match Preset::ALL.get(k) {
+            let mut env = match Preset::ALL.get(k) {
                 Some(preset) => preset.environment(),
                 None => Environment::random(&mut state),
             };
+            // Every stride, with each distance that accepts it.
+            if k >= Preset::ALL.len() && env.distance != Distance::DifferentLines {
+                env.location_stride = LOCATION_STRIDES[k % LOCATION_STRIDES.len()];
+            }
             for test in Test::ALL {
                 for placement in Split::ALL.into_iter().filter(|s| s.fits(test)) {
                     for grid in [4, 5, 132, 264, 1056] {
@@ -378,6 +421,18 @@ mod tests {
                             (p.placement, p.parts, p.roles),
                             (placement.code(), placement.parts(), test.threads())
                         );
+                        if grid == 4 && placement == Split::InterBlock {
+                            // No two locations of any instances share a word,
+                            // and every one lies inside the buffer (the
+                            // layout does not depend on the placement).
+                            let mut words = std::collections::HashSet::new();
+                            for i in 0..p.instances() {
+                                for location in [Location::X, Location::Y, Location::Z] {
+                                    let word = p.word(location, i);
+                                    assert!(word < p.location_words() && words.insert(word), "{env:?}");
+                                }
+                            }
+                        }
                     }
                 }
             }

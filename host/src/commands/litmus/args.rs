@@ -10,7 +10,7 @@ use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
-use crate::litmus::environment::{Distance, Environment};
+use crate::litmus::environment::{DEFAULT_LOCATION_STRIDE, Distance, Environment, LOCATION_STRIDES};
 use crate::litmus::keys::Keyed;
 use crate::litmus::{self, LitmusOptions, Preset, keys};
 
@@ -98,6 +98,13 @@ pub struct LitmusArgs {
     #[arg(long, value_enum)]
     pub distance: Option<Distance>,
 
+    /// Words of the location buffer per instance: 64 (the default) gives
+    /// each instance 128-byte lines of its own, 4 to 32 pack several
+    /// instances into each line, as cuda-litmus's small strides do
+    /// (`different-lines` needs 64).
+    #[arg(long, value_parser = parse_location_stride)]
+    pub location_stride: Option<u32>,
+
     /// What stressing threads do to their line.
     #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>())]
     pub stress_pattern: Option<layout::litmus::StressPattern>,
@@ -173,6 +180,7 @@ impl LitmusArgs {
         set(&mut e.stress_line_words, self.stress_line_words);
         set(&mut e.stress_lines, self.stress_lines);
         set(&mut e.pre_stress_iterations, self.pre_stress_iterations);
+        set(&mut e.location_stride, self.location_stride);
         e.blocks = self.blocks.or(e.blocks);
         e.shuffle_blocks = self.shuffle_blocks.unwrap_or(e.shuffle_blocks);
         e.distance = self.distance.unwrap_or(e.distance);
@@ -285,6 +293,14 @@ pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
     }
 }
 
+/// Parses `litmus --location-stride`: one of [`LOCATION_STRIDES`] words.
+pub fn parse_location_stride(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<u32>() {
+        Ok(w) if LOCATION_STRIDES.contains(&w) => Ok(w),
+        _ => Err(format!("`{text}` is not a location stride: 4, 8, 16, 32 or 64 words")),
+    }
+}
+
 /// Parses `litmus --lane-multiplier`: an odd number from 1 to 1023. A role's
 /// partner lane is `lane * multiplier^role` modulo the warp (intra-block) or
 /// the block (inter-block), both powers of two, and multiplying modulo a power
@@ -331,6 +347,14 @@ impl Command for LitmusArgs {
             ));
         }
         self.check_placements(&kernels)?;
+        let environment = self.environment();
+        if environment.distance == Distance::DifferentLines && environment.location_stride != DEFAULT_LOCATION_STRIDE {
+            return Err(LabError::Unrunnable(format!(
+                "--distance different-lines puts y in its slot's second 128-byte line, and a slot of {} words has \
+                 one line: use --location-stride 64, or --distance same-line or random",
+                environment.location_stride
+            )));
+        }
         if self.mutants {
             let placements = self.placements();
             let forbidden = kernels
