@@ -40,10 +40,10 @@ pub struct Environment {
     pub shuffle_blocks: bool,
     /// Where `y` sits relative to `x`.
     pub distance: Distance,
-    /// Words of the location buffer per instance: 64 (256 bytes, the
-    /// default) gives every instance lines of its own; 4 to 32 pack 32 down to
-    /// 2 instances' locations into each 128-byte line, as cuda-litmus's small
-    /// memory strides do, so that instances share lines.
+    /// Words of the location buffer per instance: 64 (256 bytes, two
+    /// 128-byte lines, the default) or 32 give every instance lines of its
+    /// own; 16, 8 and 4 pack 2, 4 and 8 instances' slots into each line, as
+    /// cuda-litmus's small memory strides do, so that instances share lines.
     #[serde(default = "default_location_stride", skip_serializing_if = "is_default_location_stride")]
     pub location_stride: u32,
     /// The stressing threads' pattern.

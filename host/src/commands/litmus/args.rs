@@ -99,9 +99,9 @@ pub struct LitmusArgs {
     pub distance: Option<Distance>,
 
     /// Words of the location buffer per instance: 64 (the default) gives
-    /// each instance 128-byte lines of its own, 4 to 32 pack several
-    /// instances into each line, as cuda-litmus's small strides do
-    /// (`different-lines` needs 64).
+    /// each instance two 128-byte lines of its own, 32 one, and 16, 8 and 4
+    /// pack 2, 4 and 8 instances into each line, as cuda-litmus's small
+    /// strides do (`different-lines` needs 64).
     #[arg(long, value_parser = parse_location_stride)]
     pub location_stride: Option<u32>,
 
