@@ -297,7 +297,10 @@ pub fn parse_litmus_threads(text: &str) -> Result<u32, String> {
 pub fn parse_location_stride(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(w) if LOCATION_STRIDES.contains(&w) => Ok(w),
-        _ => Err(format!("`{text}` is not a location stride: 4, 8, 16, 32 or 64 words")),
+        _ => {
+            let strides: Vec<String> = LOCATION_STRIDES.iter().map(u32::to_string).collect();
+            Err(format!("`{text}` is not a location stride: one of {} words", strides.join(", ")))
+        }
     }
 }
 
