@@ -312,19 +312,33 @@ impl Environment {
     }
 
     /// A random environment for the tuning search, as MC Mutants and
-    /// GPUHarbor draw theirs: every knob uniformly over its range.
-    pub fn random(state: &mut u64) -> Environment {
+    /// GPUHarbor draw theirs: every knob uniformly over its range, the
+    /// location stride excepted, which the search holds at `location_stride`
+    /// (one of [`LOCATION_STRIDES`]).
+    ///
+    /// At the default stride the draws are those of the searches before the
+    /// stride existed, so a seed still names the same environments. A smaller
+    /// stride has one 128-byte line per slot at most, so the distance is then
+    /// drawn from the two that fit in it, `same-line` and `random`.
+    pub fn random(state: &mut u64, location_stride: u32) -> Environment {
         let mut pick = |n: u64| splitmix64(state) % n;
+        let threads = [128, 256, 512, 1024][pick(4) as usize];
+        let testing_percent = [25, 50, 75, 100][pick(4) as usize];
+        let lane_multiplier = 1 + 2 * pick(64) as u32;
+        let shuffle_blocks = pick(2) == 1;
+        let distance = if location_stride == DEFAULT_LOCATION_STRIDE {
+            [Distance::SameLine, Distance::DifferentLines, Distance::Random][pick(3) as usize]
+        } else {
+            [Distance::SameLine, Distance::Random][pick(2) as usize]
+        };
         Environment {
-            threads: [128, 256, 512, 1024][pick(4) as usize],
+            threads,
             blocks: None,
-            testing_percent: [25, 50, 75, 100][pick(4) as usize],
-            lane_multiplier: 1 + 2 * pick(64) as u32,
-            shuffle_blocks: pick(2) == 1,
-            distance: [Distance::SameLine, Distance::DifferentLines, Distance::Random][pick(3) as usize],
-            // Not drawn: a search's draws stay those of the searches before
-            // the option existed, so a seed still names the same environments.
-            location_stride: DEFAULT_LOCATION_STRIDE,
+            testing_percent,
+            lane_multiplier,
+            shuffle_blocks,
+            distance,
+            location_stride,
             stress_pattern: StressPattern::ALL[pick(4) as usize],
             stress_iterations: [0, 16, 64, 256, 1024][pick(5) as usize],
             stress_line_words: 1 + pick(32) as u32,
@@ -381,12 +395,26 @@ mod tests {
     use layout::litmus::Location;
 
     #[test]
+    fn a_search_at_a_small_stride_keeps_it_and_draws_only_the_distances_that_fit() {
+        let mut state = 7;
+        for &stride in &LOCATION_STRIDES[..LOCATION_STRIDES.len() - 1] {
+            let drawn: Vec<Distance> = (0..64).map(|_| Environment::random(&mut state, stride).distance).collect();
+            assert!(drawn.iter().all(|&d| d != Distance::DifferentLines), "{stride}: {drawn:?}");
+            assert!(drawn.contains(&Distance::SameLine) && drawn.contains(&Distance::Random), "{stride}");
+            assert_eq!(Environment::random(&mut state, stride).location_stride, stride);
+        }
+        let drawn: Vec<Distance> =
+            (0..64).map(|_| Environment::random(&mut state, DEFAULT_LOCATION_STRIDE).distance).collect();
+        assert!(drawn.contains(&Distance::DifferentLines));
+    }
+
+    #[test]
     fn parameters_keep_the_layout_contract() {
         let mut state = 1;
         for k in 0..200 {
             let mut env = match Preset::ALL.get(k) {
                 Some(preset) => preset.environment(),
-                None => Environment::random(&mut state),
+                None => Environment::random(&mut state, LOCATION_STRIDES[k % LOCATION_STRIDES.len()]),
             };
             // Every stride, with each distance that accepts it.
             if k >= Preset::ALL.len() && env.distance != Distance::DifferentLines {

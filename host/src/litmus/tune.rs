@@ -49,7 +49,7 @@ pub fn run(
         if interrupt::requested() {
             break;
         }
-        let environment = Environment::random(&mut state);
+        let environment = Environment::random(&mut state, options.environment.location_stride);
         progress.message(format!("configuration {}", index + 1));
         let mut rows = Vec::new();
         for (kernel, placement) in pairs(options) {

@@ -346,7 +346,7 @@ fn litmus_tune() -> Record {
     let trials = (0..2)
         .map(|index| Trial {
             index,
-            environment: Environment::random(&mut state),
+            environment: Environment::random(&mut state, crate::litmus::environment::DEFAULT_LOCATION_STRIDE),
             rows: vec![
                 litmus_row(MP_RELAXED_GPU, IntraBlock, false, &[(0b11, 1_000_000)]),
                 litmus_row(MP_RELAXED_GPU, InterBlock, false, &[(0b11, 999_990), (0b01, 10 * index as u64)]),

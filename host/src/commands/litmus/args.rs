@@ -101,9 +101,9 @@ pub struct LitmusArgs {
     /// Words of the location buffer per instance: 64 (the default) gives
     /// each instance two 128-byte lines of its own, 32 one, and 16, 8 and 4
     /// pack 2, 4 and 8 instances into each line, as cuda-litmus's small
-    /// strides do (`different-lines` needs 64). Not with `--tune`, whose
-    /// environments keep the default.
-    #[arg(long, value_parser = parse_location_stride, conflicts_with = "tune")]
+    /// strides do (`different-lines` needs 64). With `--tune`, every
+    /// environment of the search has this stride.
+    #[arg(long, value_parser = parse_location_stride)]
     pub location_stride: Option<u32>,
 
     /// What stressing threads do to their line.
