@@ -2,7 +2,7 @@
 // (phases.patch) from PTX through the CUDA driver API, with the host's grid rule, a 50 us hold before each start
 // event as `host bench` does, and writes each stamped launch's per-block stamps as raw little-endian u64.
 // Build on the GPU machine: nvcc -O2 -o phases phases.cpp -lcuda
-// Run: phases ORIG.ptx STAMPED.ptx OUTDIR
+// Run: phases ORIG.ptx STAMPED.ptx OUTDIR [N,N,...]
 #include <cuda.h>
 #include <algorithm>
 #include <cstdio>
@@ -29,7 +29,7 @@ static unsigned shared_bytes(int kind, unsigned block) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 4) { fprintf(stderr, "usage: phases ORIG.ptx STAMPED.ptx OUTDIR\n"); return 2; }
+  if (argc != 4 && argc != 5) { fprintf(stderr, "usage: phases ORIG.ptx STAMPED.ptx OUTDIR [N,N,...]\n"); return 2; }
   CK(cuInit(0)); CUdevice dev; CK(cuDeviceGet(&dev, 0)); CUcontext ctx; CK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CK(cuCtxSetCurrent(ctx));
   int sms; CK(cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
@@ -39,17 +39,23 @@ int main(int argc, char** argv) {
   CUdeviceptr phases; size_t phases_bytes; CK(cuModuleGetGlobal(&phases, &phases_bytes, mod[1], "PHASES"));
   CUfunction hold; CK(cuModuleGetFunction(&hold, mod[0], "hold"));
   const unsigned block = 256;
-  const size_t sizes[] = {16384, 65536, 1048576, 4194304, 268435456};
-  const size_t max_n = 268435456;
+  std::vector<size_t> sizes = {16384, 65536, 1048576, 4194304, 268435456};
+  if (argc == 5) {
+    sizes.clear();
+    for (const char* s = argv[4]; *s;) { char* end; sizes.push_back(strtoull(s, &end, 10)); s = *end ? end + 1 : end; }
+  }
+  const size_t max_n = *std::max_element(sizes.begin(), sizes.end());
   std::vector<float> host(max_n);
-  for (size_t i = 0; i < max_n; i++) host[i] = (i % 64 == 0) ? float((i / 64) % 4) : 0.0f;
   CUdeviceptr input, total, scratch; CK(cuMemAlloc(&input, max_n * 4)); CK(cuMemAlloc(&total, 4));
   CK(cuMemAlloc(&scratch, 1 << 20)); CK(cuMemsetD8(scratch, 0, 1 << 20));
   CUevent e0, e1; CK(cuEventCreate(&e0, 0)); CK(cuEventCreate(&e1, 0));
-  FILE* summary = fopen((std::string(argv[3]) + "/times.txt").c_str(), "w");
+  FILE* summary = fopen((std::string(argv[3]) + (argc == 5 ? "/times-large.txt" : "/times.txt")).c_str(), "w");
   fprintf(summary, "# kernel n blocks build median_us (10 launches after 3, 50 us hold before each start event)\n");
   for (size_t n : sizes) {
-    // Host's sparse input at 2^28 (stride 64); smaller n read a prefix, whose sum is exact too.
+    // The bench's sparse input (host/src/input.rs): stride 64, doubled until 3 * ceil(n / stride) < 2^24.
+    size_t stride = 64;
+    while (3 * ((n + stride - 1) / stride) >= (size_t(1) << 24)) stride *= 2;
+    for (size_t i = 0; i < n; i++) host[i] = (i % stride == 0) ? float((i / stride) % 4) : 0.0f;
     CK(cuMemcpyHtoD(input, host.data(), n * 4));
     for (const Kernel& k : KERNELS) {
       for (int m = 0; m < 2; m++) {

@@ -4,7 +4,7 @@ import statistics, struct, tarfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
-SIZES = (16384, 65536, 1048576, 4194304, 268435456)
+SIZES = (16384, 65536, 1048576, 4194304, 268435456, 1073741824, 2147483648)
 LAUNCHES = 5
 # Each kernel's stamps (phases.patch), in program order, all by thread 0 of a block. A stamp is a clock read
 # and a store; it does not wait for an earlier atomic's value, so a ticket's round trip lands in the segment
@@ -49,12 +49,15 @@ print("# Exploratory run (issue 21), one NVIDIA H200 (driver 580.159.04, CUDA 13
 print("# Where a launch's time goes: main's bandwidth, deterministic and correctly rounded sums with a stamp (clock64 and")
 print("# globaltimer, stored by thread 0 of each block) at each phase boundary (phases.patch, against f9e4277), launched by")
 print("# phases.cpp through the driver API with the host's grid rule, block 256, bench's sparse input, a 50 us hold before")
-print("# each start event; 5 stamped launches a row, each figure the median over them. span: first block's entry to the")
+print("# each start event; 5 stamped launches a row, each figure the median over them (2^30 and 2^31 in a second run of")
+print("# phases.cpp, the same day and GPU). span: first block's entry to the")
 print("# last stamp of the launch (globaltimer). Segments: the median block's time from each stamp to the next, and the")
 print("# same for the block that ends the launch (the last stamp), in ns, from clock64 at the SM clock measured beside it")
 print(f"# ({RATE:.2f} cycles/ns). A stamp does not wait for an atomic's value: a ticket's round trip lands in the segment")
 print("# after it. Event times (median of 10) of main's kernels and of the stamped copies, from the same program:")
-for line in FILES["times.txt"].decode().splitlines()[1:]:
+for line in (FILES["times.txt"] + FILES["times-large.txt"]).decode().splitlines():
+    if line.startswith("#"):
+        continue
     kernel, n, blocks, build, us, _ = line.split()
     if build == "main":
         print(f"#   {kernel:22} {int(n):>10} {int(blocks):>4} blocks  {us:>7} us", end="")
