@@ -69,33 +69,33 @@ pub struct LitmusArgs {
     pub seconds: Option<f64>,
 
     /// The testing environment to start from.
-    #[arg(long, value_enum, default_value_t = Preset::Parallel)]
+    #[arg(long, value_enum, default_value_t = Preset::Parallel, conflicts_with = "tune")]
     pub preset: Preset,
 
     /// Threads per block: a power of two from 128 to 1024.
-    #[arg(long, value_parser = parse_litmus_threads)]
+    #[arg(long, value_parser = parse_litmus_threads, conflicts_with = "tune")]
     pub threads: Option<u32>,
 
     /// Blocks per launch, if fewer than fit on the device at once (at least 4):
     /// with --threads and --testing-percent, the instances per launch.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=1_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(4..=1_000_000), conflicts_with = "tune")]
     pub blocks: Option<u32>,
 
     /// Percent of the blocks that test; the others stress memory.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100), conflicts_with = "tune")]
     pub testing_percent: Option<u32>,
 
     /// Odd multiplier of the lane permutation that picks partners, from 1 to
     /// 1023.
-    #[arg(long, value_parser = parse_lane_multiplier)]
+    #[arg(long, value_parser = parse_lane_multiplier, conflicts_with = "tune")]
     pub lane_multiplier: Option<u32>,
 
     /// Shuffle which hardware block plays which logical block.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tune")]
     pub shuffle_blocks: Option<bool>,
 
     /// Where an instance's y sits relative to its x.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, conflicts_with = "tune")]
     pub distance: Option<Distance>,
 
     /// Words of the location buffer per instance: 64 (the default) gives
@@ -107,31 +107,31 @@ pub struct LitmusArgs {
     pub location_stride: Option<u32>,
 
     /// What stressing threads do to their line.
-    #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>())]
+    #[arg(long, value_parser = keys::parser::<layout::litmus::StressPattern>(), conflicts_with = "tune")]
     pub stress_pattern: Option<layout::litmus::StressPattern>,
 
     /// Iterations of the stress pattern per stressing thread.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000), conflicts_with = "tune")]
     pub stress_iterations: Option<u32>,
 
     /// Words of each stress line the threads touch.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=32), conflicts_with = "tune")]
     pub stress_line_words: Option<u32>,
 
     /// Distinct stress lines.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=4096), conflicts_with = "tune")]
     pub stress_lines: Option<u32>,
 
     /// Iterations of the stress pattern by each testing thread first.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000_000), conflicts_with = "tune")]
     pub pre_stress_iterations: Option<u32>,
 
     /// Wait for every testing thread before the test.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "tune")]
     pub sync_start: Option<bool>,
 
     /// Read a location before the test so a stale copy sits in L1.
-    #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>())]
+    #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>(), conflicts_with = "tune")]
     pub preload: Option<layout::litmus::Preload>,
 
     /// The sequential control: a barrier between roles, intra-block (or in
@@ -141,7 +141,9 @@ pub struct LitmusArgs {
     pub sequential: bool,
 
     /// Search this many random environments instead, and rank them per test
-    /// by weak outcomes per second.
+    /// by weak outcomes per second. The search draws every knob of the
+    /// environment itself, so the flags that set one (the preset included)
+    /// are refused beside it; `--location-stride` holds the search at a stride.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub tune: Option<u32>,
 
