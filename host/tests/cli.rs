@@ -200,6 +200,9 @@ fn every_litmus_placement_gets_as_far_as_the_gpu() {
         &["litmus", "--placement", "all"][..],
         &["litmus", "--placement", "warp,blocks-01-2,blocks-0-1-23"],
         &["litmus", "--sequential", "--placement", "warp,intra-block"],
+        // The default preset is no conflict for --tune, and a stride holds its search.
+        &["litmus", "--tune", "3"],
+        &["litmus", "--tune", "3", "--location-stride", "4"],
     ] {
         let out = host().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -317,7 +317,9 @@ impl Environment {
     /// (one of [`LOCATION_STRIDES`]).
     ///
     /// At the default stride the draws are those of the searches before the
-    /// stride existed, so a seed still names the same environments. A smaller
+    /// stride existed, so a search with the same seed, kernels and placements
+    /// (which draw from the same state between environments) still runs the
+    /// same environments. A smaller
     /// stride has one 128-byte line per slot at most, so the distance is then
     /// drawn from the two that fit in it, `same-line` and `random`.
     pub fn random(state: &mut u64, location_stride: u32) -> Environment {

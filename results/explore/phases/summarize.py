@@ -50,7 +50,7 @@ print("# Where a launch's time goes: main's bandwidth, deterministic and correct
 print("# globaltimer, stored by thread 0 of each block) at each phase boundary (phases.patch, against f9e4277), launched by")
 print("# phases.cpp through the driver API with the host's grid rule, block 256, bench's sparse input, a 50 us hold before")
 print("# each start event; 5 stamped launches a row, each figure the median over them (2^30 and 2^31 in a second run of")
-print("# phases.cpp, the same day and GPU). span: first block's entry to the")
+print("# phases.cpp, the same day and GPU; both in phases/run.sh). span: first block's entry to the")
 print("# last stamp of the launch (globaltimer). Segments: the median block's time from each stamp to the next, and the")
 print("# same for the block that ends the launch (the last stamp), in ns, from clock64 at the SM clock measured beside it")
 print(f"# ({RATE:.2f} cycles/ns). A stamp does not wait for an atomic's value: a ticket's round trip lands in the segment")

@@ -9,10 +9,10 @@ cat <<'HEAD'
 # Exploratory run (issue 23), one NVIDIA H200 (driver 580.159.04, CUDA 13.0), 2026-12-02. Not the reference run.
 # Host at 3c512b0, whose --location-stride now holds a --tune search at one stride. Part 1: three searches of
 # 150 environments, seed 26, 0.03 s a row, WRC, IRIW, RWC and ISA2 in relaxed-gpu and relaxed-cta across blocks,
-# at strides 64 (the default: the reference run's draws), 16 and 4 (stride-tune/run-tune.sh); each search's best
+# at strides 64 (the default: the draws of a search before the stride existed), 16 and 4 (stride-tune/run-tune.sh); each search's best
 # environment per row, as `host render` prints it. Part 2: two of those environments again at 1 s a row, each at
 # strides 4 and 64, with fence-acq-rel-cta added (stride-tune/run-confirm.sh): #123 of the stride-4 search (the
-# best per million there for all four relaxed-gpu rows) and #92 of the stride-64 search (its best for IRIW).
+# best per second there for all four relaxed-gpu rows) and #92 of the stride-64 search (its best for IRIW).
 # Printed by stride-tune/summarize.sh from the JSON files beside it.
 HEAD
 for s in 64 16 4; do

@@ -141,9 +141,10 @@ pub struct LitmusArgs {
     pub sequential: bool,
 
     /// Search this many random environments instead, and rank them per test
-    /// by weak outcomes per second. The search draws every knob of the
-    /// environment itself, so the flags that set one (the preset included)
-    /// are refused beside it; `--location-stride` holds the search at a stride.
+    /// by weak outcomes per second. The search draws the environment itself
+    /// (every knob but the stride; a launch takes all the blocks that fit), so
+    /// the flags that set one (the preset included) are refused beside it;
+    /// `--location-stride` holds the search at a stride.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub tune: Option<u32>,
 
