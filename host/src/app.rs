@@ -3,22 +3,10 @@
 //! its failures on standard error → an [`Outcome`].
 
 use crate::cli::{Cli, Command as Subcommand};
-use crate::commands::{Command, Device, Output, accuracy};
+use crate::commands::{Command, Device, Outcome, Output, accuracy};
 use crate::error::LabError;
 use crate::gpu::PtxSource;
 use crate::interrupt;
-
-/// How a command that ran to the end came out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Every check passed.
-    Passed,
-    /// At least one check failed; the details were printed.
-    ChecksFailed,
-    /// Ctrl-C stopped the run; what it measured was printed, marked partial,
-    /// and any failed check too.
-    Interrupted,
-}
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, LabError> {

@@ -13,7 +13,7 @@ use npyz::{DType, NpyFile, NpyHeader};
 
 /// The most floats a file may hold: the largest input every sum kernel of the
 /// lab takes (the CLI's limit for every size, 2^29 floats, 2 GiB).
-pub const MAX_FLOATS: usize = crate::cli::MAX_COUNT;
+pub const MAX_FLOATS: usize = crate::options::MAX_COUNT;
 
 /// Why a file cannot be summed.
 #[derive(Clone, Debug, PartialEq, Eq)]

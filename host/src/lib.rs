@@ -24,6 +24,7 @@ pub mod gpu;
 pub mod input;
 pub mod interrupt;
 pub mod litmus;
+pub mod options;
 pub mod pitfalls;
 pub mod progress;
 pub mod record;

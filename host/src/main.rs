@@ -4,8 +4,9 @@
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use host::app::{self, Outcome};
+use host::app;
 use host::cli::Cli;
+use host::commands::Outcome;
 use host::error::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE};
 
 fn main() -> ExitCode {

@@ -323,7 +323,7 @@ fn save_arrays_into_a_path_that_cannot_be_a_folder_is_one_line_and_exit_3() {
 
 /// The golden records, as the exporters' own tests keep them.
 fn golden(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden").join(name)
 }
 
 #[test]

@@ -6,9 +6,12 @@
 //!
 //! [`Command`] is what the one generic runner, [`crate::app::execute`],
 //! drives: check what can be checked without a GPU, open the device, run,
-//! then write the [`Output`], print its failures and map its outcome.
-//! [`Report`] is what the exporters in [`crate::report`] read from a
-//! [`Record`]'s results, so no exporter holds a `match` over the commands.
+//! then write the [`Output`], print its failures and map its outcome. A
+//! measuring command hands back its own result type in a [`Written`]; the
+//! record that names every command (`crate::record`) sits above this module
+//! and turns it into JSON, so this module and the folders under it know no
+//! other command. What two commands share lives below them (`crate::sums`,
+//! `crate::verdict`, `crate::options`), never in a sibling folder.
 
 pub mod accuracy;
 pub mod bench;
@@ -26,82 +29,12 @@ pub mod sweep;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use crate::app::Outcome;
-use crate::cli::{OutputArgs, PlotArgs};
 use crate::error::LabError;
 use crate::gpu::{DeviceInfo, Gpu, PtxSource};
 use crate::interrupt;
+use crate::options::{OutputArgs, PlotArgs};
 use crate::progress::Progress;
-use crate::record::{Record, Results};
-use crate::report::plot::{self, Series};
-use crate::report::table::Look;
-use crate::report::{self, Format};
-
-/// What a command's result gives each exporter. Every result type in
-/// [`Results`] implements it, in its command's `report.rs`.
-pub trait Report {
-    /// The device header and the command's tables, drawn with `look`.
-    fn tables(&self, device: &DeviceInfo, look: Look) -> String;
-
-    /// The CSV header and one row per measurement.
-    fn csv(&self) -> Csv;
-
-    /// What the plot draws, if the command draws one; `None` gives
-    /// "nothing to plot".
-    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
-        None
-    }
-
-    /// What the checks found: whether all passed, and the lines for
-    /// standard error.
-    fn checks(&self) -> Checks;
-}
-
-/// A result as CSV: the header row and the rows under it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Csv {
-    /// The column names.
-    pub header: &'static [&'static str],
-    /// One row per measurement, each as long as the header.
-    pub rows: Vec<Vec<String>>,
-}
-
-/// What a result's plot draws.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Plot {
-    /// GB/s of input against n, one line per series, and the copy bandwidth
-    /// as a horizontal line where it was measured.
-    Bandwidth {
-        /// The lines.
-        lines: Vec<Series>,
-        /// The bench's copy at its largest size, bytes read plus written.
-        copy: Option<f64>,
-    },
-    /// One panel per array, each the worst error against n of every method.
-    Error(Vec<(String, Vec<Series>)>),
-}
-
-/// What a result's checks found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Checks {
-    /// Every check passed.
-    pub passed: bool,
-    /// One line per failed check, for standard error; empty if none (or if
-    /// the command fails without naming each check, as `publish` does).
-    pub lines: String,
-}
-
-impl Checks {
-    /// Checks that passed exactly when `lines`, one per failure, is empty.
-    pub fn from_lines(lines: String) -> Checks {
-        Checks { passed: lines.is_empty(), lines }
-    }
-
-    /// Nothing was judged, so nothing failed.
-    pub fn none() -> Checks {
-        Checks { passed: true, lines: String::new() }
-    }
-}
+use crate::report::{Checks, Format};
 
 /// One command of the CLI, as [`crate::app::execute`] drives it.
 pub trait Command: Sized {
@@ -149,6 +82,18 @@ impl Device for () {
     }
 }
 
+/// How a command that ran to the end came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every check passed.
+    Passed,
+    /// At least one check failed; the details were printed.
+    ChecksFailed,
+    /// Ctrl-C stopped the run; what it measured was printed, marked partial,
+    /// and any failed check too.
+    Interrupted,
+}
+
 /// A finished command's results, ready to be written.
 pub trait Output {
     /// Writes the results where the command line asked.
@@ -175,58 +120,84 @@ pub trait Output {
     }
 }
 
-/// A [`Record`] and where it goes: what every command but `evidence` hands
-/// back.
+/// Where a run happened and with what: the record's header, the same for
+/// every command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provenance {
+    /// The host's name and version.
+    pub tool: String,
+    /// The toolchain that compiled the kernels to PTX.
+    pub kernel_compiler: String,
+    /// Where the PTX came from.
+    pub ptx: String,
+    /// The GPU and its driver.
+    pub device: DeviceInfo,
+    /// Ctrl-C stopped the run before it finished.
+    pub partial: bool,
+}
+
+impl Provenance {
+    /// A run on `gpu` by this host, marked partial if Ctrl-C was pressed.
+    pub fn of(gpu: &Gpu) -> Provenance {
+        Provenance {
+            tool: tool(),
+            kernel_compiler: KERNEL_COMPILER.to_owned(),
+            ptx: gpu.ptx_name().to_owned(),
+            device: gpu.info.clone(),
+            partial: interrupt::requested(),
+        }
+    }
+}
+
+/// A command's result and where it goes: what every command but `evidence`
+/// hands back. Its [`Output`] is implemented where the record of every
+/// command is (`crate::record`), which turns `R` into that record.
 #[derive(Debug)]
-pub struct Written {
-    /// The record.
-    pub record: Record,
+pub struct Written<R> {
+    /// Where and with what it ran.
+    pub provenance: Provenance,
+    /// What it measured.
+    pub results: R,
     /// `--format` and `--output`.
     pub to: OutputArgs,
     /// `--plot`, for the commands that draw one.
     pub plot: Option<PathBuf>,
-    /// Whether the record's checks decide the outcome: true for a run, false
+    /// Whether the result's checks decide the outcome: true for a run, false
     /// for `render`, which prints a saved record again and judges nothing.
     pub judged: bool,
 }
 
-impl Written {
-    /// A run's record of `results` on `gpu`, to go where `to` and `plot` say,
-    /// marked partial if Ctrl-C was pressed during the run.
-    pub fn run(gpu: &Gpu, results: impl Into<Results>, to: OutputArgs, plot: Option<PlotArgs>) -> Written {
-        let record = Record { partial: interrupt::requested(), ..Record::of(gpu, results.into()) };
-        Written { record, to, plot: plot.and_then(|p| p.plot), judged: true }
+impl<R> Written<R> {
+    /// A run's `results` on `gpu`, to go where `to` and `plot` say, marked
+    /// partial if Ctrl-C was pressed during the run.
+    pub fn run(gpu: &Gpu, results: R, to: OutputArgs, plot: Option<PlotArgs>) -> Written<R> {
+        Written { provenance: Provenance::of(gpu), results, to, plot: plot.and_then(|p| p.plot), judged: true }
     }
 }
 
-impl Output for Written {
+/// A command that hands back one of several result types (`litmus`: the
+/// suite, the search or the mutants) hands back a boxed [`Output`].
+impl Output for Box<dyn Output> {
     fn emit(&self) -> Result<(), LabError> {
-        let text = report::export(&self.record, self.to.format);
-        match &self.to.output {
-            Some(path) => write(path, &text)?,
-            None => print!("{text}"),
-        }
-        if let Some(path) = &self.plot {
-            match plot::svg(&self.record) {
-                Ok(svg) => write(path, &svg)?,
-                // An interrupted run may have stopped before it measured
-                // anything to plot: that is the interruption, not a file that
-                // cannot be written.
-                Err(reason) if self.record.partial => eprintln!("no plot written to {}: {reason}", path.display()),
-                Err(reason) => return Err(LabError::Output { path: path.clone(), reason }),
-            }
-        }
-        Ok(())
+        (**self).emit()
     }
 
     fn checks(&self) -> Checks {
-        if self.judged { self.record.results.report().checks() } else { Checks::none() }
+        (**self).checks()
     }
 
     fn partial(&self) -> bool {
-        self.judged && self.record.partial
+        (**self).partial()
     }
 }
+
+/// The host's name and version, as every file it writes names it.
+pub fn tool() -> String {
+    format!("host {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// The toolchain the host's build script compiled the kernels with.
+pub const KERNEL_COMPILER: &str = env!("LAB_KERNEL_COMPILER");
 
 /// Writes `text` to `path`, naming the file if it cannot.
 pub fn write(path: &Path, text: &str) -> Result<(), LabError> {

@@ -8,19 +8,17 @@
 //! exact sum and `exact` whether they are the same. The publication run has a
 //! layout of its own, one row per variant.
 
-use super::launch_time;
-use crate::commands::Csv;
+use super::{Csv, Document, launch_time};
 use crate::gpu::sum::SumMeasurement;
-use crate::record::Record;
 use crate::reference;
 
 /// The columns of the layout that sums, histograms and timings share.
 pub(crate) const HEADER: [&str; 11] =
     ["command", "block", "n", "case", "kernel", "launch", "timed", "time_ms", "value", "expected", "exact"];
 
-/// `record` as CSV, with a header row.
-pub fn export(record: &Record) -> String {
-    let Csv { header, rows } = record.results.report().csv();
+/// `document` as CSV, with a header row.
+pub fn export(document: &impl Document) -> String {
+    let Csv { header, rows } = document.report().csv();
     let mut w = csv::Writer::from_writer(Vec::new());
     for cells in std::iter::once(header.iter().map(|h| (*h).to_owned()).collect()).chain(rows) {
         w.write_record(&cells).expect("writing to memory cannot fail");

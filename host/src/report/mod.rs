@@ -1,14 +1,95 @@
-//! Exporters: pure functions from a finished [`Record`] to text. None of them
-//! measures, launches or prints; the command's output decides where the text
-//! goes. One file per format; each reads the record's results through
-//! [`crate::commands::Report`], so none knows the commands.
+//! Exporters: pure functions from a finished run, a [`Document`], to text.
+//! None of them measures, launches or prints; the command's output decides
+//! where the text goes. One file per format; each reads the command's result
+//! through its [`Report`], so this module knows no command: it is a leaf
+//! that the commands and the record point down to.
 
 pub mod csv;
 pub mod json;
 pub mod plot;
 pub mod table;
 
-use crate::record::Record;
+use crate::gpu::DeviceInfo;
+use plot::Series;
+use table::Look;
+
+/// A finished run as the exporters read it: where it ran, what it measured
+/// (through the result's [`Report`]) and whether Ctrl-C cut it short. The
+/// JSON exporter writes the document itself, so it serializes.
+pub trait Document: serde::Serialize {
+    /// The GPU and its driver.
+    fn device(&self) -> &DeviceInfo;
+    /// The command's result.
+    fn report(&self) -> &dyn Report;
+    /// The run was interrupted and holds only what it measured first.
+    fn partial(&self) -> bool;
+}
+
+/// What a command's result gives each exporter. Every command's result
+/// type implements it, in its folder's `report.rs`.
+pub trait Report {
+    /// The device header and the command's tables, drawn with `look`.
+    fn tables(&self, device: &DeviceInfo, look: Look) -> String;
+
+    /// The CSV header and one row per measurement.
+    fn csv(&self) -> Csv;
+
+    /// What the plot draws, if the command draws one; `None` gives
+    /// "nothing to plot".
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        None
+    }
+
+    /// What the checks found: whether all passed, and the lines for
+    /// standard error.
+    fn checks(&self) -> Checks;
+}
+
+/// A result as CSV: the header row and the rows under it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Csv {
+    /// The column names.
+    pub header: &'static [&'static str],
+    /// One row per measurement, each as long as the header.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// What a result's plot draws.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Plot {
+    /// GB/s of input against n, one line per series, and the copy bandwidth
+    /// as a horizontal line where it was measured.
+    Bandwidth {
+        /// The lines.
+        lines: Vec<Series>,
+        /// The bench's copy at its largest size, bytes read plus written.
+        copy: Option<f64>,
+    },
+    /// One panel per array, each the worst error against n of every method.
+    Error(Vec<(String, Vec<Series>)>),
+}
+
+/// What a result's checks found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Every check passed.
+    pub passed: bool,
+    /// One line per failed check, for standard error; empty if none (or if
+    /// the command fails without naming each check, as `publish` does).
+    pub lines: String,
+}
+
+impl Checks {
+    /// Checks that passed exactly when `lines`, one per failure, is empty.
+    pub fn from_lines(lines: String) -> Checks {
+        Checks { passed: lines.is_empty(), lines }
+    }
+
+    /// Nothing was judged, so nothing failed.
+    pub fn none() -> Checks {
+        Checks { passed: true, lines: String::new() }
+    }
+}
 
 /// The formats every table-producing command offers (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -30,13 +111,13 @@ pub enum Format {
 /// would hide the comparison (the page's note).
 pub const INPUT_BYTES_PER_ELEMENT: u64 = size_of::<f32>() as u64;
 
-/// `record` in `format`. Markdown is the text tables drawn as Markdown.
-pub fn export(record: &Record, format: Format) -> String {
+/// `document` in `format`. Markdown is the text tables drawn as Markdown.
+pub fn export(document: &impl Document, format: Format) -> String {
     match format {
-        Format::Table => table::record(record, table::Look::Plain),
-        Format::Markdown => paragraphs(&table::record(record, table::Look::Markdown)),
-        Format::Csv => csv::export(record),
-        Format::Json => json::export(record),
+        Format::Table => table::document(document, Look::Plain),
+        Format::Markdown => paragraphs(&table::document(document, Look::Markdown)),
+        Format::Csv => csv::export(document),
+        Format::Json => json::export(document),
     }
 }
 
@@ -65,9 +146,6 @@ fn paragraphs(text: &str) -> String {
 pub(crate) fn launch_time(launches: usize, times_ms: &[f32], k: usize) -> Option<f32> {
     k.checked_sub(launches.saturating_sub(times_ms.len())).and_then(|t| times_ms.get(t).copied())
 }
-
-#[cfg(test)]
-mod golden;
 
 #[cfg(test)]
 mod tests {

@@ -5,9 +5,7 @@
 
 use plotters::prelude::*;
 
-use super::INPUT_BYTES_PER_ELEMENT;
-use crate::commands::Plot;
-use crate::record::Record;
+use super::{Document, INPUT_BYTES_PER_ELEMENT, Plot};
 use crate::stats;
 
 /// One line of the plot.
@@ -44,11 +42,11 @@ impl Lines {
     }
 }
 
-/// The lines a record plots against bandwidth, and the copy bandwidth if it
-/// was measured (the bench's copy at its largest size, bytes read plus
-/// written); none for a record that plots something else, or nothing.
-pub fn series(record: &Record) -> (Vec<Series>, Option<f64>) {
-    match record.results.report().plot(&record.device) {
+/// The lines a document plots against bandwidth, and the copy bandwidth if
+/// it was measured (the bench's copy at its largest size, bytes read plus
+/// written); none for a document that plots something else, or nothing.
+pub fn series(document: &impl Document) -> (Vec<Series>, Option<f64>) {
+    match document.report().plot(document.device()) {
         Some(Plot::Bandwidth { lines, copy }) => (lines, copy),
         Some(Plot::Error(_)) | None => (Vec::new(), None),
     }
@@ -157,11 +155,12 @@ fn chart<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The plot of `record` as SVG: GB/s against n, or for an accuracy record
+/// The plot of `document` as SVG: GB/s against n, or for an accuracy run
 /// one panel per array of the worst error against n.
-pub fn svg(record: &Record) -> Result<String, String> {
+pub fn svg(document: &impl Document) -> Result<String, String> {
     let mut text = String::new();
-    match record.results.report().plot(&record.device) {
+    let device = document.device();
+    match document.report().plot(device) {
         None => return Err("nothing to plot".to_owned()),
         Some(Plot::Error(panels)) => {
             if panels.is_empty() {
@@ -170,7 +169,7 @@ pub fn svg(record: &Record) -> Result<String, String> {
             let root = SVGBackend::with_string(&mut text, (1200, 560 * panels.len() as u32)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             for ((name, lines), area) in panels.iter().zip(root.split_evenly((panels.len(), 1))) {
-                let title = format!("{}: worst error against n, {name}", record.device.name);
+                let title = format!("{}: worst error against n, {name}", device.name);
                 chart(&area, &title, ("n (floats, log scale)", "1 + worst error in ulps (log scale)"), lines, None)?;
             }
             root.present().map_err(|e| e.to_string())?;
@@ -178,7 +177,7 @@ pub fn svg(record: &Record) -> Result<String, String> {
         Some(Plot::Bandwidth { lines, copy }) => {
             let root = SVGBackend::with_string(&mut text, (1200, 640)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
-            let title = format!("{}: GB/s of input against n", record.device.name);
+            let title = format!("{}: GB/s of input against n", device.name);
             let level =
                 copy.map(|c| Level { y: c, label: format!("device copy at the largest n: {c:.0} GB/s (read+write)") });
             chart(&root, &title, ("n (floats, log scale)", "GB/s of input (log scale)"), &lines, level)?;

@@ -7,10 +7,9 @@ use tabled::builder::Builder;
 use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
-use super::INPUT_BYTES_PER_ELEMENT;
+use super::{Document, INPUT_BYTES_PER_ELEMENT};
 use crate::gpu::DeviceInfo;
 use crate::gpu::launch::Block;
-use crate::record::Record;
 use crate::stats;
 
 /// How a table is drawn: plain text for a terminal, or Markdown.
@@ -22,11 +21,11 @@ pub enum Look {
     Markdown,
 }
 
-/// The whole record as text: the device header, then the command's tables,
-/// then, for an interrupted run, a line saying it is partial.
-pub fn record(record: &Record, look: Look) -> String {
-    let mut text = record.results.report().tables(&record.device, look);
-    if record.partial {
+/// The whole document as text: the device header, then the command's
+/// tables, then, for an interrupted run, a line saying it is partial.
+pub fn document(document: &impl Document, look: Look) -> String {
+    let mut text = document.report().tables(document.device(), look);
+    if document.partial() {
         text += "\nPartial: the run was interrupted (Ctrl-C), and the tables hold only the rows measured before it.\n";
     }
     text

@@ -4,15 +4,16 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::{AccuracyOptions, Data};
-use crate::cli::{OutputArgs, PlotArgs, parse_block, parse_count};
-use crate::commands::{Checks, Command, Output, Written, progress};
+use super::{AccuracyOptions, AccuracyReport, Data};
+use crate::commands::{Command, Output, Written, progress};
 use crate::data_file;
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::input::{self, Spread};
+use crate::options::{OutputArgs, PlotArgs, parse_block, parse_count};
+use crate::report::Checks;
 
 /// `accuracy`'s flags.
 #[derive(Debug, Args)]
@@ -74,7 +75,7 @@ impl Command for AccuracyArgs {
     const STOPS_AT_CHECKS: bool = true;
     /// The values of `--input`, read and checked before the GPU is opened.
     type Checked = Option<Vec<f32>>;
-    type Output = Written;
+    type Output = Written<AccuracyReport>;
 
     fn check(&self) -> Result<Option<Vec<f32>>, LabError> {
         // A user's data file is read and checked before the GPU is opened, so
@@ -87,7 +88,7 @@ impl Command for AccuracyArgs {
             .transpose()
     }
 
-    fn run(self, file_values: Option<Vec<f32>>, gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, file_values: Option<Vec<f32>>, gpu: &Gpu) -> Result<Written<AccuracyReport>, LabError> {
         let options = AccuracyOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
         let report = super::run(&kernels, &options, file_values.as_deref(), &progress(&self.output))?;

@@ -6,11 +6,11 @@ use layout::sum::Promise;
 use tabled::builder::Builder;
 
 use super::{AccuracyReport, AccuracyRow, Broken, MethodResult};
-use crate::commands::{Checks, Csv, Plot, Report};
 use crate::gpu::DeviceInfo;
 use crate::report::csv::{HEADER, Row};
 use crate::report::plot::Series;
 use crate::report::table::{Look, device_header, render_some};
+use crate::report::{Checks, Csv, Plot, Report};
 
 impl Report for AccuracyReport {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {

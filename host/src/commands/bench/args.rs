@@ -2,8 +2,7 @@
 
 use clap::Args;
 
-use super::BenchOptions;
-use crate::cli::{OutputArgs, PlotArgs, TimingArgs, parse_bench_size, parse_block};
+use super::{BenchOptions, BenchReport};
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
@@ -11,6 +10,7 @@ use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::gpu::timing::Plan;
+use crate::options::{OutputArgs, PlotArgs, TimingArgs, parse_bench_size, parse_block};
 
 /// `bench`'s flags.
 #[derive(Debug, Args)]
@@ -54,10 +54,10 @@ impl From<&BenchArgs> for BenchOptions {
 impl Command for BenchArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<BenchReport>;
     const STOPS_AT_CHECKS: bool = true;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<BenchReport>, LabError> {
         let options = BenchOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
         let baselines = Baselines::load(gpu)?;

@@ -6,12 +6,13 @@ use clap::Args;
 use lab_records::{Manifest, Step, StepOutcome};
 
 use super::EvidenceOptions;
-use crate::app::Outcome;
-use crate::commands::{Checks, Command, Device, Output};
+
+use crate::commands::{Command, Device, Outcome, Output};
 use crate::error::LabError;
 use crate::gpu::{DeviceInfo, Gpu, PtxSource};
 use crate::interrupt;
 use crate::progress::Progress;
+use crate::report::Checks;
 use crate::report::table::Look;
 
 /// `evidence`'s flags.

@@ -327,7 +327,7 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
     bar.finish();
 
     let manifest = Manifest {
-        tool: crate::record::tool(),
+        tool: crate::commands::tool(),
         commit: build_commit(),
         gpu: gpu_record(info),
         started: humantime::format_rfc3339_seconds(started).to_string(),

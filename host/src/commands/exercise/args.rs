@@ -2,13 +2,14 @@
 
 use clap::Args;
 
-use crate::cli::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_size};
+use super::ExerciseReport;
 use crate::commands::sweep::SweepOptions;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
+use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_size};
 
 /// `exercise`'s flags.
 #[derive(Debug, Args)]
@@ -46,9 +47,9 @@ impl From<&ExerciseArgs> for SweepOptions {
 impl Command for ExerciseArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<ExerciseReport>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<ExerciseReport>, LabError> {
         let template = SweepOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
         let report = super::run(&kernels, &template, &progress(&self.output))?;

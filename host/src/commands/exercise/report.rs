@@ -7,11 +7,11 @@ use tabled::builder::Builder;
 use super::{BASELINE, ExerciseReport};
 use crate::commands::sweep::Mismatch;
 use crate::commands::sweep::report::{mismatches, sweep, sweep_rows};
-use crate::commands::{Checks, Csv, Plot, Report};
 use crate::gpu::DeviceInfo;
 use crate::report::csv::HEADER;
 use crate::report::plot::Lines;
 use crate::report::table::{Check, Look, check_sentence, device_header, render};
+use crate::report::{Checks, Csv, Plot, Report};
 
 impl Report for ExerciseReport {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {

@@ -3,14 +3,14 @@
 use clap::Args;
 use layout::histogram::MAX_BINS;
 
-use super::HistogramOptions;
-use crate::cli::{OutputArgs, TimingArgs, parse_block, parse_count};
+use super::{HistogramOptions, HistogramReport};
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::histogram::HistogramKernels;
 use crate::gpu::launch::Block;
 use crate::input::Distribution;
+use crate::options::{OutputArgs, TimingArgs, parse_block, parse_count};
 
 /// `histogram`'s flags.
 #[derive(Debug, Args)]
@@ -56,9 +56,9 @@ impl From<&HistogramArgs> for HistogramOptions {
 impl Command for HistogramArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<HistogramReport>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<HistogramReport>, LabError> {
         let options = HistogramOptions::from(&self);
         let kernels = HistogramKernels::load(gpu)?;
         let report = super::run(&kernels, &options, &progress(&self.output))?;

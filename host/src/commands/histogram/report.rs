@@ -5,11 +5,11 @@
 use tabled::builder::Builder;
 
 use super::{HistogramMismatch, HistogramReport};
-use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
 use crate::report::csv::{HEADER, Row};
 use crate::report::launch_time;
 use crate::report::table::{Check, Look, check_sentence, device_header, render, timing_cells};
+use crate::report::{Checks, Csv, Report};
 
 impl Report for HistogramReport {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {

@@ -5,14 +5,14 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use layout::litmus::Split;
 
 use super::{LitmusResults, MutantResults, TuneResults};
-use crate::cli::OutputArgs;
-use crate::commands::{Command, Written, progress};
+use crate::commands::{Command, Output, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use crate::litmus::environment::{DEFAULT_LOCATION_STRIDE, Distance, Environment, LOCATION_STRIDES};
 use crate::litmus::keys::Keyed;
 use crate::litmus::{self, LitmusOptions, Preset, keys};
+use crate::options::OutputArgs;
 
 /// One value of `--placement`: a placement, or `all` of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,7 +329,7 @@ impl Command for LitmusArgs {
     const STOPS_AT_CHECKS: bool = true;
     /// The kernels the flags select, in registry order.
     type Checked = Vec<LitmusKernel>;
-    type Output = Written;
+    type Output = Box<dyn Output>;
 
     /// The litmus kernels the flags select: each test's variants among
     /// `--variant` (all if none), in registry order. A selection that names
@@ -376,7 +376,7 @@ impl Command for LitmusArgs {
         Ok(kernels)
     }
 
-    fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Box<dyn Output>, LabError> {
         let environment = self.environment();
         let (kernels, placements) = self.for_device(kernels, gpu.info.compute_capability)?;
         let options = LitmusOptions {
@@ -393,16 +393,16 @@ impl Command for LitmusArgs {
         let bar = progress(&self.output);
         if self.mutants {
             let rows = litmus::mutants::run(&litmus_kernels, gpu, gpu.ptx_text(), &options, &bar)?;
-            return Ok(Written::run(gpu, MutantResults { options, rows }, self.output, None));
+            return Ok(Box::new(Written::run(gpu, MutantResults { options, rows }, self.output, None)));
         }
         Ok(match self.tune {
             Some(configurations) => {
                 let trials = litmus::tune::run(&litmus_kernels, &options, configurations as usize, &bar)?;
-                Written::run(gpu, TuneResults { options, trials }, self.output, None)
+                Box::new(Written::run(gpu, TuneResults { options, trials }, self.output, None))
             }
             None => {
                 let rows = litmus::run(&litmus_kernels, &options, &bar)?;
-                Written::run(gpu, LitmusResults { options, rows }, self.output, None)
+                Box::new(Written::run(gpu, LitmusResults { options, rows }, self.output, None))
             }
         })
     }

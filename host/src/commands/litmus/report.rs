@@ -6,12 +6,12 @@
 use tabled::builder::Builder;
 
 use super::{LitmusResults, MutantResults, TuneResults};
-use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Environment, LitmusOptions, LitmusRow};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
+use crate::report::{Checks, Csv, Report};
 
 /// The columns of `litmus`'s CSV, for a run and for a search alike.
 const HEADER: [&str; 16] = [

@@ -4,11 +4,11 @@ use clap::Args;
 use layout::pitfall::Pitfall;
 
 use super::{PitfallsOptions, PitfallsReport};
-use crate::cli::OutputArgs;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::litmus::keys;
+use crate::options::OutputArgs;
 use crate::pitfalls::{Lab, Size};
 
 /// `pitfalls`' flags.
@@ -40,9 +40,9 @@ impl From<&PitfallsArgs> for PitfallsOptions {
 impl Command for PitfallsArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<PitfallsReport>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<PitfallsReport>, LabError> {
         let options = PitfallsOptions::from(&self);
         let lab = Lab::load(gpu)?;
         let report: PitfallsReport = super::run(&lab, &options, &progress(&self.output))?;

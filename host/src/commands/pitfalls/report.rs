@@ -5,10 +5,10 @@
 use tabled::builder::Builder;
 
 use super::PitfallsReport;
-use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
 use crate::pitfalls::{Finding, Trial, describe};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
+use crate::report::{Checks, Csv, Report};
 
 /// The columns of `pitfalls`' CSV, one row per version.
 const HEADER: [&str; 10] =

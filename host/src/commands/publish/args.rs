@@ -4,11 +4,11 @@ use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use super::{PublishOptions, PublishResults};
-use crate::cli::OutputArgs;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::publish::{FlagPlacement, PublishKernels, PublishVariant};
+use crate::options::OutputArgs;
 
 /// `publish`'s flags.
 #[derive(Debug, Args)]
@@ -94,9 +94,9 @@ impl From<&PublishArgs> for PublishOptions {
 impl Command for PublishArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<PublishResults>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<PublishResults>, LabError> {
         let kernels = PublishKernels::load(gpu)?;
         let mut options = PublishOptions::from(&self);
         // The cluster variants need the Hopper module. Asked for by name on a

@@ -219,7 +219,7 @@ mod tests {
 
     #[test]
     fn a_run_without_the_hopper_module_names_what_it_left_out() {
-        use crate::commands::Report;
+        use crate::report::Report;
         let left_out: Vec<PublishVariant> =
             PublishVariant::all().filter(|v| v.entry().module == layout::Module::Hopper).collect();
         assert_eq!(left_out.len(), 5);

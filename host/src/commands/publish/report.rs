@@ -6,10 +6,10 @@
 use tabled::builder::Builder;
 
 use super::{PublishResults, PublishRow, Verdict, litmus_twin};
-use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};
+use crate::report::{Checks, Csv, Report};
 
 /// The columns of `publish`'s CSV, one row per variant.
 const HEADER: [&str; 13] = [

@@ -4,11 +4,11 @@ use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
 use super::{PublishSysOptions, PublishSysResults};
-use crate::cli::OutputArgs;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::system::{SystemGeometry, SystemKernels, SystemVariant};
+use crate::options::OutputArgs;
 
 /// `publish-sys`'s flags.
 #[derive(Debug, Args)]
@@ -69,9 +69,9 @@ impl From<&PublishSysArgs> for PublishSysOptions {
 impl Command for PublishSysArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<PublishSysResults>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<PublishSysResults>, LabError> {
         let kernels = SystemKernels::load(gpu)?;
         let options = PublishSysOptions::from(&self);
         let rows = super::run(&kernels, gpu.info.sm_count, &options, &progress(&self.output))?;

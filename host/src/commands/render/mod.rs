@@ -6,9 +6,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::cli::{OutputArgs, PlotArgs};
 use crate::commands::{Command, Written};
 use crate::error::LabError;
+use crate::options::{OutputArgs, PlotArgs};
+use crate::record::{Record, Results};
 use crate::report;
 
 /// `render`'s flags.
@@ -30,13 +31,13 @@ pub struct RenderArgs {
 impl Command for RenderArgs {
     type Device = ();
     type Checked = ();
-    type Output = Written;
+    type Output = Written<Results>;
 
-    fn run(self, (): (), (): &()) -> Result<Written, LabError> {
+    fn run(self, (): (), (): &()) -> Result<Written<Results>, LabError> {
         let path = &self.input;
         let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
         let text = std::fs::read_to_string(path).map_err(|e| data_error(e.to_string()))?;
-        let record = report::json::import(&text)
+        let record = Record::from_json(&text)
             .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
         // Asking for the plot of a record that draws none is the user's
         // mistake, refused before anything is printed, not a file that could
@@ -46,6 +47,12 @@ impl Command for RenderArgs {
         {
             return Err(LabError::Unrunnable(format!("{}: --plot: {reason} in this record", path.display())));
         }
-        Ok(Written { record, to: self.output, plot: self.plot.plot, judged: false })
+        Ok(Written {
+            provenance: record.provenance(),
+            results: record.results,
+            to: self.output,
+            plot: self.plot.plot,
+            judged: false,
+        })
     }
 }

@@ -3,11 +3,11 @@
 use clap::Args;
 
 use super::{ScopesOptions, ScopesResults};
-use crate::cli::OutputArgs;
 use crate::commands::{Command, Written};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::ladder::TripShape;
+use crate::options::OutputArgs;
 
 /// `scopes`' flags.
 #[derive(Debug, Args)]
@@ -72,7 +72,7 @@ impl From<&ScopesArgs> for ScopesOptions {
 impl Command for ScopesArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<ScopesResults>;
 
     fn check(&self) -> Result<(), LabError> {
         let options = ScopesOptions::from(self);
@@ -85,7 +85,7 @@ impl Command for ScopesArgs {
         Ok(())
     }
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<ScopesResults>, LabError> {
         let options = ScopesOptions::from(&self);
         let results: ScopesResults = super::run(gpu, &options)?;
         Ok(Written::run(gpu, results, self.output, None))

@@ -5,9 +5,9 @@
 use tabled::builder::Builder;
 
 use super::{ScopesResults, Spread, failures};
-use crate::commands::{Checks, Csv, Report};
 use crate::gpu::DeviceInfo;
 use crate::report::table::{Look, device_header, render_some};
+use crate::report::{Checks, Csv, Report};
 
 /// The columns of `scopes`' CSV, one row per rung and fence.
 const HEADER: [&str; 18] = [

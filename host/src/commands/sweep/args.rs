@@ -3,12 +3,12 @@
 use clap::Args;
 
 use super::{SweepOptions, SweepResults, determinism};
-use crate::cli::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_block, parse_size};
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_block, parse_size};
 
 /// `sweep`'s flags.
 #[derive(Debug, Args)]
@@ -53,9 +53,9 @@ impl From<&SweepArgs> for SweepOptions {
 impl Command for SweepArgs {
     type Device = Gpu;
     type Checked = ();
-    type Output = Written;
+    type Output = Written<SweepResults>;
 
-    fn run(self, (): (), gpu: &Gpu) -> Result<Written, LabError> {
+    fn run(self, (): (), gpu: &Gpu) -> Result<Written<SweepResults>, LabError> {
         let options = SweepOptions::from(&self);
         let kernels = SumKernels::load(gpu)?;
         let bar = progress(&self.output);

@@ -5,12 +5,12 @@ use tabled::builder::Builder;
 
 use super::determinism::DeterminismReport;
 use super::{Mismatch, SweepReport, SweepResults};
-use crate::commands::{Checks, Csv, Plot, Report};
 use crate::gpu::DeviceInfo;
 use crate::gpu::sum::{SumKernel, SumMeasurement};
 use crate::report::csv::{HEADER, launches};
 use crate::report::plot::Lines;
 use crate::report::table::{Check, Look, check_sentence, device_header, render, timing_cells};
+use crate::report::{Checks, Csv, Plot, Report};
 use crate::stats;
 
 impl Report for SweepResults {

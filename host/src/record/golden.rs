@@ -21,6 +21,7 @@ use crate::gpu::sum::{SumKernel, SumMeasurement};
 use crate::gpu::timing::Plan;
 use crate::input::Distribution;
 use crate::record::Results;
+use crate::report::{Format, export, launch_time};
 
 fn block(threads: u32) -> Block {
     Block::new(threads).unwrap()
@@ -359,7 +360,7 @@ fn litmus_tune() -> Record {
 }
 
 fn golden(name: &str, actual: &str) {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
@@ -377,7 +378,7 @@ fn every_format(name: &str, record: &Record) {
     golden(&format!("{name}.json"), &text);
     // Read back and written again, the same text: a comparison of records
     // would fail on any NaN, which is never equal to itself.
-    let back = json::import(&text).unwrap_or_else(|e| panic!("{name}.json does not read back: {e}"));
+    let back = Record::from_json(&text).unwrap_or_else(|e| panic!("{name}.json does not read back: {e}"));
     assert_eq!(export(&back, Format::Json), text, "{name}.json does not read back to the same record");
 }
 
@@ -540,7 +541,7 @@ fn an_interrupted_run_is_marked_partial_in_the_tables_and_the_json() {
     assert!(!export(&whole, Format::Json).contains("partial"), "a whole run's JSON is as it was");
     let text = export(&partial, Format::Json);
     assert!(text.contains("\"partial\": true"), "{text}");
-    assert!(json::import(&text).unwrap().partial);
+    assert!(Record::from_json(&text).unwrap().partial);
     // CSV rows have no place for it: the line on standard error says it.
     assert_eq!(export(&partial, Format::Csv), export(&whole, Format::Csv));
 }
@@ -604,7 +605,7 @@ fn pitfalls_in_every_format() {
     );
     let Results::Pitfalls(report) = &record.results else { unreachable!() };
     assert!(!report.fixes_held(), "the ticket's wrong sum fails the run");
-    assert_eq!(crate::commands::Report::checks(report).lines.lines().count(), 1);
+    assert_eq!(crate::report::Report::checks(report).lines.lines().count(), 1);
 }
 
 /// The scope ladder with made-up figures (`commands::scopes::report`'s

@@ -1,6 +1,11 @@
-//! The one result type every command produces, and every exporter reads.
+//! The one record every command's result becomes, and every exporter reads:
+//! where it ran and what it measured, with the measurement as [`Results`],
+//! the union of every command's result type. This module sits above the
+//! command folders (it names each one's result) and below only `app` and
+//! `render`, which reads a saved record of any command. The commands hand
+//! back a [`Written`] of their own result type; the [`Output`] here turns it
+//! into a [`Record`] and writes it.
 
-use crate::commands::Report;
 use crate::commands::accuracy::AccuracyReport;
 use crate::commands::bench::BenchReport;
 use crate::commands::exercise::ExerciseReport;
@@ -11,7 +16,10 @@ use crate::commands::publish::PublishResults;
 use crate::commands::publish_sys::PublishSysResults;
 use crate::commands::scopes::ScopesResults;
 use crate::commands::sweep::SweepResults;
-use crate::gpu::{DeviceInfo, Gpu};
+use crate::commands::{Output, Provenance, Written, write};
+use crate::error::LabError;
+use crate::gpu::DeviceInfo;
+use crate::report::{self, Checks, Document, Report, plot};
 
 /// A finished run: where and with what it ran, and what it measured. The
 /// JSON export is this, serialized, so a run can be compared with a later one.
@@ -34,16 +42,41 @@ pub struct Record {
 }
 
 impl Record {
-    /// A whole run's record of `results`, on `gpu`, by this host.
-    pub fn of(gpu: &Gpu, results: Results) -> Record {
-        Record {
-            tool: tool(),
-            kernel_compiler: KERNEL_COMPILER.to_owned(),
-            ptx: gpu.ptx_name().to_owned(),
-            device: gpu.info.clone(),
-            results,
-            partial: false,
+    /// The record of `results`, made where `provenance` says.
+    pub fn new(provenance: Provenance, results: Results) -> Record {
+        let Provenance { tool, kernel_compiler, ptx, device, partial } = provenance;
+        Record { tool, kernel_compiler, ptx, device, results, partial }
+    }
+
+    /// Reads a record back from its JSON export.
+    pub fn from_json(text: &str) -> Result<Record, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Where and with what it ran.
+    pub fn provenance(&self) -> Provenance {
+        let Record { tool, kernel_compiler, ptx, device, partial, .. } = self;
+        Provenance {
+            tool: tool.clone(),
+            kernel_compiler: kernel_compiler.clone(),
+            ptx: ptx.clone(),
+            device: device.clone(),
+            partial: *partial,
         }
+    }
+}
+
+impl Document for Record {
+    fn device(&self) -> &DeviceInfo {
+        &self.device
+    }
+
+    fn report(&self) -> &dyn Report {
+        self.results.report()
+    }
+
+    fn partial(&self) -> bool {
+        self.partial
     }
 }
 
@@ -105,13 +138,62 @@ results! {
     Pitfalls(PitfallsReport),
 }
 
-/// The host's name and version, as every file it writes names it.
-pub fn tool() -> String {
-    format!("host {}", env!("CARGO_PKG_VERSION"))
+/// Everything a command records can be written: as the record of every
+/// command, in the format and to the place the command line chose.
+impl<R> Output for Written<R>
+where
+    R: Report + Clone + Into<Results>,
+{
+    fn emit(&self) -> Result<(), LabError> {
+        let record = Record::new(self.provenance.clone(), self.results.clone().into());
+        let text = report::export(&record, self.to.format);
+        match &self.to.output {
+            Some(path) => write(path, &text)?,
+            None => print!("{text}"),
+        }
+        if let Some(path) = &self.plot {
+            match plot::svg(&record) {
+                Ok(svg) => write(path, &svg)?,
+                // An interrupted run may have stopped before it measured
+                // anything to plot: that is the interruption, not a file that
+                // cannot be written.
+                Err(reason) if record.partial => eprintln!("no plot written to {}: {reason}", path.display()),
+                Err(reason) => return Err(LabError::Output { path: path.clone(), reason }),
+            }
+        }
+        Ok(())
+    }
+
+    fn checks(&self) -> Checks {
+        if self.judged { self.results.checks() } else { Checks::none() }
+    }
+
+    fn partial(&self) -> bool {
+        self.judged && self.provenance.partial
+    }
 }
 
-/// The toolchain the host's build script compiled the kernels with.
-pub const KERNEL_COMPILER: &str = env!("LAB_KERNEL_COMPILER");
+/// A saved record printed again (`render`) reports as the result it holds.
+impl Report for Results {
+    fn tables(&self, device: &DeviceInfo, look: report::table::Look) -> String {
+        self.report().tables(device, look)
+    }
+
+    fn csv(&self) -> report::Csv {
+        self.report().csv()
+    }
+
+    fn plot(&self, device: &DeviceInfo) -> Option<report::Plot> {
+        self.report().plot(device)
+    }
+
+    fn checks(&self) -> Checks {
+        self.report().checks()
+    }
+}
+
+#[cfg(test)]
+mod golden;
 
 #[cfg(test)]
 mod tests {
@@ -139,7 +221,7 @@ mod tests {
     /// figure made by `xtask nvcc-compare`.
     #[test]
     fn every_golden_record_reads_as_the_view_xtask_reads() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden");
         let (mut sweeps, mut benches) = (0, 0);
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -148,7 +230,7 @@ mod tests {
             }
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             let text = std::fs::read_to_string(&path).unwrap();
-            let host = crate::report::json::import(&text).unwrap();
+            let host = Record::from_json(&text).unwrap();
             let view: view::Record =
                 serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name} does not read as the view: {e}"));
             assert_eq!(
