@@ -5,10 +5,8 @@
 //! check can be `==`. [`inexact`] makes the last bits of a sum depend on the
 //! addition order, so the determinism table can show who keeps a fixed order.
 
+use crate::reference::fits_exactly;
 use crate::rng::splitmix64;
-
-/// The largest value [`exact`] produces.
-pub const EXACT_MAX: f32 = 3.0;
 
 /// Elements 0, 1, 2, 3, 0, 1, ...: the page's input. Every partial sum of any
 /// subset is an integer no larger than `3 * n`, exact in `f32` while
@@ -25,11 +23,21 @@ pub const SPARSE_STRIDE: usize = 64;
 /// 64 up to about 3.6 * 10^8 elements, 256 at 2^30 and 512 at 2^31.
 pub const fn sparse_stride(n: usize) -> usize {
     let mut stride = SPARSE_STRIDE;
-    while !crate::reference::fits_exactly(n.div_ceil(stride)) {
+    while !fits_exactly(n.div_ceil(stride)) {
         stride *= 2;
     }
     stride
 }
+
+/// Whether every partial sum of [`sparse_exact`] of `n`
+/// elements is an integer below 2^24: always, since its stride grows with
+/// `n`; the guard states the rule the bench relies on.
+pub const fn fits_exactly_sparse(n: usize) -> bool {
+    fits_exactly(n.div_ceil(sparse_stride(n)))
+}
+
+/// The largest `n` whose sparse input keeps the first stride, 64.
+pub const MAX_SPARSE_N: usize = crate::reference::MAX_EXACT_N * SPARSE_STRIDE;
 
 /// The bench's input for sizes past the dense rule: with `s` the
 /// [`sparse_stride`] of `n`, element `i` is `(i / s) % 4` when `i` is a
@@ -208,8 +216,8 @@ mod tests {
     #[test]
     fn the_sparse_stride_grows_past_the_exact_limit() {
         assert_eq!(sparse_stride(1 << 28), 64);
-        assert_eq!(sparse_stride(crate::reference::MAX_SPARSE_N), 64);
-        assert_eq!(sparse_stride(crate::reference::MAX_SPARSE_N + 1), 128);
+        assert_eq!(sparse_stride(MAX_SPARSE_N), 64);
+        assert_eq!(sparse_stride(MAX_SPARSE_N + 1), 128);
         assert_eq!(sparse_stride(1 << 30), 256);
         assert_eq!(sparse_stride(1 << 31), 512);
     }

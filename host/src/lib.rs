@@ -33,3 +33,5 @@ pub mod report;
 pub mod rng;
 pub use lab_stats as stats;
 pub mod strategies;
+pub mod sums;
+pub mod verdict;

@@ -62,10 +62,10 @@ pub struct PlotArgs {
 pub const MAX_BENCH_N: usize = 1 << 31;
 
 /// Parses one `bench --sizes` entry: a whole number from 1 to 2^31. Every such
-/// size has an exact sparse input ([`reference::fits_exactly_sparse`]).
+/// size has an exact sparse input ([`input::fits_exactly_sparse`](crate::input::fits_exactly_sparse)).
 pub fn parse_bench_size(text: &str) -> Result<usize, String> {
     let n: usize = text.trim().replace('_', "").parse().map_err(|_| format!("`{text}` is not a whole number"))?;
-    if (1..=MAX_BENCH_N).contains(&n) && reference::fits_exactly_sparse(n) {
+    if (1..=MAX_BENCH_N).contains(&n) && crate::input::fits_exactly_sparse(n) {
         Ok(n)
     } else {
         Err(format!("{n} is not between 1 and 2^31 (8 GiB of floats)"))

@@ -20,6 +20,10 @@ pub fn kahan_sum(values: &[f32]) -> f64 {
 }
 // ANCHOR_END: kahan
 
+/// The largest value of the exact input ([`crate::input::exact`]): the
+/// elements cycle through 0 to 3.
+pub const EXACT_MAX: f32 = 3.0;
+
 // ANCHOR: fits_exactly
 /// 2^24: above it, consecutive integers are not all representable in `f32`.
 pub const F32_EXACT_INTEGER_LIMIT: u64 = 1 << 24;
@@ -30,22 +34,12 @@ pub const F32_EXACT_INTEGER_LIMIT: u64 = 1 << 24;
 /// The bound is the worst case, `3 * n`, not the actual total, so it also holds
 /// for any subset a kernel might add first.
 pub const fn fits_exactly(n: usize) -> bool {
-    (n as u64).saturating_mul(crate::input::EXACT_MAX as u64) < F32_EXACT_INTEGER_LIMIT
+    (n as u64).saturating_mul(EXACT_MAX as u64) < F32_EXACT_INTEGER_LIMIT
 }
 // ANCHOR_END: fits_exactly
 
 /// The largest `n` that [`fits_exactly`] accepts.
-pub const MAX_EXACT_N: usize = ((F32_EXACT_INTEGER_LIMIT - 1) / crate::input::EXACT_MAX as u64) as usize;
-
-/// Whether every partial sum of [`crate::input::sparse_exact`] of `n`
-/// elements is an integer below 2^24: always, since its stride grows with
-/// `n`; the guard states the rule the bench relies on.
-pub const fn fits_exactly_sparse(n: usize) -> bool {
-    fits_exactly(n.div_ceil(crate::input::sparse_stride(n)))
-}
-
-/// The largest `n` whose sparse input keeps the first stride, 64.
-pub const MAX_SPARSE_N: usize = MAX_EXACT_N * crate::input::SPARSE_STRIDE;
+pub const MAX_EXACT_N: usize = ((F32_EXACT_INTEGER_LIMIT - 1) / EXACT_MAX as u64) as usize;
 
 // ANCHOR: bit_exact
 /// Whether a GPU sum equals the reference bit for bit: the reference rounded to

@@ -41,6 +41,11 @@ use self::registry::Registry;
 use crate::error::LabError;
 use layout::{Entry, Module};
 
+/// A kernel loaded from a module: the driver's handle, named here so that
+/// the engines above (the litmus mutants load their own PTX) hold one
+/// without naming the driver's crate.
+pub type Function = CudaFunction;
+
 /// The kernels' PTX, built by `host/build.rs` (through the same builder as
 /// `cargo xtask build-ptx`) and embedded in the binary, so the binary runs
 /// with no file beside it: the base module ([`layout::Module::Base`]).

@@ -179,7 +179,7 @@ pub fn run_one(
 /// `kernel`'s: a mutant's own is its [`mutants::Mutant::allowed`].
 pub fn run_one_with(
     kernels: &LitmusKernels<'_>,
-    function: Option<&cudarc::driver::CudaFunction>,
+    function: Option<&crate::gpu::Function>,
     kernel: LitmusKernel,
     placement: Split,
     environment: &Environment,

@@ -202,7 +202,7 @@ mod tests {
     use lab_records::host as view;
 
     use super::*;
-    use crate::commands::sweep::SweepRow;
+    use crate::sums::SweepRow;
 
     /// The view's row holds the host's: size, reference, and each kernel's
     /// name and times, in order.

@@ -14,7 +14,6 @@ use std::time::Instant;
 
 use layout::sum::Promise;
 
-use crate::commands::bench;
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
@@ -213,7 +212,7 @@ pub fn measure(
     let mut results = Vec::new();
     // The same kernels as `bench`: a per-element atomic kernel sits out
     // past 2^24.
-    for kernel in bench::kernels_at(n) {
+    for kernel in crate::sums::kernels_at(n) {
         progress.message(format!("{data}, n = {n}: {}", kernel.label));
         let plan = Plan { warmup: options.runs, runs: 0, cold: false };
         let sums = kernels.measure(kernel, &device_input, options.block, plan)?.sums;

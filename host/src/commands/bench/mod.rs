@@ -6,22 +6,14 @@ pub mod report;
 
 pub use args::BenchArgs;
 
-use layout::sum::GlobalAtomics;
-
-use crate::commands::sweep::{Mismatch, SweepRow};
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
-use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::gpu::sum::SumKernels;
 use crate::gpu::timing::Plan;
 use crate::progress::Progress;
+use crate::sums::{Mismatch, SweepRow, kernels_at};
 use crate::{input, interrupt, reference};
-
-/// A kernel with one global atomic per element (the page's naive kernel) is
-/// left out above this size: its `n` atomics on one address run one after
-/// another, so past 2^24 its launches would take most of the bench's time
-/// and show nothing the smaller sizes do not.
-pub const PER_ELEMENT_ATOMICS_MAX_N: usize = 1 << 24;
 
 /// The default sizes: two where launch overhead dominates, then 2^20, 2^24
 /// and 2^28 (1 GiB of floats). `--sizes` goes up to 2^31.
@@ -65,14 +57,7 @@ impl BenchReport {
     }
 }
 
-/// The kernels benched at `n`.
-pub fn kernels_at(n: usize) -> Vec<SumKernel> {
-    SumKernel::all()
-        .filter(|k| k.global_atomics != GlobalAtomics::PerElement || n <= PER_ELEMENT_ATOMICS_MAX_N)
-        .collect()
-}
-
-/// Runs the bench. Sizes must satisfy [`reference::fits_exactly_sparse`].
+/// Runs the bench. Sizes must satisfy [`input::fits_exactly_sparse`](crate::input::fits_exactly_sparse).
 ///
 /// After Ctrl-C ([`interrupt::requested`]) it stops before the next
 /// measurement and returns the sizes it finished; a size it had started is
@@ -90,7 +75,7 @@ pub fn run(
         if interrupt::requested() {
             break;
         }
-        assert!(reference::fits_exactly_sparse(n), "the CLI refuses n = {n}");
+        assert!(crate::input::fits_exactly_sparse(n), "the CLI refuses n = {n}");
         progress.message(format!("n = {n}: copy"));
         let copy_ms = baselines.copy_ms(n, options.plan)?;
         progress.step();

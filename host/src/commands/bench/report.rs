@@ -4,14 +4,15 @@
 
 use tabled::builder::Builder;
 
-use super::{BenchReport, PER_ELEMENT_ATOMICS_MAX_N};
-use crate::commands::sweep::report::mismatches;
+use super::BenchReport;
 use crate::gpu::DeviceInfo;
 use crate::report::INPUT_BYTES_PER_ELEMENT;
 use crate::report::csv::{HEADER, Row, launches};
 use crate::report::plot::{Lines, Series, input_gb_per_s};
 use crate::report::table::{Check, Look, check_sentence, device_header, render_some};
 use crate::report::{Checks, Csv, Plot, Report};
+use crate::sums::PER_ELEMENT_ATOMICS_MAX_N;
+use crate::sums::tables::mismatches;
 use crate::{reference, stats};
 
 impl Report for BenchReport {

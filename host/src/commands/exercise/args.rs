@@ -3,13 +3,13 @@
 use clap::Args;
 
 use super::ExerciseReport;
-use crate::commands::sweep::SweepOptions;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_size};
+use crate::sums::SweepOptions;
 
 /// `exercise`'s flags.
 #[derive(Debug, Args)]

@@ -7,12 +7,12 @@ pub mod report;
 
 pub use args::ExerciseArgs;
 
-use crate::commands::sweep::{self, SweepOptions, SweepReport};
 use crate::error::LabError;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::progress::Progress;
 use crate::stats;
+use crate::sums::{self, SweepOptions, SweepReport};
 
 /// The exercise's block sizes; the middle one is the baseline.
 pub const BLOCKS: [u32; 3] = [64, 256, 1024];
@@ -50,7 +50,7 @@ pub fn run(kernels: &SumKernels<'_>, template: &SweepOptions, progress: &Progres
         .iter()
         .map(|&threads| {
             let options = SweepOptions { block: Block::new(threads).expect("a valid block"), ..template.clone() };
-            sweep::run(kernels, &options, progress)
+            sums::run(kernels, &options, progress)
         })
         .collect::<Result<_, _>>()?;
     progress.finish();
@@ -114,8 +114,8 @@ mod tests {
     use layout::sum;
 
     use super::*;
-    use crate::commands::sweep::SweepRow;
     use crate::gpu::sum::SumMeasurement;
+    use crate::sums::SweepRow;
 
     fn run(threads: u32, global: f32, shared: f32, tree: f32) -> SweepReport {
         let m = |kernel, ms| SumMeasurement { kernel, times_ms: vec![ms], sums: vec![6.0] };

@@ -5,13 +5,13 @@
 use tabled::builder::Builder;
 
 use super::{BASELINE, ExerciseReport};
-use crate::commands::sweep::Mismatch;
-use crate::commands::sweep::report::{mismatches, sweep, sweep_rows};
 use crate::gpu::DeviceInfo;
 use crate::report::csv::HEADER;
 use crate::report::plot::Lines;
 use crate::report::table::{Check, Look, check_sentence, device_header, render};
 use crate::report::{Checks, Csv, Plot, Report};
+use crate::sums::Mismatch;
+use crate::sums::tables::{mismatches, sweep, sweep_rows};
 
 impl Report for ExerciseReport {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {

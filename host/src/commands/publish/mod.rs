@@ -9,6 +9,7 @@ pub use args::PublishArgs;
 use crate::error::LabError;
 use crate::gpu::publish::{FlagPlacement, PublishCounts, PublishGeometry, PublishKernels, PublishVariant};
 use crate::progress::Progress;
+use crate::verdict::Verdict;
 
 /// One variant's result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -21,46 +22,10 @@ pub struct PublishRow {
     pub counts: PublishCounts,
 }
 
-/// The verdict on one row, worded as the page words it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// A guaranteed variant saw only `{42, 3.5}` and never timed out.
-    Correct,
-    /// A guaranteed variant saw a stale record or timed out: a bug.
-    Failed,
-    /// A broken variant showed its breakage.
-    BrokenAndSeen,
-    /// A broken variant happened to show nothing: not a proof.
-    NotAProof,
-}
-
-impl Verdict {
-    /// The verdict for `row`.
-    pub fn of(row: &PublishRow) -> Verdict {
-        Verdict::judge(row.variant.guaranteed, row.counts.stale, row.counts.timeouts)
-    }
-
-    /// The verdict on a run of a variant the memory model does (`guaranteed`)
-    /// or does not guarantee, that saw `stale` stale records and `timeouts`
-    /// timeouts; `publish-sys` judges its rows with it too.
-    pub fn judge(guaranteed: bool, stale: u64, timeouts: u64) -> Verdict {
-        let clean = stale == 0 && timeouts == 0;
-        match (guaranteed, clean) {
-            (true, true) => Verdict::Correct,
-            (true, false) => Verdict::Failed,
-            (false, true) => Verdict::NotAProof,
-            (false, false) => Verdict::BrokenAndSeen,
-        }
-    }
-
-    /// The text of the verdict column.
-    pub fn text(self) -> &'static str {
-        match self {
-            Verdict::Correct => "correct: release/acquire at this scope publishes the record",
-            Verdict::Failed => "FAILED: a guaranteed variant saw a stale record or timed out",
-            Verdict::BrokenAndSeen => "broken, and it showed: permitted by the memory model",
-            Verdict::NotAProof => "none seen, which is not a proof: stale records are permitted",
-        }
+impl PublishRow {
+    /// The verdict on this row.
+    pub fn verdict(&self) -> Verdict {
+        Verdict::judge(self.variant.guaranteed, self.counts.stale, self.counts.timeouts)
     }
 }
 
@@ -171,9 +136,9 @@ mod tests {
 
     #[test]
     fn a_relaxed_run_without_stale_payloads_is_not_a_proof() {
-        assert_eq!(Verdict::of(&row(&variants::BLOCK_RELAXED, 0, 0)), Verdict::NotAProof);
-        assert_eq!(Verdict::of(&row(&variants::BLOCK_RELAXED, 3, 0)), Verdict::BrokenAndSeen);
-        assert_eq!(Verdict::of(&row(&variants::GRID_WRONG_SCOPE, 0, 9)), Verdict::BrokenAndSeen);
+        assert_eq!(row(&variants::BLOCK_RELAXED, 0, 0).verdict(), Verdict::NotAProof);
+        assert_eq!(row(&variants::BLOCK_RELAXED, 3, 0).verdict(), Verdict::BrokenAndSeen);
+        assert_eq!(row(&variants::GRID_WRONG_SCOPE, 0, 9).verdict(), Verdict::BrokenAndSeen);
     }
 
     #[test]
@@ -198,7 +163,7 @@ mod tests {
             let variant = PublishVariant::of(spec);
             assert_eq!(litmus_twin(variant).map(|t| t.0), Some(V::Volatile));
             assert!(!variant.guaranteed);
-            assert_eq!(Verdict::of(&row(spec, 0, 0)), Verdict::NotAProof);
+            assert_eq!(row(spec, 0, 0).verdict(), Verdict::NotAProof);
         }
     }
 
@@ -258,12 +223,12 @@ mod tests {
 
     #[test]
     fn a_guaranteed_variant_fails_on_any_stale_payload_or_timeout() {
-        assert_eq!(Verdict::of(&row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0)), Verdict::Correct);
-        assert_eq!(Verdict::of(&row(&variants::BLOCK_RELEASE_ACQUIRE, 1, 0)), Verdict::Failed);
-        assert_eq!(Verdict::of(&row(&variants::GRID_RELEASE_ACQUIRE, 0, 1)), Verdict::Failed);
-        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 1, 0)), Verdict::Failed);
-        assert_eq!(Verdict::of(&row(&variants::CLUSTER_BARRIER, 1, 0)), Verdict::Failed);
-        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0)), Verdict::NotAProof);
-        assert_eq!(Verdict::of(&row(&variants::CLUSTER_DSMEM_RELAXED, 2, 0)), Verdict::BrokenAndSeen);
+        assert_eq!(row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0).verdict(), Verdict::Correct);
+        assert_eq!(row(&variants::BLOCK_RELEASE_ACQUIRE, 1, 0).verdict(), Verdict::Failed);
+        assert_eq!(row(&variants::GRID_RELEASE_ACQUIRE, 0, 1).verdict(), Verdict::Failed);
+        assert_eq!(row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 1, 0).verdict(), Verdict::Failed);
+        assert_eq!(row(&variants::CLUSTER_BARRIER, 1, 0).verdict(), Verdict::Failed);
+        assert_eq!(row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0).verdict(), Verdict::NotAProof);
+        assert_eq!(row(&variants::CLUSTER_DSMEM_RELAXED, 2, 0).verdict(), Verdict::BrokenAndSeen);
     }
 }

@@ -5,11 +5,12 @@
 
 use tabled::builder::Builder;
 
-use super::{PublishResults, PublishRow, Verdict, litmus_twin};
+use super::{PublishResults, PublishRow, litmus_twin};
 use crate::gpu::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};
 use crate::report::{Checks, Csv, Report};
+use crate::verdict::Verdict;
 
 /// The columns of `publish`'s CSV, one row per variant.
 const HEADER: [&str; 13] = [
@@ -62,7 +63,7 @@ impl Report for PublishResults {
     }
 
     fn checks(&self) -> Checks {
-        Checks { passed: !self.rows.iter().any(|r| Verdict::of(r) == Verdict::Failed), lines: String::new() }
+        Checks { passed: !self.rows.iter().any(|r| r.verdict() == Verdict::Failed), lines: String::new() }
     }
 }
 
@@ -95,7 +96,7 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
             rate_per_million(c.stale, c.pairs),
             c.timeouts.to_string(),
             format!("{{{}, {}}}", c.observed.0, c.observed.1),
-            match (Verdict::of(row), row.variant.ordering) {
+            match (row.verdict(), row.variant.ordering) {
                 // No flag: the barrier, not a release/acquire, published it.
                 (Verdict::Correct, layout::publish::Ordering::Barrier) => {
                     "correct: the barrier at this scope publishes the record".to_owned()

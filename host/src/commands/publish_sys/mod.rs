@@ -8,11 +8,11 @@ pub mod report;
 
 pub use args::PublishSysArgs;
 
-use crate::commands::publish::Verdict;
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::system::{SystemCounts, SystemGeometry, SystemKernels, SystemVariant};
 use crate::progress::Progress;
+use crate::verdict::Verdict;
 
 /// One variant's result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -5,10 +5,10 @@
 use tabled::builder::Builder;
 
 use super::{PublishSysResults, PublishSysRow};
-use crate::commands::publish::Verdict;
 use crate::gpu::DeviceInfo;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};
 use crate::report::{Checks, Csv, Report};
+use crate::verdict::Verdict;
 
 /// The columns of `publish-sys`'s CSV, one row per variant.
 const HEADER: [&str; 13] = [

@@ -2,13 +2,14 @@
 
 use clap::Args;
 
-use super::{SweepOptions, SweepResults, determinism};
+use super::{SweepResults, determinism};
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_block, parse_size};
+use crate::sums::{self, SweepOptions};
 
 /// `sweep`'s flags.
 #[derive(Debug, Args)]
@@ -60,7 +61,7 @@ impl Command for SweepArgs {
         let kernels = SumKernels::load(gpu)?;
         let bar = progress(&self.output);
         bar.start((options.sizes.len() * SumKernel::page().count()) as u64);
-        let sweep = super::run(&kernels, &options, &bar)?;
+        let sweep = sums::run(&kernels, &options, &bar)?;
         bar.finish();
         let determinism = match self.determinism_runs {
             0 => None,

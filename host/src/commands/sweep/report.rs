@@ -3,13 +3,15 @@
 
 use tabled::builder::Builder;
 
+use super::SweepResults;
 use super::determinism::DeterminismReport;
-use super::{Mismatch, SweepReport, SweepResults};
+use crate::sums::tables::{mismatches, sweep, sweep_rows};
+
 use crate::gpu::DeviceInfo;
-use crate::gpu::sum::{SumKernel, SumMeasurement};
+use crate::gpu::sum::SumMeasurement;
 use crate::report::csv::{HEADER, launches};
 use crate::report::plot::Lines;
-use crate::report::table::{Check, Look, check_sentence, device_header, render, timing_cells};
+use crate::report::table::{Look, device_header, render};
 use crate::report::{Checks, Csv, Plot, Report};
 use crate::stats;
 
@@ -50,72 +52,6 @@ impl Report for SweepResults {
     }
 }
 
-/// The CSV rows of one sweep's launches, each named `command`.
-pub(crate) fn sweep_rows(command: &str, report: &SweepReport) -> Vec<Vec<String>> {
-    let block = report.options.block.threads();
-    report
-        .rows
-        .iter()
-        .flat_map(|row| {
-            row.measurements
-                .iter()
-                .flat_map(move |m| launches(command, block, row.n, "exact input", m, Some(row.reference)))
-        })
-        .collect()
-}
-
-/// The sweep table: median milliseconds and input GB/s per kernel and size,
-/// and the fastest kernel of each row; then the sentence on the exactness
-/// check.
-pub fn sweep(report: &SweepReport, look: Look) -> String {
-    let o = &report.options;
-    let mut builder = Builder::default();
-    let mut header = vec!["n".to_owned()];
-    header.extend(SumKernel::page().map(|k| format!("{} ms", k.short)));
-    header.extend(SumKernel::page().map(|k| format!("{} GB/s", &k.short[..2])));
-    header.push("fastest".to_owned());
-    builder.push_record(header);
-
-    for row in &report.rows {
-        let mut record = vec![row.n.to_string()];
-        record.extend(timing_cells(row.n, row.measurements.iter().map(|m| (m.kernel.short, m.times_ms.as_slice()))));
-        builder.push_record(record);
-    }
-    let check = Check {
-        checked: report.rows.iter().flat_map(|r| &r.measurements).map(|m| m.sums.len()).sum(),
-        wrong: report.mismatches().len(),
-        things: "sums (every launch, warm-ups included)",
-        reference: "the Kahan double reference",
-        how: "bit for bit, compared with == and not a tolerance",
-    };
-    format!(
-        "Sweep: one sum three ways, {} timed runs after {} warm-ups, median of the runs\n{}\n{}",
-        o.runs,
-        o.warmup,
-        render(builder, look),
-        check_sentence(&check)
-    )
-}
-
-/// One line per mismatching sum: kernel, n, block, expected and found.
-pub fn mismatches(list: &[Mismatch]) -> String {
-    list.iter()
-        .map(|m| {
-            format!(
-                "mismatch: {} at n = {}, block {}, launch {}: expected {} (f32 bits {:#010x}), found {} (bits {:#010x})\n",
-                m.kernel.label,
-                m.n,
-                m.block,
-                m.launch,
-                m.expected,
-                (m.expected as f32).to_bits(),
-                m.found,
-                m.found.to_bits()
-            )
-        })
-        .collect()
-}
-
 /// The determinism table: distinct results and their range per kernel.
 pub fn determinism(report: &DeterminismReport, look: Look) -> String {
     let mut builder = Builder::default();
@@ -146,8 +82,8 @@ mod tests {
     use layout::sum;
 
     use super::*;
-    use crate::commands::sweep::{SweepOptions, SweepRow};
     use crate::gpu::launch::Block;
+    use crate::sums::{SweepOptions, SweepRow};
 
     fn block(threads: u32) -> Block {
         Block::new(threads).unwrap()
