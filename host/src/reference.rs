@@ -63,6 +63,7 @@ pub fn histogram(values: &[u32], bins: u32) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::{MAX_SPARSE_N, fits_exactly_sparse};
 
     #[test]
     fn kahan_keeps_what_a_plain_sum_drops() {

@@ -11,8 +11,8 @@ use crate::commands::bench::{BenchOptions, BenchReport, BenchRow};
 use crate::commands::exercise::ExerciseReport;
 use crate::commands::histogram::{HistogramOptions, HistogramReport, HistogramRow};
 use crate::commands::publish::{PublishOptions, PublishResults, PublishRow};
+use crate::commands::sweep::SweepResults;
 use crate::commands::sweep::determinism::DeterminismReport;
-use crate::commands::sweep::{SweepOptions, SweepReport, SweepResults, SweepRow};
 use crate::gpu::DeviceInfo;
 use crate::gpu::histogram::{HistogramKernel, HistogramMeasurement};
 use crate::gpu::launch::Block;
@@ -22,6 +22,7 @@ use crate::gpu::timing::Plan;
 use crate::input::Distribution;
 use crate::record::Results;
 use crate::report::{Format, export, launch_time};
+use crate::sums::{SweepOptions, SweepReport, SweepRow};
 
 fn block(threads: u32) -> Block {
     Block::new(threads).unwrap()

@@ -83,6 +83,8 @@ mod tests {
 
     use super::*;
     use crate::gpu::launch::Block;
+    use crate::gpu::sum::SumKernel;
+    use crate::sums::SweepReport;
     use crate::sums::{SweepOptions, SweepRow};
 
     fn block(threads: u32) -> Block {
