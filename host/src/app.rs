@@ -29,6 +29,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         Subcommand::Pitfalls(args) => execute(args, &ptx),
         Subcommand::Evidence(args) => execute(args, &ptx),
         Subcommand::Render(args) => execute(args, &ptx),
+        Subcommand::Compare(args) => execute(args, &ptx),
     }
 }
 

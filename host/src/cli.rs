@@ -11,6 +11,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::commands::accuracy::AccuracyArgs;
 use crate::commands::bench::BenchArgs;
+use crate::commands::compare::CompareArgs;
 use crate::commands::evidence::EvidenceArgs;
 use crate::commands::exercise::ExerciseArgs;
 use crate::commands::histogram::HistogramArgs;
@@ -111,6 +112,10 @@ pub enum Command {
     /// Print a result saved with `--format json` again, in another format or
     /// as a plot. Needs no GPU.
     Render(RenderArgs),
+    /// Put two evidence runs side by side: their headline figures with the
+    /// second's as a ratio of the first's, and whether the reproducible sums
+    /// gave the same bits on both GPUs (exit 1 if not). Needs no GPU.
+    Compare(CompareArgs),
 }
 
 #[cfg(test)]

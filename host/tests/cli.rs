@@ -48,7 +48,8 @@ fn commands() -> Vec<String> {
 const NEEDS_NO_GPU: &[&str] = &[
     // `render` prints a record saved with `--format json` again: it reads a
     // file and writes text, and opens no GPU.
-    "render",
+    "render", // `compare A B` reads two evidence runs' records and writes text.
+    "compare",
 ];
 
 /// The commands that write no table, and so have no `--format` or `--output`.
@@ -64,6 +65,8 @@ fn valid_arguments(command: &str, scratch: &Path) -> Vec<OsString> {
     match command {
         // `evidence DIR` needs a DIR that is new or empty.
         "evidence" => vec![scratch.join(format!("evidence-{}", std::process::id())).into()],
+        // `compare A B` needs two evidence runs: the reference run twice.
+        "compare" => vec![reference_run().into(), reference_run().into()],
         _ => Vec::new(),
     }
 }
@@ -322,6 +325,54 @@ fn save_arrays_into_a_path_that_cannot_be_a_folder_is_one_line_and_exit_3() {
 }
 
 /// The golden records, as the exporters' own tests keep them.
+/// The reference run, an evidence directory.
+fn reference_run() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/h200")
+}
+
+#[test]
+fn compare_sees_the_same_bits_in_a_run_beside_itself() {
+    let out = host().arg("compare").arg(reference_run()).arg(reference_run()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Same bits on both GPUs: all 40 sums"), "{text}");
+}
+
+#[test]
+fn compare_names_a_reproducible_sum_whose_bits_differ_and_exits_1() {
+    // A copy of the reference run's manifest and accuracy record, with one
+    // deterministic sum's last bit flipped in every launch.
+    let dir = scratch("compare-flipped");
+    std::fs::copy(reference_run().join("manifest.json"), dir.join("manifest.json")).unwrap();
+    let text = std::fs::read_to_string(reference_run().join("accuracy.json")).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let row = &mut record["results"]["rows"][3];
+    let (data, n) = (row["data"].as_str().unwrap().to_owned(), row["n"].as_u64().unwrap());
+    let method =
+        row["results"].as_array_mut().unwrap().iter_mut().find(|m| m["method"]["gpu"] == "deterministic").unwrap();
+    for sum in method["sums"].as_array_mut().unwrap() {
+        let bits = (sum.as_f64().unwrap() as f32).to_bits() ^ 1;
+        *sum = serde_json::json!(f32::from_bits(bits));
+    }
+    std::fs::write(dir.join("accuracy.json"), serde_json::to_string(&record).unwrap()).unwrap();
+    let out = host().arg("compare").arg(reference_run()).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let line = one_line(&out.stderr);
+    assert!(
+        line.contains("different bits: the deterministic sum") && line.contains(&format!("{data} array of n = {n}")),
+        "{line}"
+    );
+}
+
+#[test]
+fn compare_refuses_a_directory_that_is_not_an_evidence_run_with_exit_2() {
+    let dir = scratch("compare-empty");
+    let out = host().arg("compare").arg(reference_run()).arg(&dir).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line = one_line(&out.stderr);
+    assert!(line.contains("manifest.json") && line.contains("not an evidence run"), "{line}");
+}
+
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden").join(name)
 }

@@ -4,9 +4,10 @@
 //! `{"tool", "kernel_compiler", "ptx", "device", "results": {"command", ...}}`.
 //! The host's own types carry handles of its kernel registry and its GPU
 //! wrappers, which serialize by name, so they stay in the host. This module
-//! is the typed view of that JSON that `xtask` reads: the envelope, and of
-//! the results the sweep's and the bench's rows, with kernel names as
-//! strings. A field it names and the host renames breaks the host's test
+//! is the typed view of that JSON that `xtask` and `host compare` read: the
+//! envelope, and of the results the sweep's and the bench's rows, the
+//! accuracy run's sums and the scope ladder's round trips, with kernel names
+//! as strings. A field it names and the host renames breaks the host's test
 //! that reads every golden record through this view, not a figure.
 //!
 //! The view reads what it names and ignores the rest, so the host may add
@@ -59,6 +60,10 @@ pub enum Results {
     Sweep(Sweep),
     /// `host bench`.
     Bench(BenchReport),
+    /// `host accuracy`.
+    Accuracy(AccuracyReport),
+    /// `host scopes`.
+    Scopes(ScopesResults),
     /// Any other command: its results are not read here.
     #[serde(other)]
     Other,
@@ -117,6 +122,128 @@ pub struct BenchRow {
     pub copy_ms: Vec<f32>,
     /// Each timed empty launch, in ms.
     pub empty_ms: Vec<f32>,
+}
+
+/// `accuracy`'s results: the arrays it summed and each method's sums.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct AccuracyReport {
+    /// How the arrays were made; two runs with equal options summed the
+    /// same arrays.
+    pub options: AccuracyOptions,
+    /// One row per array.
+    pub rows: Vec<AccuracyRow>,
+}
+
+/// The accuracy run's arrays and block size.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct AccuracyOptions {
+    /// Where the arrays came from.
+    pub data: Data,
+    /// Threads per block.
+    pub block: u32,
+}
+
+/// The accuracy run's arrays.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Data {
+    /// One array read from a file.
+    File(String),
+    /// Arrays drawn from a seed: each spread at each size.
+    Generated {
+        /// The spreads, by name.
+        spreads: Vec<String>,
+        /// The sizes.
+        sizes: Vec<u64>,
+        /// The generator's seed.
+        seed: u64,
+    },
+}
+
+/// One array of the accuracy run.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct AccuracyRow {
+    /// Its spread (`uniform`, `normal`, ...) or file.
+    pub data: String,
+    /// Elements.
+    pub n: u64,
+    /// Each method's sums.
+    pub results: Vec<MethodResult>,
+}
+
+/// One method's sums of one array.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct MethodResult {
+    /// A GPU kernel or a CPU strategy.
+    pub method: Method,
+    /// The sum of each launch (or call), as `f32` bits: the host writes a
+    /// NaN or an infinity by name.
+    #[serde(deserialize_with = "f32_bits")]
+    pub sums: Vec<u32>,
+}
+
+/// How a sum was made.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// A sum kernel, by its registry name.
+    Gpu(String),
+    /// A CPU strategy, by name.
+    Cpu(String),
+}
+
+/// `scopes`' results: one row per rung of the ladder.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct ScopesResults {
+    /// The rungs, narrowest scope first.
+    pub rungs: Vec<Rung>,
+}
+
+/// One rung: its agents and, where it ran, its round trips.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Rung {
+    /// The rung's name (`cta`, `cluster`, `gpu`, `sys`).
+    pub rung: String,
+    /// The two agents of its round trip.
+    pub agents: String,
+    /// The round trips, where the rung ran.
+    pub trips: Option<Trips>,
+}
+
+/// A rung's round trips.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Trips {
+    /// One round trip as the device's clock timed it, if any completed.
+    pub device: Option<Spread>,
+}
+
+/// A spread of timings.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Spread {
+    /// The median, in ns.
+    pub median_ns: f64,
+}
+
+/// `f32`s as their bits; `NaN`, `inf` and `-inf` as the host names them.
+fn f32_bits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Written {
+        Number(f32),
+        Name(String),
+    }
+    Vec::<Written>::deserialize(deserializer)?
+        .into_iter()
+        .map(|w| match w {
+            Written::Number(x) => Ok(x.to_bits()),
+            Written::Name(name) => match name.as_str() {
+                "NaN" => Ok(f32::NAN.to_bits()),
+                "inf" => Ok(f32::INFINITY.to_bits()),
+                "-inf" => Ok(f32::NEG_INFINITY.to_bits()),
+                other => Err(serde::de::Error::custom(format!("`{other}` is not a float"))),
+            },
+        })
+        .collect()
 }
 
 /// A number, or NaN for `null`.

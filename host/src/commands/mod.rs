@@ -15,6 +15,7 @@
 
 pub mod accuracy;
 pub mod bench;
+pub mod compare;
 pub mod evidence;
 pub mod exercise;
 pub mod histogram;

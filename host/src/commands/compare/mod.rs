@@ -1,0 +1,308 @@
+//! `host compare RUN_A RUN_B`: two evidence runs side by side. It opens no
+//! GPU. It reads the records that `host evidence` wrote into each directory,
+//! through the typed view every other reader uses (`lab_records::host`), so
+//! it knows no other command's types,
+//! and lays their headline figures side by side with B's time as a ratio of
+//! A's: the page's sweep, the bench's kernels, the scope ladder's round
+//! trips. It also checks that the sums that promise reproducibility gave
+//! the same bits on both GPUs.
+//!
+//! That check rests on one claim. The deterministic sum fixes its addition
+//! order from `n` alone, whatever the grid or the GPU, and the correctly
+//! rounded sum returns the one nearest `f32`. So on the same array they must
+//! give the same bits on any two GPUs. The accuracy run's arrays come from a
+//! seed, so two runs with the same options sum the same arrays. One differing
+//! bit fails the comparison (exit 1) and names the sum.
+
+pub mod args;
+pub mod report;
+
+pub use args::CompareArgs;
+
+use std::path::{Path, PathBuf};
+
+use lab_records::host::{self as view, AccuracyReport, BenchReport, Method, Results, ScopesResults, Sweep};
+use lab_records::{MANIFEST, Manifest};
+use layout::sum::Promise;
+
+use crate::error::LabError;
+use crate::gpu::sum::SumKernel;
+use crate::stats;
+
+/// One evidence run, as read from its directory.
+#[derive(Debug)]
+pub struct Run {
+    /// The directory, as given.
+    pub dir: PathBuf,
+    /// Its manifest: the GPU, driver, commit and date.
+    pub manifest: Manifest,
+    /// The page's sweep at block 256, if the run has it.
+    pub sweep: Option<Sweep>,
+    /// The bench ladder (warm), if the run has it.
+    pub bench: Option<BenchReport>,
+    /// The scope ladder, if the run has it.
+    pub scopes: Option<ScopesResults>,
+    /// The accuracy run, if the run has it.
+    pub accuracy: Option<AccuracyReport>,
+}
+
+/// The records the comparison reads, by step name.
+const SWEEP: &str = "sweep-256";
+const BENCH: &str = "bench";
+const SCOPES: &str = "scopes";
+const ACCURACY: &str = "accuracy";
+
+impl Run {
+    /// Reads the run in `dir`: its manifest must be there; each record is
+    /// read where the run made it, and a record that is there but does not
+    /// read is an error, naming the file.
+    pub fn read(dir: &Path) -> Result<Run, LabError> {
+        let data_error = |path: &Path, reason: String| LabError::DataFile { path: path.to_path_buf(), reason };
+        let manifest_path = dir.join(MANIFEST);
+        let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
+            data_error(&manifest_path, format!("{e}: not an evidence run (make one with `host evidence DIR`)"))
+        })?;
+        let manifest: Manifest = serde_json::from_str(&text)
+            .map_err(|e| data_error(&manifest_path, format!("not a manifest written by `host evidence` ({e})")))?;
+        let record = |step: &str| -> Result<Option<Results>, LabError> {
+            let path = dir.join(format!("{step}.json"));
+            if !path.exists() {
+                return Ok(None);
+            }
+            let text = std::fs::read_to_string(&path).map_err(|e| data_error(&path, e.to_string()))?;
+            let record: view::Record = serde_json::from_str(&text)
+                .map_err(|e| data_error(&path, format!("not a record written by `--format json` ({e})")))?;
+            Ok(Some(record.results))
+        };
+        let wrong = |step: &str| data_error(&dir.join(format!("{step}.json")), "holds another command's record".into());
+        Ok(Run {
+            dir: dir.to_path_buf(),
+            sweep: match record(SWEEP)? {
+                Some(Results::Sweep(r)) => Some(r),
+                Some(_) => return Err(wrong(SWEEP)),
+                None => None,
+            },
+            bench: match record(BENCH)? {
+                Some(Results::Bench(r)) => Some(r),
+                Some(_) => return Err(wrong(BENCH)),
+                None => None,
+            },
+            scopes: match record(SCOPES)? {
+                Some(Results::Scopes(r)) => Some(r),
+                Some(_) => return Err(wrong(SCOPES)),
+                None => None,
+            },
+            accuracy: match record(ACCURACY)? {
+                Some(Results::Accuracy(r)) => Some(r),
+                Some(_) => return Err(wrong(ACCURACY)),
+                None => None,
+            },
+            manifest,
+        })
+    }
+}
+
+/// One figure measured in both runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pair {
+    /// What was measured: a kernel at a size, a rung.
+    pub what: String,
+    /// Run A's median.
+    pub a: f64,
+    /// Run B's median.
+    pub b: f64,
+}
+
+impl Pair {
+    /// B over A: above 1, B took longer.
+    pub fn ratio(&self) -> f64 {
+        self.b / self.a
+    }
+}
+
+/// The bits of one reproducible sum on one array, in both runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BitCheck {
+    /// The array (its spread) and its size.
+    pub data: String,
+    /// Elements.
+    pub n: u64,
+    /// The method, as tables name it.
+    pub method: &'static str,
+    /// Run A's sum as `f32` bits (its first launch; every launch of a
+    /// reproducible sum agrees, which the accuracy run checked).
+    pub a: u32,
+    /// Run B's.
+    pub b: u32,
+}
+
+impl BitCheck {
+    /// The two runs gave the same bits.
+    pub fn same(&self) -> bool {
+        self.a == self.b
+    }
+}
+
+/// The comparison of two runs.
+#[derive(Debug)]
+pub struct Comparison {
+    /// Run A and run B.
+    pub runs: [Run; 2],
+    /// The page's three sums at each size both sweeps ran: median ms.
+    pub sweep: Vec<Pair>,
+    /// Every kernel both benches ran at their largest common size: median ms.
+    pub bench_large: Vec<Pair>,
+    /// The same at their smallest common size, where launch overhead rules.
+    pub bench_small: Vec<Pair>,
+    /// Each rung both scope ladders measured: median round trip, ns.
+    pub rungs: Vec<Pair>,
+    /// Every reproducible GPU sum on every array both accuracy runs summed.
+    pub bits: Vec<BitCheck>,
+    /// Why the bits could not be compared, if they could not.
+    pub bits_not_compared: Option<String>,
+}
+
+impl Comparison {
+    /// Lays `a` and `b` side by side.
+    pub fn of(a: Run, b: Run) -> Comparison {
+        let sweep = match (&a.sweep, &b.sweep) {
+            (Some(x), Some(y)) => sum_pairs(
+                x.sweep.rows.iter().map(|r| (r.n, &r.measurements)),
+                y.sweep.rows.iter().map(|r| (r.n, &r.measurements)),
+            ),
+            _ => Vec::new(),
+        };
+        let (bench_small, bench_large) = match (&a.bench, &b.bench) {
+            (Some(x), Some(y)) => {
+                let common: Vec<u64> =
+                    x.rows.iter().map(|r| r.sums.n).filter(|n| y.rows.iter().any(|r| r.sums.n == *n)).collect();
+                let at = |n: Option<&u64>| match n {
+                    Some(&n) => sum_pairs(
+                        x.rows.iter().filter(|r| r.sums.n == n).map(|r| (r.sums.n, &r.sums.measurements)),
+                        y.rows.iter().filter(|r| r.sums.n == n).map(|r| (r.sums.n, &r.sums.measurements)),
+                    ),
+                    None => Vec::new(),
+                };
+                (at(common.iter().min()), at(common.iter().max()))
+            }
+            _ => (Vec::new(), Vec::new()),
+        };
+        let rungs = match (&a.scopes, &b.scopes) {
+            (Some(x), Some(y)) => x
+                .rungs
+                .iter()
+                .filter_map(|ra| {
+                    let rb = y.rungs.iter().find(|rb| rb.rung == ra.rung)?;
+                    let median = |r: &view::Rung| Some(r.trips.as_ref()?.device.as_ref()?.median_ns);
+                    Some(Pair { what: format!("{} ({})", ra.rung, ra.agents), a: median(ra)?, b: median(rb)? })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let (bits, bits_not_compared) = match (&a.accuracy, &b.accuracy) {
+            (Some(x), Some(y)) if x.options.data != y.options.data || x.options.block != y.options.block => {
+                (Vec::new(), Some("the two accuracy runs summed different arrays (other options)".to_owned()))
+            }
+            (Some(x), Some(y)) => (bit_checks(x, y), None),
+            _ => (Vec::new(), Some("an accuracy run is missing from one of the two".to_owned())),
+        };
+        Comparison { runs: [a, b], sweep, bench_large, bench_small, rungs, bits, bits_not_compared }
+    }
+
+    /// The first reproducible sum whose bits differ between the runs.
+    pub fn first_difference(&self) -> Option<&BitCheck> {
+        self.bits.iter().find(|c| !c.same())
+    }
+}
+
+/// One pair per kernel that both runs measured at each size both ran.
+fn sum_pairs<'a>(
+    a: impl Iterator<Item = (u64, &'a Vec<view::SumMeasurement>)>,
+    b: impl Iterator<Item = (u64, &'a Vec<view::SumMeasurement>)>,
+) -> Vec<Pair> {
+    let b: Vec<_> = b.collect();
+    let mut pairs = Vec::new();
+    for (n, measurements) in a {
+        let Some((_, other)) = b.iter().find(|(m, _)| *m == n) else { continue };
+        for ma in measurements {
+            let Some(mb) = other.iter().find(|mb| mb.kernel == ma.kernel) else { continue };
+            if let (Some(ta), Some(tb)) = (stats::median(&ma.times_ms), stats::median(&mb.times_ms)) {
+                let name = kernel(&ma.kernel).map_or(ma.kernel.as_str(), |k| k.label);
+                pairs.push(Pair { what: format!("{name} at n = {n}"), a: f64::from(ta), b: f64::from(tb) });
+            }
+        }
+    }
+    pairs
+}
+
+/// The sum kernel registered under `key`.
+fn kernel(key: &str) -> Option<SumKernel> {
+    SumKernel::all().find(|k| k.key() == key)
+}
+
+/// Every GPU sum that promises reproducibility, on each array both runs
+/// summed, in run A's order.
+fn bit_checks(a: &AccuracyReport, b: &AccuracyReport) -> Vec<BitCheck> {
+    let mut checks = Vec::new();
+    for ra in &a.rows {
+        let Some(rb) = b.rows.iter().find(|rb| rb.data == ra.data && rb.n == ra.n) else { continue };
+        for ma in &ra.results {
+            let Method::Gpu(key) = &ma.method else { continue };
+            // A kernel this build does not know promises nothing it can check.
+            let Some(kernel) = kernel(key).filter(|k| k.promise != Promise::Nothing) else { continue };
+            let Some(mb) = rb.results.iter().find(|mb| mb.method == ma.method) else { continue };
+            if let (Some(&x), Some(&y)) = (ma.sums.first(), mb.sums.first()) {
+                checks.push(BitCheck { data: ra.data.clone(), n: ra.n, method: kernel.label, a: x, b: y });
+            }
+        }
+    }
+    checks
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    fn reference_run() -> Run {
+        Run::read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/h200")).unwrap()
+    }
+
+    #[test]
+    fn a_run_beside_itself_is_level_and_gives_the_same_bits() {
+        let c = Comparison::of(reference_run(), reference_run());
+        assert!(!c.sweep.is_empty() && !c.bench_large.is_empty() && !c.bench_small.is_empty() && !c.rungs.is_empty());
+        for pair in c.sweep.iter().chain(&c.bench_large).chain(&c.bench_small).chain(&c.rungs) {
+            assert_eq!(pair.ratio(), 1.0, "{}", pair.what);
+        }
+        // Five spreads at four sizes, two reproducible sums each.
+        assert_eq!(c.bits.len(), 40);
+        assert!(c.first_difference().is_none());
+        assert!(c.bits_not_compared.is_none());
+    }
+
+    #[test]
+    fn one_flipped_bit_is_named() {
+        let mut b = reference_run();
+        let accuracy = b.accuracy.as_mut().unwrap();
+        let row = &mut accuracy.rows[7];
+        let result = row.results.iter_mut().find(|m| m.method == Method::Gpu("correctly_rounded".into())).unwrap();
+        result.sums[0] ^= 1;
+        let (data, n) = (row.data.clone(), row.n);
+        let c = Comparison::of(reference_run(), b);
+        let first = c.first_difference().expect("the flipped bit");
+        assert_eq!((first.data.as_str(), first.n, first.method), (data.as_str(), n, "correctly rounded"));
+        assert_eq!(c.bits.iter().filter(|b| !b.same()).count(), 1);
+    }
+
+    #[test]
+    fn arrays_made_with_other_options_are_not_compared() {
+        let mut b = reference_run();
+        if let view::Data::Generated { seed, .. } = &mut b.accuracy.as_mut().unwrap().options.data {
+            *seed += 1;
+        }
+        let c = Comparison::of(reference_run(), b);
+        assert!(c.bits.is_empty() && c.bits_not_compared.is_some());
+    }
+}
