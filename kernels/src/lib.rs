@@ -21,12 +21,34 @@
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 #![feature(core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+// `#[kernel]` is a `macro_rules!` attribute: the one way to declare a kernel,
+// with no proc-macro crate.
+#![feature(macro_attr)]
 #![cfg_attr(feature = "hopper", feature(link_llvm_intrinsics))]
 #![allow(internal_features)]
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 // Every unsafe block states why it is sound; `cargo xtask test` runs clippy
 // on this crate for its real target.
 #![deny(clippy::undocumented_unsafe_blocks)]
+
+/// Declares a kernel, as `cuda_std`'s `#[kernel]` and CUDA's `__global__`
+/// do: `#[kernel] pub unsafe fn name(params) { body }` is the PTX entry
+/// `.visible .entry name(params)`, exported under its own name (no mangling)
+/// for the host to look up, with its parameters in the order written.
+///
+/// Every kernel is `unsafe`: its pointers and launch shape are a contract the
+/// host's typed wrapper upholds, stated in the kernel's `# Safety` and
+/// `# Launch` sections. The attribute adds `#[unsafe(no_mangle)]` and the
+/// `extern "ptx-kernel"` ABI and changes nothing else, so the PTX is what
+/// the written signature was before (`tests/ptx.rs` checks each entry's
+/// symbol and parameters against `layout`'s registry).
+macro_rules! kernel {
+    attr() ($(#[$attr:meta])* pub unsafe fn $name:ident($($params:tt)*) $body:block) => {
+        $(#[$attr])*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name($($params)*) $body
+    };
+}
 
 // The device vocabulary, in both modules. What only Hopper has (cluster
 // indices, the cluster barrier, distributed shared memory) is compiled only
