@@ -3,9 +3,12 @@
 //!
 //! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
 //! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
-//! shared memory), [`atomic`] (read-modify-write on one address) and
-//! [`order`] (release, acquire, relaxed and volatile accesses, and fences, at a stated
-//! scope), [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
+//! shared memory), [`atomic`] (read-modify-write on one address, CUDA's
+//! `atomicAdd` family), [`order`] (`AtomicRef<T, Scope>`, the lab's
+//! `cuda::atomic_ref`, with orderings as types, and `fence(order, scope)`),
+//! [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads).
+//! Every kernel is declared with `#[kernel]` (below), as `cuda_std`'s
+//! kernels are. Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.
 //!
@@ -39,9 +42,9 @@
 /// Every kernel is `unsafe`: its pointers and launch shape are a contract the
 /// host's typed wrapper upholds, stated in the kernel's `# Safety` and
 /// `# Launch` sections. The attribute adds `#[unsafe(no_mangle)]` and the
-/// `extern "ptx-kernel"` ABI and changes nothing else, so the PTX is what
-/// the written signature was before (`tests/ptx.rs` checks each entry's
-/// symbol and parameters against `layout`'s registry).
+/// `extern "ptx-kernel"` ABI and changes nothing else: the entry is the one
+/// that signature written out by hand gives (`tests/ptx.rs` checks each
+/// entry's symbol and parameters against `layout`'s registry).
 macro_rules! kernel {
     attr() ($(#[$attr:meta])* pub unsafe fn $name:ident($($params:tt)*) $body:block) => {
         $(#[$attr])*

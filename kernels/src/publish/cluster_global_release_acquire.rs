@@ -28,6 +28,6 @@ super::across_blocks! {
     /// so every producer runs beside its consumer; the deadline (`budget_ns`)
     /// still bounds every wait. `flag_apart`, `preload` and `delay_ns` as in
     /// the grid variant.
-    publish_cluster_global_release_acquire::<Cluster>(Release, Acquire);
+    publish_cluster_global_release_acquire = Release, Acquire at Cluster;
 }
 // ANCHOR_END: kernel

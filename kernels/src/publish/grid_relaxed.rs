@@ -28,6 +28,6 @@ super::across_blocks! {
     /// resident when the grid fits the device, which the host arranges; if they
     /// are not, the consumer's deadline (`budget_ns`) turns the wait into counted
     /// timeouts, so the kernel always ends.
-    publish_grid_relaxed::<Device>(Relaxed, Relaxed);
+    publish_grid_relaxed = Relaxed, Relaxed at Device;
 }
 // ANCHOR_END: kernel

@@ -27,5 +27,5 @@ super::across_blocks! {
     ///
     /// Progress: as [`publish_grid_relaxed`](super::publish_grid_relaxed); the
     /// consumer's deadline (`budget_ns`) bounds every wait.
-    publish_grid_volatile::<System>(Volatile, Volatile);
+    publish_grid_volatile = Volatile, Volatile at System;
 }

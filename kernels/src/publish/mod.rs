@@ -49,14 +49,14 @@
 //! the kernel with a count instead of hanging the GPU.
 
 /// Exports one cross-block variant: `across_blocks! { /// docs
-/// symbol::<Scope>(StoreOrdering, LoadOrdering); }` is the kernel `symbol`,
-/// the cross-block protocol ([`protocol::across_blocks`]) with its flag an
-/// `order::AtomicRef<u32, Scope>` stored with the first ordering and loaded
-/// with the second, and with the `# Safety` section every cross-block variant
-/// shares. The body is written once, here; a variant is its docs, its scope
-/// and its two orderings.
+/// symbol = Release, Acquire at Device; }` is the kernel `symbol`, the
+/// cross-block protocol ([`protocol::across_blocks`]) with its flag an
+/// `order::AtomicRef<u32, Device>` that the producer stores with `Release`
+/// and the consumer loads with `Acquire`, and with the `# Safety` section
+/// every cross-block variant shares. The body is written once, here; a
+/// variant is its docs, its two orderings and its scope.
 macro_rules! across_blocks {
-    ($(#[$doc:meta])* $symbol:ident::<$scope:ident>($store:ident, $load:ident);) => {
+    ($(#[$doc:meta])* $symbol:ident = $store:ident, $load:ident at $scope:ident;) => {
         $(#[$doc])*
         ///
         /// # Safety
