@@ -20,6 +20,13 @@
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
 //! The host decides grid, block and shared-memory bytes; each kernel's
 //! `# Launch` section states the contract the host's typed wrapper enforces.
+//!
+//! A change meant to leave every kernel's machine code alone (a rename, a
+//! new spelling of the vocabulary) is proved byte for byte: `cargo xtask
+//! build-ptx` at the commit before it, copy the two files it prints aside,
+//! build again after, and `cmp` each pair. Where they differ, `cargo xtask
+//! sass` on both sides compares the sm_90 SASS, which the reference run
+//! measured.
 
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]

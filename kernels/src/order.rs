@@ -306,6 +306,9 @@ macro_rules! access {
 }
 
 // ANCHOR: block_release_acquire
+// `AtomicRef<u32, Block>`, the page's `cuda::atomic_ref<int,
+// cuda::thread_scope_block>`: each ordering its loads and stores may have,
+// and the one PTX instruction each emits.
 access! {
     u32(reg32) at Block:
         load Relaxed => "ld.relaxed.cta.b32", Acquire => "ld.acquire.cta.b32";
