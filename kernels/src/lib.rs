@@ -24,9 +24,10 @@
 //! A change meant to leave every kernel's machine code alone (a rename, a
 //! new spelling of the vocabulary) is proved byte for byte: `cargo xtask
 //! build-ptx` at the commit before it, copy the two files it prints aside,
-//! build again after, and `cmp` each pair. Where they differ, `cargo xtask
-//! sass` on both sides compares the sm_90 SASS, which the reference run
-//! measured.
+//! build again after in the same checkout (LLVM's comments in the PTX carry
+//! crate hashes that depend on the checkout's path), and `cmp` each pair.
+//! Where they differ, `cargo xtask sass` on both sides compares the sm_90
+//! SASS, which the reference run measured.
 
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
