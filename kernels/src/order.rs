@@ -19,7 +19,7 @@
 //! addresses. A release store and an acquire load that reads its value do:
 //! every write the releasing thread made before the store is visible to the
 //! acquiring thread after the load. The *scope* names which threads the pair
-//! synchronizes: [`Block`] (`.cta`) the threads of one block, [`Cluster`]
+//! synchronizes: [`Block`] (`.cta`) the threads of one block, `Cluster`
 //! (`.cluster`, Hopper module) those of one thread-block cluster, [`Device`]
 //! (`.gpu`) every thread of the device, [`System`] (`.sys`) every thread of
 //! the program, the host's CPU threads included (the `system` family's
@@ -42,7 +42,7 @@
 //!
 //! An [`AtomicRef`] holds a generic address (the PTX forms carry no state
 //! space), so it works on shared and global memory alike. The Hopper
-//! module's [`DsmemAtomicRef`] holds an address in the cluster's
+//! module's `DsmemAtomicRef` holds an address in the cluster's
 //! shared-memory window (`.shared::cluster`), which is no Rust pointer.
 
 use core::arch::asm;
