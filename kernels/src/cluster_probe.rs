@@ -32,8 +32,8 @@ use crate::{shared, thread};
 /// # Safety
 ///
 /// `report` must hold [`PROBE_WORDS`] `u32`s per block of the grid.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn cluster_probe(report: *mut u32) {
+#[kernel]
+pub unsafe fn cluster_probe(report: *mut u32) {
     let word = shared::dynamic_shared::<u32>();
     let lead = thread::thread_idx_x() == 0;
     if lead {

@@ -14,5 +14,5 @@
 /// # Safety
 ///
 /// None needed; it is `unsafe` only because every kernel entry is.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn empty() {}
+#[kernel]
+pub unsafe fn empty() {}

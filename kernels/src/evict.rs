@@ -30,8 +30,8 @@ use crate::{global, thread};
 /// `buffer` must be 16-byte aligned and hold `quads` readable, zeroed words
 /// that nothing writes during the launch; `sink` must point to a global
 /// `u32`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn evict_l2(buffer: *const f32, quads: usize, sink: *mut u32) {
+#[kernel]
+pub unsafe fn evict_l2(buffer: *const f32, quads: usize, sink: *mut u32) {
     let stride = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
     let mut quad = thread::index_1d();
     // The loaded bits are ORed together and stored only if one is set. The

@@ -30,8 +30,8 @@ use crate::thread;
 /// # Safety
 ///
 /// None needed; it is `unsafe` only because every kernel entry is.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn hold(ns: u64) {
+#[kernel]
+pub unsafe fn hold(ns: u64) {
     let start = thread::global_timer_ns();
     while thread::global_timer_ns().wrapping_sub(start) < ns {}
 }

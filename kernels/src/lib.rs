@@ -3,9 +3,12 @@
 //!
 //! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
 //! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
-//! shared memory), [`atomic`] (read-modify-write on one address) and
-//! [`order`] (release, acquire, relaxed and volatile accesses, and fences, at a stated
-//! scope), [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads). Each kernel lives in its own file; the naive and the better
+//! shared memory), [`atomic`] (read-modify-write on one address, CUDA's
+//! `atomicAdd` family), [`order`] (`AtomicRef<T, Scope>`, the lab's
+//! `cuda::atomic_ref`, with orderings as types, and `fence(order, scope)`),
+//! [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads).
+//! Every kernel is declared with `#[kernel]` (below), as `cuda_std`'s
+//! kernels are. Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.
 //!
@@ -17,16 +20,46 @@
 //! This crate knows nothing of the host: no driver, no allocation, no `std`.
 //! The host decides grid, block and shared-memory bytes; each kernel's
 //! `# Launch` section states the contract the host's typed wrapper enforces.
+//!
+//! A change meant to leave every kernel's machine code alone (a rename, a
+//! new spelling of the vocabulary) is proved byte for byte: `cargo xtask
+//! build-ptx` at the commit before it, copy the two files it prints aside,
+//! build again after in the same checkout (LLVM's comments in the PTX carry
+//! crate hashes that depend on the checkout's path), and `cmp` each pair.
+//! Where they differ, `cargo xtask sass` on both sides compares the sm_90
+//! SASS, which the reference run measured.
 
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
 #![feature(core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
+// `#[kernel]` is a `macro_rules!` attribute: the one way to declare a kernel,
+// with no proc-macro crate.
+#![feature(macro_attr)]
 #![cfg_attr(feature = "hopper", feature(link_llvm_intrinsics))]
 #![allow(internal_features)]
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 // Every unsafe block states why it is sound; `cargo xtask test` runs clippy
 // on this crate for its real target.
 #![deny(clippy::undocumented_unsafe_blocks)]
+
+/// Declares a kernel, as `cuda_std`'s `#[kernel]` and CUDA's `__global__`
+/// do: `#[kernel] pub unsafe fn name(params) { body }` is the PTX entry
+/// `.visible .entry name(params)`, exported under its own name (no mangling)
+/// for the host to look up, with its parameters in the order written.
+///
+/// Every kernel is `unsafe`: its pointers and launch shape are a contract the
+/// host's typed wrapper upholds, stated in the kernel's `# Safety` and
+/// `# Launch` sections. The attribute adds `#[unsafe(no_mangle)]` and the
+/// `extern "ptx-kernel"` ABI and changes nothing else: the entry is the one
+/// that signature written out by hand gives (`tests/ptx.rs` checks each
+/// entry's symbol and parameters against `layout`'s registry).
+macro_rules! kernel {
+    attr() ($(#[$attr:meta])* pub unsafe fn $name:ident($($params:tt)*) $body:block) => {
+        $(#[$attr])*
+        #[unsafe(no_mangle)]
+        pub unsafe extern "ptx-kernel" fn $name($($params)*) $body
+    };
+}
 
 // The device vocabulary, in both modules. What only Hopper has (cluster
 // indices, the cluster barrier, distributed shared memory) is compiled only

@@ -17,8 +17,8 @@ use crate::{atomic, thread};
 ///
 /// `input` must hold `n` values, each less than the number of `bins`, and
 /// `bins` must be writable `u32` in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn histogram_global_atomic(input: *const u32, n: usize, bins: *mut u32) {
+#[kernel]
+pub unsafe fn histogram_global_atomic(input: *const u32, n: usize, bins: *mut u32) {
     let i = thread::index_1d();
     if i < n {
         // SAFETY: `i < n`, and every value indexes a bin by the contract.

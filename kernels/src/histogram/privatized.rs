@@ -29,8 +29,8 @@ use crate::{atomic, shared, thread};
 /// `input` must hold `n` values, each less than `num_bins`; `bins` must hold
 /// `num_bins` writable `u32` in global memory; the launch must provide
 /// `num_bins * 4` bytes of shared memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
+#[kernel]
+pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     let local = shared::dynamic_shared::<u32>();
     let tid = thread::thread_idx_x();
     let stride = thread::block_dim_x();

@@ -1,6 +1,7 @@
 //! The fence loops' one body.
 
-use crate::{order, thread};
+use crate::order::{AtomicRef, System, Volatile};
+use crate::thread;
 
 /// No fence: the baseline loop's "fence", which emits nothing.
 #[inline(always)]
@@ -23,11 +24,12 @@ pub unsafe fn fence_loop(fence: impl Fn(), sink: *mut u32, iterations: u32, repe
     if thread::index_1d() != 0 {
         return;
     }
+    // SAFETY: `sink` is one live `u32` (the caller's contract).
+    let sink = unsafe { AtomicRef::<u32, System>::from_ptr(sink) };
     for repeat in 0..repeats {
         let start = thread::global_timer_ns();
         for i in 0..iterations {
-            // SAFETY: `sink` is one live `u32` (the caller's contract).
-            unsafe { order::store_volatile(sink, i) };
+            sink.store(i, Volatile);
             fence();
         }
         let end = thread::global_timer_ns();

@@ -14,12 +14,13 @@
 //! exported once per fence by [`fence_loop!`], as the litmus suite exports
 //! one test per variant: a fence kernel is its doc and its fence.
 
-/// Exports one fence loop: `fence_loop! { /// docs symbol = fence; }` is the
-/// kernel `symbol`, [`fence::fence_loop`] with `fence` between the stores,
+/// Exports one fence loop: `fence_loop! { /// docs symbol = || fence(AcqRel,
+/// Device); }` is the kernel `symbol`, [`fence::fence_loop`] with that
+/// closure's fence between the stores,
 /// with the `# Launch`, `# Thread mapping` and `# Safety` sections every
 /// fence loop shares.
 macro_rules! fence_loop {
-    ($(#[$doc:meta])* $symbol:ident = $fence:path;) => {
+    ($(#[$doc:meta])* $symbol:ident = $fence:expr;) => {
         $(#[$doc])*
         ///
         /// # Launch
@@ -37,8 +38,8 @@ macro_rules! fence_loop {
         ///
         /// `sink` must point to one `u32` and `samples` to `repeats` `u64`s,
         /// in global memory.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $symbol(sink: *mut u32, iterations: u32, repeats: u32, samples: *mut u64) {
+        #[kernel]
+        pub unsafe fn $symbol(sink: *mut u32, iterations: u32, repeats: u32, samples: *mut u64) {
             // SAFETY: forwarded from this kernel's contract.
             unsafe { $crate::ladder::fence::fence_loop($fence, sink, iterations, repeats, samples) }
         }
@@ -67,7 +68,11 @@ pub use trip_gpu::ladder_trip_gpu;
 #[cfg(not(feature = "hopper"))]
 pub use trip_sys::ladder_trip_sys;
 
-use crate::order;
+#[cfg(feature = "hopper")]
+use crate::order::Cluster;
+use crate::order::{AcqRel, SeqCst, fence};
+#[cfg(not(feature = "hopper"))]
+use crate::order::{Block, Device, System};
 
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
@@ -77,40 +82,40 @@ fence_loop! {
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.cta`.
-    ladder_fence_acq_rel_cta = order::fence_acq_rel_cta;
+    ladder_fence_acq_rel_cta = || fence(AcqRel, Block);
 }
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.gpu`.
-    ladder_fence_acq_rel_gpu = order::fence_acq_rel_gpu;
+    ladder_fence_acq_rel_gpu = || fence(AcqRel, Device);
 }
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.acq_rel.sys`.
-    ladder_fence_acq_rel_sys = order::fence_acq_rel_sys;
+    ladder_fence_acq_rel_sys = || fence(AcqRel, System);
 }
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.cta`.
-    ladder_fence_sc_cta = order::fence_sc_cta;
+    ladder_fence_sc_cta = || fence(SeqCst, Block);
 }
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.gpu`.
-    ladder_fence_sc_gpu = order::fence_sc_gpu;
+    ladder_fence_sc_gpu = || fence(SeqCst, Device);
 }
 #[cfg(not(feature = "hopper"))]
 fence_loop! {
     /// A loop of `fence.sc.sys`.
-    ladder_fence_sc_sys = order::fence_sc_sys;
+    ladder_fence_sc_sys = || fence(SeqCst, System);
 }
 #[cfg(feature = "hopper")]
 fence_loop! {
     /// A loop of `fence.acq_rel.cluster` (Hopper module).
-    ladder_fence_acq_rel_cluster = order::fence_acq_rel_cluster;
+    ladder_fence_acq_rel_cluster = || fence(AcqRel, Cluster);
 }
 #[cfg(feature = "hopper")]
 fence_loop! {
     /// A loop of `fence.sc.cluster` (Hopper module).
-    ladder_fence_sc_cluster = order::fence_sc_cluster;
+    ladder_fence_sc_cluster = || fence(SeqCst, Cluster);
 }

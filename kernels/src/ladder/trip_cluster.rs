@@ -1,5 +1,6 @@
 use super::protocol::{ping, pong};
-use crate::{order, shared, thread};
+use crate::order::{Acquire, Cluster, DsmemAtomicRef, Release};
+use crate::{shared, thread};
 
 /// The `.cluster` rung (Hopper module): a ping-pong round trip between two
 /// blocks of one cluster, each storing into the other's shared memory
@@ -30,14 +31,8 @@ use crate::{order, shared, thread};
 /// `samples` must hold `batches` `u64`s and `report`
 /// [`layout::ladder::REPORT_WORDS`] zeroed `u32`s, in global memory;
 /// `batches * per_batch` must fit in a `u32`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn ladder_trip_cluster(
-    batches: u32,
-    per_batch: u32,
-    budget_ns: u64,
-    samples: *mut u64,
-    report: *mut u32,
-) {
+#[kernel]
+pub unsafe fn ladder_trip_cluster(batches: u32, per_batch: u32, budget_ns: u64, samples: *mut u64, report: *mut u32) {
     let inbox = shared::dynamic_shared::<u32>();
     let lead = thread::thread_idx_x() == 0;
     if lead {
@@ -50,13 +45,16 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cluster(
     if lead && thread::cluster_size() == 2 {
         let rank = thread::cluster_block_rank();
         // SAFETY: `inbox` is this block's shared memory and both ranks are
-        // below the cluster's size, 2.
-        let (mine, theirs) =
-            unsafe { (shared::cluster_address(inbox, rank), shared::cluster_address(inbox, rank ^ 1)) };
-        // SAFETY: both inboxes live until the second cluster barrier.
-        let send = |v| unsafe { order::store_release_cluster_shared(theirs, v) };
-        // SAFETY: both inboxes live until the second cluster barrier.
-        let receive = || unsafe { order::load_acquire_cluster_dsmem(mine) };
+        // below the cluster's size, 2; both inboxes live until the second
+        // cluster barrier.
+        let (mine, theirs) = unsafe {
+            (
+                DsmemAtomicRef::<Cluster>::from_address(shared::cluster_address(inbox, rank)),
+                DsmemAtomicRef::<Cluster>::from_address(shared::cluster_address(inbox, rank ^ 1)),
+            )
+        };
+        let send = |v| theirs.store(v, Release);
+        let receive = || mine.load(Acquire);
         if rank == 0 {
             // SAFETY: forwarded from this kernel's contract.
             unsafe { ping(send, receive, batches, per_batch, budget_ns, samples, report) };

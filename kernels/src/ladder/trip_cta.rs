@@ -2,7 +2,8 @@ use layout::WARP_SIZE;
 use layout::ladder::{FLAG_WORDS, PING_WORD, PONG_WORD};
 
 use super::protocol::{ping, pong};
-use crate::{order, shared, thread};
+use crate::order::{Acquire, AtomicRef, Block, Release};
+use crate::{shared, thread};
 
 /// The `.cta` rung: a ping-pong round trip between two warps of one block,
 /// through two flags in shared memory, with `st.release.cta` and
@@ -24,14 +25,8 @@ use crate::{order, shared, thread};
 /// `samples` must hold `batches` `u64`s and `report`
 /// [`layout::ladder::REPORT_WORDS`] zeroed `u32`s, in global memory;
 /// `batches * per_batch` must fit in a `u32`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn ladder_trip_cta(
-    batches: u32,
-    per_batch: u32,
-    budget_ns: u64,
-    samples: *mut u64,
-    report: *mut u32,
-) {
+#[kernel]
+pub unsafe fn ladder_trip_cta(batches: u32, per_batch: u32, budget_ns: u64, samples: *mut u64, report: *mut u32) {
     let flags = shared::dynamic_shared::<u32>();
     let t = thread::thread_idx_x();
     if t == 0 {
@@ -43,16 +38,18 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_cta(
     // SAFETY: every thread of the block reaches the barrier; none has
     // returned yet.
     unsafe { thread::sync_threads() };
-    // SAFETY: both words are inside the block's `FLAG_WORDS`.
-    let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY: a live, aligned shared word until both agents are done.
-    let send_ping = |v| unsafe { order::store_release_cta(ping_flag, v) };
-    // SAFETY: a live, aligned shared word until both agents are done.
-    let read_pong = || unsafe { order::load_acquire_cta(pong_flag) };
-    // SAFETY: a live, aligned shared word until both agents are done.
-    let send_pong = |v| unsafe { order::store_release_cta(pong_flag, v) };
-    // SAFETY: a live, aligned shared word until both agents are done.
-    let read_ping = || unsafe { order::load_acquire_cta(ping_flag) };
+    // SAFETY: both words are inside the block's `FLAG_WORDS`: live, aligned
+    // shared words until both agents are done.
+    let (ping_flag, pong_flag) = unsafe {
+        (
+            AtomicRef::<u32, Block>::from_ptr(flags.add(PING_WORD)),
+            AtomicRef::<u32, Block>::from_ptr(flags.add(PONG_WORD)),
+        )
+    };
+    let send_ping = |v| ping_flag.store(v, Release);
+    let read_pong = || pong_flag.load(Acquire);
+    let send_pong = |v| pong_flag.store(v, Release);
+    let read_ping = || ping_flag.load(Acquire);
     if t == 0 {
         // SAFETY: forwarded from this kernel's contract.
         unsafe { ping(send_ping, read_pong, batches, per_batch, budget_ns, samples, report) };

@@ -1,7 +1,8 @@
 use layout::ladder::{PING_WORD, PONG_WORD};
 
 use super::protocol::{ping, pong};
-use crate::{order, thread};
+use crate::order::{Acquire, AtomicRef, Device, Release};
+use crate::thread;
 
 /// The `.gpu` rung: a ping-pong round trip between two blocks, through two
 /// flags in global memory (which meet in L2), with `st.release.gpu` and
@@ -23,8 +24,8 @@ use crate::{order, thread};
 /// `flags` must hold [`layout::ladder::FLAG_WORDS`] zeroed `u32`s, `samples`
 /// `batches` `u64`s and `report` [`layout::ladder::REPORT_WORDS`] zeroed
 /// `u32`s, in global memory; `batches * per_batch` must fit in a `u32`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn ladder_trip_gpu(
+#[kernel]
+pub unsafe fn ladder_trip_gpu(
     flags: *mut u32,
     batches: u32,
     per_batch: u32,
@@ -35,16 +36,18 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_gpu(
     if thread::thread_idx_x() != 0 {
         return;
     }
-    // SAFETY: both words are inside `flags`' `FLAG_WORDS`.
-    let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY: the flag is a live, aligned global word.
-    let send_ping = |v| unsafe { order::store_release_gpu(ping_flag, v) };
-    // SAFETY: the flag is a live, aligned global word.
-    let read_pong = || unsafe { order::load_acquire_gpu(pong_flag) };
-    // SAFETY: the flag is a live, aligned global word.
-    let send_pong = |v| unsafe { order::store_release_gpu(pong_flag, v) };
-    // SAFETY: the flag is a live, aligned global word.
-    let read_ping = || unsafe { order::load_acquire_gpu(ping_flag) };
+    // SAFETY: both words are inside `flags`' `FLAG_WORDS`: live, aligned
+    // global words for the whole kernel.
+    let (ping_flag, pong_flag) = unsafe {
+        (
+            AtomicRef::<u32, Device>::from_ptr(flags.add(PING_WORD)),
+            AtomicRef::<u32, Device>::from_ptr(flags.add(PONG_WORD)),
+        )
+    };
+    let send_ping = |v| ping_flag.store(v, Release);
+    let read_pong = || pong_flag.load(Acquire);
+    let send_pong = |v| pong_flag.store(v, Release);
+    let read_ping = || ping_flag.load(Acquire);
     match thread::block_idx_x() {
         // SAFETY: forwarded from this kernel's contract.
         0 => unsafe { ping(send_ping, read_pong, batches, per_batch, budget_ns, samples, report) },

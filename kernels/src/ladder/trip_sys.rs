@@ -1,7 +1,8 @@
 use layout::ladder::{PING_WORD, PONG_WORD};
 
 use super::protocol::ping;
-use crate::{order, thread};
+use crate::order::{Acquire, AtomicRef, Release, System};
+use crate::thread;
 
 /// The `.sys` rung: a ping-pong round trip between one GPU thread and one
 /// CPU thread, through two flags in pinned host memory mapped into the
@@ -25,8 +26,8 @@ use crate::{order, thread};
 /// zeroed `u32`s of mapped host memory that stays allocated until the kernel
 /// ends; `samples` must hold `batches` `u64`s and `report`
 /// [`layout::ladder::REPORT_WORDS`] zeroed `u32`s, in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn ladder_trip_sys(
+#[kernel]
+pub unsafe fn ladder_trip_sys(
     flags: *mut u32,
     batches: u32,
     per_batch: u32,
@@ -37,12 +38,16 @@ pub unsafe extern "ptx-kernel" fn ladder_trip_sys(
     if thread::index_1d() != 0 {
         return;
     }
-    // SAFETY: both words are inside `flags`' `FLAG_WORDS`.
-    let (ping_flag, pong_flag) = unsafe { (flags.add(PING_WORD), flags.add(PONG_WORD)) };
-    // SAFETY: the flag is a live, aligned word of mapped host memory.
-    let send_ping = |v| unsafe { order::store_release_sys(ping_flag, v) };
-    // SAFETY: the flag is a live, aligned word of mapped host memory.
-    let read_pong = || unsafe { order::load_acquire_sys(pong_flag) };
+    // SAFETY: both words are inside `flags`' `FLAG_WORDS`: live, aligned
+    // words of mapped host memory for the whole kernel.
+    let (ping_flag, pong_flag) = unsafe {
+        (
+            AtomicRef::<u32, System>::from_ptr(flags.add(PING_WORD)),
+            AtomicRef::<u32, System>::from_ptr(flags.add(PONG_WORD)),
+        )
+    };
+    let send_ping = |v| ping_flag.store(v, Release);
+    let read_pong = || pong_flag.load(Acquire);
     // SAFETY: forwarded from this kernel's contract.
     unsafe { ping(send_ping, read_pong, batches, per_batch, budget_ns, samples, report) };
 }

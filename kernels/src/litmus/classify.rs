@@ -29,8 +29,8 @@ use crate::{atomic, shared, thread};
 /// `locations` of `params.location_words()` words, `results` of four words per
 /// instance, `control` one word, and `histogram` [`BINS`] `u64`s, all in global
 /// memory; the launch must provide the shared bytes above.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn litmus_classify(
+#[kernel]
+pub unsafe fn litmus_classify(
     params: *const Params,
     locations: *mut u32,
     results: *mut u32,

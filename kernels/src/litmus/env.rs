@@ -14,7 +14,8 @@ use core::arch::asm;
 use layout::WARP_SIZE;
 use layout::litmus::{Location, Params, Preload, REGISTERS, STRESS_LINE_STRIDE, StressPattern, Test, rem};
 
-use crate::{atomic, global, order, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{atomic, global, thread};
 
 /// One testing thread's view of its launch.
 pub struct Env {
@@ -213,10 +214,11 @@ impl Env {
         }
         // SAFETY: the caller guarantees `control`.
         unsafe { atomic::global_fetch_add_u32(control, 1) };
+        // SAFETY: as above.
+        let arrived = unsafe { AtomicRef::<u32, Device>::from_ptr(control) };
         let everyone = self.params.instances();
         for _ in 0..self.params.sync_polls {
-            // SAFETY: as above.
-            if unsafe { order::load_relaxed_gpu(control) } >= everyone {
+            if arrived.load(Relaxed) >= everyone {
                 break;
             }
         }

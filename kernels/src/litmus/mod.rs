@@ -178,8 +178,8 @@ macro_rules! export {
             /// # Safety
             ///
             /// The litmus kernels' contract: see [`crate::litmus`].
-            #[unsafe(no_mangle)]
-            pub unsafe extern "ptx-kernel" fn $symbol(
+            #[kernel]
+            pub unsafe fn $symbol(
                 params: *const layout::litmus::Params,
                 shift: u32,
                 locations: *mut u32,

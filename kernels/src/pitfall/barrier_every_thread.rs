@@ -22,8 +22,8 @@ use crate::{shared, thread};
 ///
 /// `input` must hold `n` values and `out` one word per block; the launch
 /// must provide `block * 4` bytes of shared memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_barrier_every_thread(input: *const u32, n: usize, out: *mut u32) {
+#[kernel]
+pub unsafe fn pitfall_barrier_every_thread(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     let i = thread::index_1d();
     let tid = thread::thread_idx_x();

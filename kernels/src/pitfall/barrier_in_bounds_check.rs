@@ -41,8 +41,8 @@ use crate::{shared, thread};
 /// undefined behaviour of the Rust code, because the tile is raw memory
 /// behind a pointer. Its barrier placement is undefined in the PTX ISA's
 /// terms (above); it is run only to show what it does.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_barrier_in_bounds_check(input: *const u32, n: usize, out: *mut u32) {
+#[kernel]
+pub unsafe fn pitfall_barrier_in_bounds_check(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     let i = thread::index_1d();
     if i >= n {

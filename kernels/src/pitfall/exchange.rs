@@ -76,8 +76,8 @@ unsafe fn exchange<const BLOCK_BARRIER: bool, const OTHER_WARP: bool>(out: *mut 
 /// # Safety
 ///
 /// As the launch says.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_warp_sync_same_warp(out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_warp_sync_same_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<false, false>(out, rounds) }
 }
@@ -100,8 +100,8 @@ pub unsafe extern "ptx-kernel" fn pitfall_warp_sync_same_warp(out: *mut u32, rou
 /// As the launch says. The reads race with the other warp's writes by
 /// design; a race on a `u32` in shared memory reads one whole value or
 /// another.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_warp_sync_other_warp(out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_warp_sync_other_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<false, true>(out, rounds) }
 }
@@ -120,8 +120,8 @@ pub unsafe extern "ptx-kernel" fn pitfall_warp_sync_other_warp(out: *mut u32, ro
 /// # Safety
 ///
 /// As the launch says.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_block_sync_other_warp(out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_block_sync_other_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<true, true>(out, rounds) }
 }
@@ -142,8 +142,8 @@ pub unsafe extern "ptx-kernel" fn pitfall_block_sync_other_warp(out: *mut u32, r
 /// # Safety
 ///
 /// As the launch says.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_block_sync_same_warp(out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_block_sync_same_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<true, false>(out, rounds) }
 }

@@ -20,8 +20,8 @@ use crate::{shared, thread};
 /// # Safety
 ///
 /// The launch must provide `FILL_BYTES` bytes of shared memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_fill_shared(pattern: u32) {
+#[kernel]
+pub unsafe fn pitfall_fill_shared(pattern: u32) {
     let local = shared::dynamic_shared::<u32>();
     let mut w = thread::thread_idx_x();
     while w < layout::pitfall::FILL_BYTES / 4 {

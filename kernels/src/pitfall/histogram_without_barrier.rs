@@ -70,13 +70,8 @@ unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
 /// # Safety
 ///
 /// As `histogram_privatized`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_histogram_no_zeroing_barrier(
-    input: *const u32,
-    n: usize,
-    bins: *mut u32,
-    num_bins: u32,
-) {
+#[kernel]
+pub unsafe fn pitfall_histogram_no_zeroing_barrier(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     // SAFETY: forwarded.
     unsafe { histogram::<false, true>(input, n, bins, num_bins) }
 }
@@ -98,13 +93,8 @@ pub unsafe extern "ptx-kernel" fn pitfall_histogram_no_zeroing_barrier(
 /// # Safety
 ///
 /// As `histogram_privatized`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_histogram_no_flush_barrier(
-    input: *const u32,
-    n: usize,
-    bins: *mut u32,
-    num_bins: u32,
-) {
+#[kernel]
+pub unsafe fn pitfall_histogram_no_flush_barrier(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     // SAFETY: forwarded.
     unsafe { histogram::<true, false>(input, n, bins, num_bins) }
 }

@@ -1,7 +1,8 @@
 use layout::pitfall::{PHASE_HEADER_WORDS, PHASE_TIMEOUTS};
 
 use super::phase_partials::{block_partial, combine};
-use crate::{atomic, order, shared, thread};
+use crate::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
+use crate::{atomic, shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one launch: partial sums, a grid-wide
 /// barrier made of a counter, then block 0 adds the partials. Correct only
@@ -37,8 +38,8 @@ use crate::{atomic, order, shared, thread};
 /// later blocks still write theirs: a data race in the PTX memory model's
 /// terms, on whole 32-bit words, which is the failure the ordinary launch is
 /// run to show.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
+#[kernel]
+pub unsafe fn pitfall_phase_grid_barrier(
     input: *const u32,
     n: usize,
     out: *mut u32,
@@ -56,12 +57,13 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
     // SAFETY: `scratch` holds the header and one partial per block.
     unsafe { partials.add(block).write(partial) };
     // Release: the partial before the arrival, for whoever sees the count.
-    order::fence_acq_rel_gpu();
+    fence(AcqRel, Device);
     // SAFETY: word 0 of `scratch` is the arrival counter.
     unsafe { atomic::global_add_u32(scratch, 1) };
-    let start = thread::global_timer_ns();
     // SAFETY: word 0 is the counter, written only by atomics.
-    while unsafe { order::load_relaxed_gpu(scratch) } < grid {
+    let arrived = unsafe { AtomicRef::<u32, Device>::from_ptr(scratch) };
+    let start = thread::global_timer_ns();
+    while arrived.load(Relaxed) < grid {
         if thread::global_timer_ns().wrapping_sub(start) > deadline_ns {
             // SAFETY: the header's timeout word counts the blocks that gave up.
             unsafe { atomic::global_add_u32(scratch.add(PHASE_TIMEOUTS), 1) };
@@ -69,7 +71,7 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_grid_barrier(
         }
     }
     // Acquire: every partial whose arrival the count showed.
-    order::fence_acq_rel_gpu();
+    fence(AcqRel, Device);
     if block == 0 {
         // SAFETY: one partial per block of the grid, and one output word.
         unsafe { combine(partials, grid, out) };

@@ -1,5 +1,6 @@
 use super::block_sum;
-use crate::{order, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// Sums `input[0..n]` grid-stride into one partial sum per block,
 /// `out[block]`: the first phase of a device-wide sum as its own launch.
@@ -24,8 +25,8 @@ use crate::{order, shared, thread};
 ///
 /// `input` must hold `n` values and `out` one word per block; the launch
 /// must provide the shared bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_phase_partials(input: *const u32, n: usize, out: *mut u32) {
+#[kernel]
+pub unsafe fn pitfall_phase_partials(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     // SAFETY: forwarded; every thread of the block calls it.
     let sum = unsafe { block_partial(input, n, local) };
@@ -73,7 +74,8 @@ pub(super) unsafe fn combine(partials: *const u32, grid: u32, out: *mut u32) {
     let mut total = 0u32;
     for b in 0..grid as usize {
         // SAFETY: `b < grid`, inside the partials.
-        total = total.wrapping_add(unsafe { order::load_relaxed_gpu(partials.add(b)) });
+        let partial = unsafe { AtomicRef::<u32, Device>::from_ptr(partials.add(b).cast_mut()) };
+        total = total.wrapping_add(partial.load(Relaxed));
     }
     // SAFETY: `out` holds one word.
     unsafe { out.write(total) };

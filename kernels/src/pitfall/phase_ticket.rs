@@ -1,7 +1,8 @@
 use layout::pitfall::PHASE_HEADER_WORDS;
 
 use super::phase_partials::{block_partial, combine};
-use crate::{atomic, order, shared, thread};
+use crate::order::{AcqRel, Device, fence};
+use crate::{atomic, shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one ordinary launch: partial sums,
 /// then the last block to take a ticket adds them. The deterministic sum's
@@ -27,8 +28,8 @@ use crate::{atomic, order, shared, thread};
 /// # Safety
 ///
 /// `input` must hold `n` values, `scratch` and `out` as above.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_phase_ticket(input: *const u32, n: usize, out: *mut u32, scratch: *mut u32) {
+#[kernel]
+pub unsafe fn pitfall_phase_ticket(input: *const u32, n: usize, out: *mut u32, scratch: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     // SAFETY: forwarded; every thread of the block calls it.
     let partial = unsafe { block_partial(input, n, local) };
@@ -39,11 +40,11 @@ pub unsafe extern "ptx-kernel" fn pitfall_phase_ticket(input: *const u32, n: usi
     let partials = scratch.wrapping_add(PHASE_HEADER_WORDS);
     // SAFETY: `scratch` holds the header and one partial per block.
     unsafe { partials.add(block).write(partial) };
-    order::fence_acq_rel_gpu();
+    fence(AcqRel, Device);
     // SAFETY: word 0 of `scratch` is the ticket counter.
     let ticket = unsafe { atomic::global_fetch_add_u32(scratch, 1) };
     if ticket + 1 == grid {
-        order::fence_acq_rel_gpu();
+        fence(AcqRel, Device);
         // SAFETY: one partial per block of the grid, and one output word.
         unsafe { combine(partials, grid, out) };
     }

@@ -1,6 +1,7 @@
 use layout::pitfall::{RECORD_READS, RECORD_TORN};
 
-use crate::{atomic, order, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{atomic, thread};
 
 /// The record's two fields in one 64-bit word, written by one store and read
 /// by one load: a fix of [`super::pitfall_record_two_atomics`].
@@ -21,24 +22,24 @@ use crate::{atomic, order, thread};
 /// # Safety
 ///
 /// As `pitfall_record_two_atomics`, and `scratch` 8-byte aligned.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_record_one_word(scratch: *mut u32, out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_record_one_word(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;
     }
-    let record = scratch.cast::<u64>();
+    // SAFETY: `scratch` is 8-byte aligned with two words at its start, and
+    // the word they make is written only by 64-bit stores.
+    let record = unsafe { AtomicRef::<u64, Device>::from_ptr(scratch.cast::<u64>()) };
     if thread::block_idx_x() == 0 {
         for k in 1..=rounds {
             // Field `a` is the low half and `b` the high half of the word.
-            // SAFETY: `scratch` is 8-byte aligned with two words at its start.
-            unsafe { order::store_relaxed_gpu_u64(record, (u64::from(k) << 32) | u64::from(k)) };
+            record.store((u64::from(k) << 32) | u64::from(k), Relaxed);
         }
         return;
     }
     let mut torn = 0u32;
     for _ in 0..rounds {
-        // SAFETY: as above; the word is written only by 64-bit stores.
-        let seen = unsafe { order::load_relaxed_gpu_u64(record) };
+        let seen = record.load(Relaxed);
         torn += u32::from(seen as u32 != (seen >> 32) as u32);
     }
     // SAFETY: `out` holds three counters.

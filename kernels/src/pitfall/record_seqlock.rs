@@ -1,6 +1,7 @@
 use layout::pitfall::{RECORD_READS, RECORD_RETRIES, RECORD_TORN, RECORD_TRIES as TRIES};
 
-use crate::{atomic, order, thread};
+use crate::order::{AcqRel, Acquire, AtomicRef, Device, Relaxed, Release, fence};
+use crate::{atomic, thread};
 
 /// The record's two fields behind a sequence lock: a fix of
 /// [`super::pitfall_record_two_atomics`] for records too wide for one word.
@@ -27,22 +28,27 @@ use crate::{atomic, order, thread};
 /// # Safety
 ///
 /// As `pitfall_record_two_atomics`.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_record_seqlock(scratch: *mut u32, out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_record_seqlock(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;
     }
-    let (a, b, sequence) = (scratch, scratch.wrapping_add(1), scratch.wrapping_add(2));
+    // SAFETY: the three words are `scratch`'s, written only by the writer's
+    // strong stores.
+    let (a, b, sequence) = unsafe {
+        (
+            AtomicRef::<u32, Device>::from_ptr(scratch),
+            AtomicRef::<u32, Device>::from_ptr(scratch.wrapping_add(1)),
+            AtomicRef::<u32, Device>::from_ptr(scratch.wrapping_add(2)),
+        )
+    };
     if thread::block_idx_x() == 0 {
         for k in 1..=rounds {
-            // SAFETY: the three words are `scratch`'s.
-            unsafe {
-                order::store_relaxed_gpu(sequence, 2 * k - 1);
-                order::fence_acq_rel_gpu();
-                order::store_relaxed_gpu(a, k);
-                order::store_relaxed_gpu(b, k);
-                order::store_release_gpu(sequence, 2 * k);
-            }
+            sequence.store(2 * k - 1, Relaxed);
+            fence(AcqRel, Device);
+            a.store(k, Relaxed);
+            b.store(k, Relaxed);
+            sequence.store(2 * k, Release);
         }
         return;
     }
@@ -53,13 +59,9 @@ pub unsafe extern "ptx-kernel" fn pitfall_record_seqlock(scratch: *mut u32, out:
         // never pauses it could otherwise starve, and nothing here may spin
         // without a bound.
         for _ in 0..TRIES {
-            // SAFETY: the three words are `scratch`'s, written only by the
-            // writer's strong stores.
-            let (before, seen_a, seen_b) =
-                unsafe { (order::load_acquire_gpu(sequence), order::load_relaxed_gpu(a), order::load_relaxed_gpu(b)) };
-            order::fence_acq_rel_gpu();
-            // SAFETY: as above.
-            let after = unsafe { order::load_relaxed_gpu(sequence) };
+            let (before, seen_a, seen_b) = (sequence.load(Acquire), a.load(Relaxed), b.load(Relaxed));
+            fence(AcqRel, Device);
+            let after = sequence.load(Relaxed);
             if before % 2 == 0 && before == after {
                 kept += 1;
                 torn += u32::from(seen_a != seen_b);

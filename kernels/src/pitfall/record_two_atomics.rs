@@ -1,6 +1,7 @@
 use layout::pitfall::{RECORD_READS, RECORD_TORN};
 
-use crate::{atomic, order, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{atomic, thread};
 
 /// A two-field record updated by two atomics, and readers that count the
 /// reads where the fields disagree: **broken**.
@@ -26,8 +27,8 @@ use crate::{atomic, order, thread};
 /// # Safety
 ///
 /// `scratch` and `out` as above, in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, rounds: u32) {
+#[kernel]
+pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;
     }
@@ -42,10 +43,11 @@ pub unsafe extern "ptx-kernel" fn pitfall_record_two_atomics(scratch: *mut u32, 
         }
         return;
     }
+    // SAFETY: both fields are words of `scratch`, written only by atomics.
+    let (a, b) = unsafe { (AtomicRef::<u32, Device>::from_ptr(a), AtomicRef::<u32, Device>::from_ptr(b)) };
     let mut torn = 0u32;
     for _ in 0..rounds {
-        // SAFETY: both fields are words of `scratch`, written only by atomics.
-        let (seen_a, seen_b) = unsafe { (order::load_relaxed_gpu(a), order::load_relaxed_gpu(b)) };
+        let (seen_a, seen_b) = (a.load(Relaxed), b.load(Relaxed));
         torn += u32::from(seen_a != seen_b);
     }
     // SAFETY: `out` holds three counters.

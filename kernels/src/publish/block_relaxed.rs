@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{Block, Relaxed};
 
 /// The page's broken variant: the same-block protocol with both flag
 /// operations relaxed. The flag is still atomic; the record is no longer
@@ -21,15 +21,8 @@ use crate::order;
 /// # Safety
 ///
 /// As [`publish_block_release_acquire`](super::publish_block_release_acquire).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_block_relaxed(
-    rounds: u32,
-    budget_ns: u64,
-    observed: *mut Payload,
-    totals: *mut Counts,
-) {
+#[kernel]
+pub unsafe fn publish_block_relaxed(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe {
-        protocol::same_block(order::store_relaxed_cta, order::load_relaxed_cta, rounds, budget_ns, observed, totals)
-    }
+    unsafe { protocol::same_block::<Block>(Relaxed, Relaxed, rounds, budget_ns, observed, totals) }
 }

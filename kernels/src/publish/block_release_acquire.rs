@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{Acquire, Block, Release};
 
 /// The page's worked example: thread 0 publishes a shared-memory record to
 /// thread 32 of the same block with a block-scoped release store, and thread
@@ -25,15 +25,8 @@ use crate::order;
 ///
 /// `observed` must hold one [`Payload`] (8 bytes) per block and `totals` one
 /// [`Counts`], both in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_block_release_acquire(
-    rounds: u32,
-    budget_ns: u64,
-    observed: *mut Payload,
-    totals: *mut Counts,
-) {
+#[kernel]
+pub unsafe fn publish_block_release_acquire(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe {
-        protocol::same_block(order::store_release_cta, order::load_acquire_cta, rounds, budget_ns, observed, totals)
-    }
+    unsafe { protocol::same_block::<Block>(Release, Acquire, rounds, budget_ns, observed, totals) }
 }

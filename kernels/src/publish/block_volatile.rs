@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{System, Volatile};
 
 /// The page's "volatile as synchronization" mistake, in one block: the
 /// same-block protocol with both flag operations volatile, as CUDA C++
@@ -27,13 +27,8 @@ use crate::order;
 /// # Safety
 ///
 /// As [`publish_block_release_acquire`](super::publish_block_release_acquire).
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_block_volatile(
-    rounds: u32,
-    budget_ns: u64,
-    observed: *mut Payload,
-    totals: *mut Counts,
-) {
+#[kernel]
+pub unsafe fn publish_block_volatile(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe { protocol::same_block(order::store_volatile, order::load_volatile, rounds, budget_ns, observed, totals) }
+    unsafe { protocol::same_block::<System>(Volatile, Volatile, rounds, budget_ns, observed, totals) }
 }

@@ -30,13 +30,8 @@ use super::protocol::{self, Counts, Payload};
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_cluster_barrier(
-    rounds: u32,
-    budget_ns: u64,
-    observed: *mut Payload,
-    totals: *mut Counts,
-) {
+#[kernel]
+pub unsafe fn publish_cluster_barrier(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     let _ = budget_ns;
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::barrier_across_a_cluster(rounds, observed, totals) }

@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{Cluster, Relaxed};
 
 /// The distributed-shared-memory protocol of
 /// [`publish_cluster_dsmem_release_acquire`](super::publish_cluster_dsmem_release_acquire)
@@ -20,22 +20,8 @@ use crate::order;
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_cluster_dsmem_relaxed(
-    rounds: u32,
-    budget_ns: u64,
-    observed: *mut Payload,
-    totals: *mut Counts,
-) {
+#[kernel]
+pub unsafe fn publish_cluster_dsmem_relaxed(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe {
-        protocol::across_a_cluster(
-            order::store_relaxed_cluster,
-            order::load_relaxed_cluster_dsmem,
-            rounds,
-            budget_ns,
-            observed,
-            totals,
-        )
-    }
+    unsafe { protocol::across_a_cluster::<Cluster>(Relaxed, Relaxed, rounds, budget_ns, observed, totals) }
 }

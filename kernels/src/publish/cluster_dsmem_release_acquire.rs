@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{Acquire, Cluster, Release};
 
 /// The page's worked example stretched across two blocks of one cluster:
 /// thread 0 of rank 0 writes the record into its own block's shared memory
@@ -34,22 +34,13 @@ use crate::order;
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_cluster_dsmem_release_acquire(
+#[kernel]
+pub unsafe fn publish_cluster_dsmem_release_acquire(
     rounds: u32,
     budget_ns: u64,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe {
-        protocol::across_a_cluster(
-            order::store_release_cluster,
-            order::load_acquire_cluster_dsmem,
-            rounds,
-            budget_ns,
-            observed,
-            totals,
-        )
-    }
+    unsafe { protocol::across_a_cluster::<Cluster>(Release, Acquire, rounds, budget_ns, observed, totals) }
 }

@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Payload};
-use crate::order;
+use crate::order::{Acquire, Block, Release};
 
 /// The wrong-scope variant at the cluster rung: the distributed-shared-memory
 /// protocol of
@@ -24,22 +24,13 @@ use crate::order;
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn publish_cluster_dsmem_wrong_scope(
+#[kernel]
+pub unsafe fn publish_cluster_dsmem_wrong_scope(
     rounds: u32,
     budget_ns: u64,
     observed: *mut Payload,
     totals: *mut Counts,
 ) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe {
-        protocol::across_a_cluster(
-            order::store_release_cta,
-            order::load_acquire_cta_dsmem,
-            rounds,
-            budget_ns,
-            observed,
-            totals,
-        )
-    }
+    unsafe { protocol::across_a_cluster::<Block>(Release, Acquire, rounds, budget_ns, observed, totals) }
 }

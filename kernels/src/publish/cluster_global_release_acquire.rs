@@ -1,4 +1,4 @@
-use crate::order;
+use crate::order::{Acquire, Cluster, Release};
 
 // ANCHOR: kernel
 super::across_blocks! {
@@ -28,6 +28,6 @@ super::across_blocks! {
     /// so every producer runs beside its consumer; the deadline (`budget_ns`)
     /// still bounds every wait. `flag_apart`, `preload` and `delay_ns` as in
     /// the grid variant.
-    publish_cluster_global_release_acquire = order::store_release_cluster, order::load_acquire_cluster;
+    publish_cluster_global_release_acquire = Release, Acquire at Cluster;
 }
 // ANCHOR_END: kernel

@@ -1,4 +1,4 @@
-use crate::order;
+use crate::order::{Device, Relaxed};
 
 // ANCHOR: kernel
 super::across_blocks! {
@@ -28,6 +28,6 @@ super::across_blocks! {
     /// resident when the grid fits the device, which the host arranges; if they
     /// are not, the consumer's deadline (`budget_ns`) turns the wait into counted
     /// timeouts, so the kernel always ends.
-    publish_grid_relaxed = order::store_relaxed_gpu, order::load_relaxed_gpu;
+    publish_grid_relaxed = Relaxed, Relaxed at Device;
 }
 // ANCHOR_END: kernel

@@ -1,4 +1,4 @@
-use crate::order;
+use crate::order::{Acquire, Device, Release};
 
 // ANCHOR: kernel
 super::across_blocks! {
@@ -27,6 +27,6 @@ super::across_blocks! {
     /// resident when the grid fits the device, which the host arranges; if they
     /// are not, the consumer's deadline (`budget_ns`) turns the wait into counted
     /// timeouts, so the kernel always ends.
-    publish_grid_release_acquire = order::store_release_gpu, order::load_acquire_gpu;
+    publish_grid_release_acquire = Release, Acquire at Device;
 }
 // ANCHOR_END: kernel

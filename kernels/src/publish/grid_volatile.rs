@@ -1,4 +1,4 @@
-use crate::order;
+use crate::order::{System, Volatile};
 
 super::across_blocks! {
     /// Publishing across blocks with a volatile flag: the page's "volatile as
@@ -27,5 +27,5 @@ super::across_blocks! {
     ///
     /// Progress: as [`publish_grid_relaxed`](super::publish_grid_relaxed); the
     /// consumer's deadline (`budget_ns`) bounds every wait.
-    publish_grid_volatile = order::store_volatile, order::load_volatile;
+    publish_grid_volatile = Volatile, Volatile at System;
 }

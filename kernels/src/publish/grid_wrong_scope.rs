@@ -1,4 +1,4 @@
-use crate::order;
+use crate::order::{Acquire, Block, Release};
 
 // ANCHOR: kernel
 super::across_blocks! {
@@ -16,6 +16,6 @@ super::across_blocks! {
     /// includes the other thread: they form no synchronization, and the memory
     /// model promises nothing about the record, or about when (if ever) the
     /// consumer sees the flag. Timeouts are one way that shows.
-    publish_grid_wrong_scope = order::store_release_cta, order::load_acquire_cta;
+    publish_grid_wrong_scope = Release, Acquire at Block;
 }
 // ANCHOR_END: kernel

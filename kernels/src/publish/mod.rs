@@ -49,13 +49,14 @@
 //! the kernel with a count instead of hanging the GPU.
 
 /// Exports one cross-block variant: `across_blocks! { /// docs
-/// symbol = store, load; }` is the kernel `symbol`, the cross-block protocol
-/// ([`protocol::across_blocks`]) with `store` and `load` as the flag
-/// operations, and with the `# Safety` section every cross-block variant
-/// shares. The body is written once, here; a variant is its docs and its two
-/// flag operations.
+/// symbol = Release, Acquire at Device; }` is the kernel `symbol`, the
+/// cross-block protocol ([`protocol::across_blocks`]) with its flag an
+/// `order::AtomicRef<u32, Device>` that the producer stores with `Release`
+/// and the consumer loads with `Acquire`, and with the `# Safety` section
+/// every cross-block variant shares. The body is written once, here; a
+/// variant is its docs, its two orderings and its scope.
 macro_rules! across_blocks {
-    ($(#[$doc:meta])* $symbol:ident = $store:path, $load:path;) => {
+    ($(#[$doc:meta])* $symbol:ident = $store:ident, $load:ident at $scope:ident;) => {
         $(#[$doc])*
         ///
         /// # Safety
@@ -64,8 +65,8 @@ macro_rules! across_blocks {
         /// `flag_apart` or not: the offset is taken mod the slot count),
         /// `observed` `pairs` payloads and `totals` one
         /// [`Counts`](crate::publish::Counts), all in global memory.
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $symbol(
+        #[kernel]
+        pub unsafe fn $symbol(
             slots: *mut $crate::publish::Slot,
             rounds: u32,
             budget_ns: u64,
@@ -77,7 +78,7 @@ macro_rules! across_blocks {
         ) {
             // SAFETY: forwarded from this kernel's contract.
             unsafe {
-                $crate::publish::protocol::across_blocks(
+                $crate::publish::protocol::across_blocks::<$scope>(
                     $store,
                     $load,
                     slots,

@@ -5,24 +5,17 @@
 pub use layout::publish::{CONSUMER, PRODUCER};
 pub use layout::publish::{Counts, Payload, Slot};
 
+use crate::order::{AtomicRef, LoadOrdering, Scope, StoreOrdering};
+#[cfg(feature = "hopper")]
+use crate::order::{DsmemAtomicRef, DsmemLoadOrdering};
 use crate::{atomic, global, shared, thread};
 
-/// A flag store: `st.release.*`, `st.relaxed.*` or `st.volatile`.
-pub type StoreFlag = unsafe fn(*mut u32, u32);
-/// A flag load: `ld.acquire.*`, `ld.relaxed.*` or `ld.volatile`.
-pub type LoadFlag = unsafe fn(*const u32) -> u32;
-
-/// Spins on `load(flag)` until it reads non-zero (true) or the global timer
-/// passes `deadline` (false).
-///
-/// # Safety
-///
-/// `flag` must be valid for `load`.
+/// Spins on `ready.load(order)` until it reads non-zero (true) or the global
+/// timer passes `deadline` (false).
 #[inline(always)]
-unsafe fn wait(load: LoadFlag, flag: *const u32, deadline: u64) -> bool {
+fn wait<S: Scope>(ready: AtomicRef<u32, S>, order: impl LoadOrdering<u32, S>, deadline: u64) -> bool {
     loop {
-        // SAFETY: the caller guarantees `flag` is valid.
-        if unsafe { load(flag) } != 0 {
+        if ready.load(order) != 0 {
             return true;
         }
         if thread::global_timer_ns() > deadline {
@@ -32,40 +25,51 @@ unsafe fn wait(load: LoadFlag, flag: *const u32, deadline: u64) -> bool {
 }
 
 // ANCHOR: produce
-/// The producer's half: ordinary stores of the payload in `slot`, then the
-/// flag at `flag` (the slot's own `ready`, or another slot's).
+/// The producer's half, the page's `produce_record`: ordinary stores of the
+/// payload in `slot`, then `ready.store(1, order)` of the flag at
+/// `ready_storage` (the slot's own `ready`, or another slot's), with the
+/// variant's scope `S` and ordering.
 ///
 /// # Safety
 ///
-/// `slot` must point to a live [`Slot`], and `flag` to a live `u32` that
-/// `store` can write.
+/// `slot` must point to a live [`Slot`], and `ready_storage` to a live,
+/// aligned `u32`.
 #[inline(always)]
-unsafe fn produce(store: StoreFlag, slot: *mut Slot, flag: *mut u32) {
-    // SAFETY: the caller guarantees `slot` and `flag` are valid. The two
-    // payload stores are plain `st`; only `store` decides whether they are
-    // published.
+unsafe fn produce<S: Scope>(slot: *mut Slot, ready_storage: *mut u32, order: impl StoreOrdering<u32, S>) {
+    // SAFETY: the caller guarantees `slot` and `ready_storage` are valid.
+    // The two payload stores are plain `st`; only the flag's ordering
+    // decides whether they are published.
     unsafe {
+        let ready = AtomicRef::<u32, S>::from_ptr(ready_storage);
         (*slot).payload.id = Payload::PUBLISHED.id;
         (*slot).payload.score = Payload::PUBLISHED.score;
-        store(flag, 1);
+        ready.store(1, order);
     }
 }
 
-/// The consumer's half: wait for the flag at `flag`, then read the payload
-/// in `slot` with ordinary loads. Returns the record read, or `None` on
-/// timeout.
+/// The consumer's half, the page's `consume_record`: wait until
+/// `ready.load(order)` of the flag at `ready_storage` reads 1, then read the
+/// payload in `slot` with ordinary loads. Returns the record read, or `None`
+/// on timeout.
 ///
 /// # Safety
 ///
-/// `slot` must point to a live [`Slot`], and `flag` to a live `u32` that
-/// `load` can read.
+/// `slot` must point to a live [`Slot`], and `ready_storage` to a live,
+/// aligned `u32`.
 #[inline(always)]
-unsafe fn consume(load: LoadFlag, slot: *const Slot, flag: *const u32, deadline: u64) -> Option<Payload> {
-    // SAFETY: the caller guarantees `slot` is valid. The payload is read only
-    // after `wait` saw the flag; the asm of `load` keeps the compiler from
-    // moving these loads above it, so only the hardware's ordering is tested.
+unsafe fn consume<S: Scope>(
+    slot: *const Slot,
+    ready_storage: *mut u32,
+    order: impl LoadOrdering<u32, S>,
+    deadline: u64,
+) -> Option<Payload> {
+    // SAFETY: the caller guarantees `slot` and `ready_storage` are valid.
+    // The payload is read only after `wait` saw the flag; the asm of the
+    // flag's load keeps the compiler from moving these loads above it, so
+    // only the hardware's ordering is tested.
     unsafe {
-        if wait(load, flag, deadline) {
+        let ready = AtomicRef::<u32, S>::from_ptr(ready_storage);
+        if wait(ready, order, deadline) {
             Some(Payload { id: (*slot).payload.id, score: (*slot).payload.score })
         } else {
             None
@@ -101,7 +105,8 @@ unsafe fn report(totals: *mut Counts, counts: &Counts) {
 
 // ANCHOR: same_block
 /// The same-block protocol, `rounds` times: thread [`PRODUCER`] publishes to
-/// thread [`CONSUMER`] through a [`Slot`] in shared memory.
+/// thread [`CONSUMER`] through a [`Slot`] in shared memory, its flag an
+/// [`AtomicRef`] at scope `S` stored with `store` and loaded with `load`.
 ///
 /// Launch: any grid of blocks of at least 33 threads (the page uses 64), 16
 /// bytes of dynamic shared memory. Each block is an independent instance of
@@ -114,9 +119,9 @@ unsafe fn report(totals: *mut Counts, counts: &Counts) {
 /// both in global memory; the launch must provide 16 bytes of shared memory.
 #[cfg(not(feature = "hopper"))]
 #[inline(always)]
-pub unsafe fn same_block(
-    store: StoreFlag,
-    load: LoadFlag,
+pub unsafe fn same_block<S: Scope>(
+    store: impl StoreOrdering<u32, S>,
+    load: impl LoadOrdering<u32, S>,
     rounds: u32,
     budget_ns: u64,
     observed: *mut Payload,
@@ -144,10 +149,10 @@ pub unsafe fn same_block(
 
         if tid == PRODUCER {
             // SAFETY: `slot` is this block's shared slot.
-            unsafe { produce(store, slot, &raw mut (*slot).ready) };
+            unsafe { produce::<S>(slot, &raw mut (*slot).ready, store) };
         } else if tid == CONSUMER {
             // SAFETY: as above.
-            let seen = unsafe { consume(load, slot, &raw const (*slot).ready, deadline) };
+            let seen = unsafe { consume::<S>(slot, &raw mut (*slot).ready, load, deadline) };
             tally(&mut counts, seen);
             last = seen.unwrap_or(Payload::EMPTY);
         }
@@ -192,8 +197,9 @@ pub struct Setup {
 
 /// The cross-block protocol, `rounds` times: thread 0 of block `2p` publishes
 /// to thread 0 of block `2p + 1` through the payload of `slots[p * rounds + r]`
-/// and the flag that `setup` places, with the preload and delay it asks for. The other threads of each block do
-/// nothing.
+/// and the flag that `setup` places (an [`AtomicRef`] at scope `S`, stored
+/// with `store` and loaded with `load`), with the preload and delay it asks
+/// for. The other threads of each block do nothing.
 ///
 /// Launch: an even number of blocks, all of which must fit on the device at
 /// once for the producer of a pair to run while its consumer waits (the host
@@ -206,9 +212,9 @@ pub struct Setup {
 /// `gridDim.x / 2` payloads and `totals` one [`Counts`], all in global memory.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn across_blocks(
-    store: StoreFlag,
-    load: LoadFlag,
+pub unsafe fn across_blocks<S: Scope>(
+    store: impl StoreOrdering<u32, S>,
+    load: impl LoadOrdering<u32, S>,
     slots: *mut Slot,
     rounds: u32,
     budget_ns: u64,
@@ -240,7 +246,7 @@ pub unsafe fn across_blocks(
             }
             let (slot, flag) = round(r);
             // SAFETY: as above.
-            unsafe { produce(store, slot, flag) };
+            unsafe { produce::<S>(slot, flag, store) };
         }
         return;
     }
@@ -265,7 +271,7 @@ pub unsafe fn across_blocks(
             }
         }
         // SAFETY: as above.
-        let seen = unsafe { consume(load, slot, flag, deadline) };
+        let seen = unsafe { consume::<S>(slot, flag, load, deadline) };
         tally(&mut counts, seen);
         last = seen.unwrap_or(Payload::EMPTY);
     }
@@ -275,12 +281,6 @@ pub unsafe fn across_blocks(
         report(totals, &counts);
     }
 }
-
-/// A flag load through distributed shared memory: `ld.acquire.*` or
-/// `ld.relaxed.*` with the `.shared::cluster` state space, on an address
-/// from `shared::cluster_address`.
-#[cfg(feature = "hopper")]
-pub type LoadRemoteFlag = unsafe fn(u32) -> u32;
 
 /// The cluster rank of the block whose thread 0 produces, in a cluster
 /// variant.
@@ -321,10 +321,11 @@ unsafe fn read_remote(slot: u32) -> Payload {
 /// The distributed-shared-memory protocol, `rounds` times: thread 0 of the
 /// block of rank [`PRODUCER_RANK`] writes the record into its *own* shared
 /// [`Slot`] with ordinary stores and sets the slot's flag with `store`, as
-/// the page's producer does; thread 0 of the block of rank
-/// [`CONSUMER_RANK`], in the same cluster, reaches into that block's shared
-/// memory (`mapa`), spins on the flag with `load` until the deadline, and
-/// reads the record with plain `ld.shared::cluster`.
+/// the page's producer does (an [`AtomicRef`] at scope `S`); thread 0 of the
+/// block of rank [`CONSUMER_RANK`], in the same cluster, reaches into that
+/// block's shared memory (`mapa`), spins on the flag with `load` (a
+/// [`DsmemAtomicRef`] at scope `S`) until the deadline, and reads the record
+/// with plain `ld.shared::cluster`.
 ///
 /// Each round is framed by cluster barriers, as the same-block protocol's
 /// by block barriers: the producer resets the slot, a barrier orders the
@@ -345,9 +346,9 @@ unsafe fn read_remote(slot: u32) -> Payload {
 /// and provide 16 bytes of shared memory.
 #[cfg(feature = "hopper")]
 #[inline(always)]
-pub unsafe fn across_a_cluster(
-    store: StoreFlag,
-    load: LoadRemoteFlag,
+pub unsafe fn across_a_cluster<S: Scope>(
+    store: impl StoreOrdering<u32, S>,
+    load: impl DsmemLoadOrdering<S>,
     rounds: u32,
     budget_ns: u64,
     observed: *mut Payload,
@@ -380,13 +381,18 @@ pub unsafe fn across_a_cluster(
         if lead && rank == PRODUCER_RANK {
             // SAFETY: `slot` is this block's shared slot; the flag is its own
             // `ready`, stored through a generic address.
-            unsafe { produce(store, slot, &raw mut (*slot).ready) };
+            unsafe { produce::<S>(slot, &raw mut (*slot).ready, store) };
         } else if lead && rank == CONSUMER_RANK {
             // SAFETY: `remote` is the producer block's slot, alive until the
             // barrier below. The asm of `load` and of the payload loads keeps
             // the compiler from moving the payload reads above the flag's.
-            let seen =
-                unsafe { if wait_remote(load, remote + READY, deadline) { Some(read_remote(remote)) } else { None } };
+            let seen = unsafe {
+                if wait_remote(DsmemAtomicRef::<S>::from_address(remote + READY), load, deadline) {
+                    Some(read_remote(remote))
+                } else {
+                    None
+                }
+            };
             tally(&mut counts, seen);
             last = seen.unwrap_or(Payload::EMPTY);
         }
@@ -406,16 +412,11 @@ pub unsafe fn across_a_cluster(
 }
 
 /// [`wait`] for a flag in another block's shared memory.
-///
-/// # Safety
-///
-/// `flag` must be the cluster address of a live, aligned `u32`.
 #[cfg(feature = "hopper")]
 #[inline(always)]
-unsafe fn wait_remote(load: LoadRemoteFlag, flag: u32, deadline: u64) -> bool {
+fn wait_remote<S: Scope>(ready: DsmemAtomicRef<S>, order: impl DsmemLoadOrdering<S>, deadline: u64) -> bool {
     loop {
-        // SAFETY: the caller guarantees `flag` is valid.
-        if unsafe { load(flag) } != 0 {
+        if ready.load(order) != 0 {
             return true;
         }
         if thread::global_timer_ns() > deadline {

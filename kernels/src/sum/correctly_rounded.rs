@@ -1,6 +1,7 @@
 use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 
-use crate::{atomic, global, order, shared, thread, warp};
+use crate::order::{AcqRel, Device, fence};
+use crate::{atomic, global, shared, thread, warp};
 
 /// Float4 loads each thread keeps in flight ahead of the quads it is adding:
 /// the next trip's loads are issued before this trip's additions, so the
@@ -104,13 +105,8 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// limbs inside 64 bits: every thread normalizes its own limbs, so a warp's
 /// sum of them is below 32 · 2^32 = 2^37, each piece of a block's or warp's
 /// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
-    input: *const f32,
-    total: *mut f32,
-    n: usize,
-    acc: *mut Superaccumulator,
-) {
+#[kernel]
+pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     let tid = thread::thread_idx_x();
     let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
     let g = thread::index_1d();
@@ -217,7 +213,7 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
     }
     // Release side: this thread's atomics come before its block's ticket.
     if added {
-        order::fence_acq_rel_gpu();
+        fence(AcqRel, Device);
     }
     // The warp's sum goes to a slot in shared memory: limb 0 of the warp's
     // lane 0, which its limb path no longer needs (the warp's limb sums are
@@ -255,7 +251,7 @@ pub unsafe extern "ptx-kernel" fn sum_correctly_rounded(
         added = unsafe { add_f64(acc, slot) };
     }
     if added {
-        order::fence_acq_rel_gpu();
+        fence(AcqRel, Device);
     }
     // Every lane's fence comes before lane 0's ticket (`bar.warp.sync`
     // orders memory among the lanes it synchronizes).
@@ -336,7 +332,7 @@ unsafe fn add_f64(acc: *mut Superaccumulator, v: f64) -> bool {
 #[inline(never)]
 unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
     // Acquire side: every other block fenced its atomics before its ticket.
-    order::fence_acq_rel_gpu();
+    fence(AcqRel, Device);
     let mut sum = [0i64; LIMBS];
     let mut k = 0;
     while k < LIMBS {

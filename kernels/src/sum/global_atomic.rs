@@ -19,8 +19,8 @@ use crate::{atomic, thread};
 ///
 /// `input` must point to `n` readable `f32` in global memory and `total` to
 /// one writable, 4-byte aligned `f32` in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
+#[kernel]
+pub unsafe fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
     let i = thread::index_1d();
     if i < n {
         // SAFETY: `i < n` keeps the read inside the input the caller provided,

@@ -24,8 +24,8 @@ use crate::{atomic, shared, thread};
 ///
 /// `input` must point to `n` readable `f32` and `total` to one writable `f32`,
 /// both in global memory; the launch must provide the shared bytes above.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sum_warp_shuffle(input: *const f32, total: *mut f32, n: usize) {
+#[kernel]
+pub unsafe fn sum_warp_shuffle(input: *const f32, total: *mut f32, n: usize) {
     let i = thread::index_1d();
     // SAFETY: guarded by `i < n`.
     let value = if i < n { unsafe { *input.add(i) } } else { 0.0 };

@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Record};
-use crate::order;
+use crate::order::{Acquire, Device};
 
 /// Consuming a CPU thread's records at the wrong scope: `ld.acquire.gpu` of
 /// each flag. Invalid for a host producer.
@@ -28,8 +28,8 @@ use crate::order;
 ///
 /// `records` and `flags` must each hold `slots` elements the device can
 /// read, and `totals` one `Counts` in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_cpu_to_gpu_acquire_gpu(
+#[kernel]
+pub unsafe fn system_cpu_to_gpu_acquire_gpu(
     records: *const Record,
     flags: *const u32,
     slots: u32,
@@ -39,5 +39,5 @@ pub unsafe extern "ptx-kernel" fn system_cpu_to_gpu_acquire_gpu(
 ) {
     // SAFETY: forwarded from this kernel's contract; the host's blocks are
     // whole warps.
-    unsafe { protocol::consume(order::load_acquire_gpu, records, flags, slots, round, budget_ns, totals) }
+    unsafe { protocol::consume::<Device>(Acquire, records, flags, slots, round, budget_ns, totals) }
 }

@@ -1,5 +1,5 @@
 use super::protocol::{self, Counts, Record};
-use crate::order;
+use crate::order::{Acquire, System};
 
 /// Consuming a CPU thread's records, correctly: `ld.acquire.sys` of each flag,
 /// then plain loads of the record.
@@ -28,8 +28,8 @@ use crate::order;
 ///
 /// `records` and `flags` must each hold `slots` elements the device can
 /// read, and `totals` one `Counts` in global memory.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_cpu_to_gpu_acquire_sys(
+#[kernel]
+pub unsafe fn system_cpu_to_gpu_acquire_sys(
     records: *const Record,
     flags: *const u32,
     slots: u32,
@@ -39,5 +39,5 @@ pub unsafe extern "ptx-kernel" fn system_cpu_to_gpu_acquire_sys(
 ) {
     // SAFETY: forwarded from this kernel's contract; the host's blocks are
     // whole warps.
-    unsafe { protocol::consume(order::load_acquire_sys, records, flags, slots, round, budget_ns, totals) }
+    unsafe { protocol::consume::<System>(Acquire, records, flags, slots, round, budget_ns, totals) }
 }

@@ -1,5 +1,5 @@
 use super::protocol::{self, Record};
-use crate::order;
+use crate::order::{Relaxed, System};
 
 /// Publishing to a CPU thread with a relaxed flag: `st.relaxed.sys`. Invalid.
 ///
@@ -23,13 +23,8 @@ use crate::order;
 ///
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_gpu_to_cpu_relaxed_sys(
-    records: *mut Record,
-    flags: *mut u32,
-    slots: u32,
-    round: u32,
-) {
+#[kernel]
+pub unsafe fn system_gpu_to_cpu_relaxed_sys(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe { protocol::produce(order::store_relaxed_sys, records, flags, slots, round) }
+    unsafe { protocol::produce::<System>(Relaxed, records, flags, slots, round) }
 }

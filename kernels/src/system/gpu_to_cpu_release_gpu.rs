@@ -1,5 +1,5 @@
 use super::protocol::{self, Record};
-use crate::order;
+use crate::order::{Device, Release};
 
 /// Publishing to a CPU thread at the wrong scope: `st.release.gpu` of each
 /// flag. Invalid for a host consumer.
@@ -25,13 +25,8 @@ use crate::order;
 ///
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_gpu_to_cpu_release_gpu(
-    records: *mut Record,
-    flags: *mut u32,
-    slots: u32,
-    round: u32,
-) {
+#[kernel]
+pub unsafe fn system_gpu_to_cpu_release_gpu(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe { protocol::produce(order::store_release_gpu, records, flags, slots, round) }
+    unsafe { protocol::produce::<Device>(Release, records, flags, slots, round) }
 }

@@ -1,5 +1,5 @@
 use super::protocol::{self, Record};
-use crate::order;
+use crate::order::{Release, System};
 
 /// Publishing to a CPU thread, correctly: plain stores of each slot's record,
 /// then `st.release.sys` of its flag.
@@ -25,13 +25,8 @@ use crate::order;
 ///
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn system_gpu_to_cpu_release_sys(
-    records: *mut Record,
-    flags: *mut u32,
-    slots: u32,
-    round: u32,
-) {
+#[kernel]
+pub unsafe fn system_gpu_to_cpu_release_sys(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
     // SAFETY: forwarded from this kernel's contract.
-    unsafe { protocol::produce(order::store_release_sys, records, flags, slots, round) }
+    unsafe { protocol::produce::<System>(Release, records, flags, slots, round) }
 }

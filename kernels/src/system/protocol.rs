@@ -4,12 +4,8 @@
 pub use layout::publish::Counts;
 pub use layout::system::Record;
 
+use crate::order::{AtomicRef, LoadOrdering, Scope, StoreOrdering};
 use crate::{atomic, thread, warp};
-
-/// A flag store: `st.release.sys`, `st.release.gpu` or `st.relaxed.sys`.
-pub type StoreFlag = unsafe fn(*mut u32, u32);
-/// A flag load: `ld.acquire.sys`, `ld.acquire.gpu` or `ld.relaxed.sys`.
-pub type LoadFlag = unsafe fn(*const u32) -> u32;
 
 /// Threads in the grid: the stride of the slot loop.
 #[inline(always)]
@@ -20,10 +16,12 @@ fn grid_threads() -> usize {
 // ANCHOR: produce
 /// The GPU producer: for each of this thread's slots (`index_1d()`, then
 /// every grid's width further on), the round's [`Record`] with ordinary
-/// stores, then the flag set to `round` with `store`.
+/// stores, then `flag.store(round, order)`, the flag an [`AtomicRef`] at
+/// scope `S`.
 ///
-/// The record's four stores are plain `st`: only `store` decides whether a
-/// host thread that reads the flag also reads them. The flag store's asm
+/// The record's four stores are plain `st`: only the flag's scope and
+/// ordering decide whether a host thread that reads the flag also reads
+/// them. The flag store's asm
 /// clobbers memory, so the compiler keeps the record's stores before it, and
 /// only the hardware's ordering is tested.
 ///
@@ -32,35 +30,37 @@ fn grid_threads() -> usize {
 /// `records` and `flags` must each hold `slots` elements in memory the
 /// device can write (mapped host memory here).
 #[inline(always)]
-pub unsafe fn produce(store: StoreFlag, records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
+pub unsafe fn produce<S: Scope>(
+    order: impl StoreOrdering<u32, S>,
+    records: *mut Record,
+    flags: *mut u32,
+    slots: u32,
+    round: u32,
+) {
     let mut i = thread::index_1d();
     while i < slots as usize {
         let record = Record::expected(round, i as u32);
         // SAFETY: `i < slots`, and the caller guarantees `slots` records and
         // flags. Each word is one aligned `u32` of the record.
         unsafe {
+            let flag = AtomicRef::<u32, S>::from_ptr(flags.add(i));
             let words = (&raw mut (*records.add(i)).words).cast::<u32>();
             for (k, word) in record.words.iter().enumerate() {
                 words.add(k).write(*word);
             }
-            store(flags.add(i), round);
+            flag.store(round, order);
         }
         i += grid_threads();
     }
 }
 // ANCHOR_END: produce
 
-/// Spins on `load(flag)` until it reads `round` (true) or the global timer
-/// passes `deadline` (false).
-///
-/// # Safety
-///
-/// `flag` must be valid for `load`.
+/// Spins on `flag.load(order)` until it reads `round` (true) or the global
+/// timer passes `deadline` (false).
 #[inline(always)]
-unsafe fn wait(load: LoadFlag, flag: *const u32, round: u32, deadline: u64) -> bool {
+fn wait<S: Scope>(flag: AtomicRef<u32, S>, order: impl LoadOrdering<u32, S>, round: u32, deadline: u64) -> bool {
     loop {
-        // SAFETY: the caller guarantees `flag` is valid.
-        if unsafe { load(flag) } == round {
+        if flag.load(order) == round {
             return true;
         }
         if thread::global_timer_ns() > deadline {
@@ -86,10 +86,10 @@ unsafe fn warp_sum(mut value: u32) -> u32 {
 }
 
 // ANCHOR: consume
-/// The GPU consumer: for each of this thread's slots, wait until `load`
-/// reads the flag as `round` (or the deadline, `budget_ns` after this thread
-/// started, passes: a timeout), then read the record with ordinary loads and
-/// count it stale unless every word is [`Record::expected`]. The warp's
+/// The GPU consumer: for each of this thread's slots, wait until
+/// `flag.load(order)` reads `round`, the flag an [`AtomicRef`] at scope `S`
+/// (or until the deadline, `budget_ns` after this thread started, passes: a
+/// timeout), then read the record with ordinary loads and count it stale unless every word is [`Record::expected`]. The warp's
 /// counts are summed with shuffles and lane 0 adds them to `totals`, three
 /// atomics a warp instead of three a thread.
 ///
@@ -100,8 +100,8 @@ unsafe fn warp_sum(mut value: u32) -> u32 {
 /// number of warps (the shuffles need all 32 lanes).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe fn consume(
-    load: LoadFlag,
+pub unsafe fn consume<S: Scope>(
+    order: impl LoadOrdering<u32, S>,
     records: *const Record,
     flags: *const u32,
     slots: u32,
@@ -113,8 +113,10 @@ pub unsafe fn consume(
     let mut counts = Counts::default();
     let mut i = thread::index_1d();
     while i < slots as usize {
-        // SAFETY: `i < slots`, the flags the caller provided.
-        if unsafe { wait(load, flags.add(i), round, deadline) } {
+        // SAFETY: `i < slots`, the flags the caller provided; the flag is
+        // only loaded.
+        let flag = unsafe { AtomicRef::<u32, S>::from_ptr(flags.add(i).cast_mut()) };
+        if wait(flag, order, round, deadline) {
             let mut seen = Record::default();
             // SAFETY: as above, for the records. The loads come after
             // `wait`'s flag load in program order, and its asm clobbers

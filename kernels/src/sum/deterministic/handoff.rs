@@ -11,7 +11,8 @@ use layout::sum::deterministic::{HANDOFF_CHUNKS, Handoff};
 use super::addition_order::{Quads, lane_sum};
 use super::combine::Quad;
 use super::ticket;
-use crate::{order, shared, thread, warp};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread, warp};
 
 /// Handoff slots one thread of the combining block loads at once.
 const GATHER: usize = 8;
@@ -75,9 +76,13 @@ pub(super) unsafe fn combine(
         // trip to L2 rather than one each.
         let words: [u64; GATHER] = core::array::from_fn(|j| {
             let chunk = first + j as u32 * stride;
-            // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
-            // `Handoff`.
-            if chunk < chunks { unsafe { order::load_relaxed_gpu_u64(slots.add(chunk as usize)) } } else { FULL }
+            if chunk < chunks {
+                // SAFETY: `chunk < chunks <= HANDOFF_CHUNKS`, a slot of the
+                // `Handoff`.
+                unsafe { AtomicRef::<u64, Device>::from_ptr(slots.add(chunk as usize)) }.load(Relaxed)
+            } else {
+                FULL
+            }
         });
         // An index loop: the array's by-value iterator would live in
         // local memory.
@@ -91,12 +96,12 @@ pub(super) unsafe fn combine(
             // each slot below `chunks` is read and reset by one thread.
             unsafe {
                 let value = if chunk < chunks {
-                    let slot = slots.add(chunk as usize);
+                    let slot = AtomicRef::<u64, Device>::from_ptr(slots.add(chunk as usize));
                     let mut word = words[j];
                     while word & FULL == 0 {
-                        word = order::load_relaxed_gpu_u64(slot);
+                        word = slot.load(Relaxed);
                     }
-                    order::store_relaxed_gpu_u64(slot, 0);
+                    slot.store(0, Relaxed);
                     // Single-copy atomicity: the low half is the sum that
                     // was stored with the flag, never an older value.
                     f32::from_bits(word as u32)

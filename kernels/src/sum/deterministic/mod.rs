@@ -115,8 +115,8 @@ use crate::{shared, thread, warp};
 /// launch; `total`, `partials` and `handoff` as above, all in global memory.
 /// `partials` must be 16-byte aligned (any device allocation is: the driver
 /// aligns them to 256 bytes): the combine reads it as float4s.
-#[unsafe(no_mangle)]
-pub unsafe extern "ptx-kernel" fn sum_deterministic(
+#[kernel]
+pub unsafe fn sum_deterministic(
     input: *const f32,
     total: *mut f32,
     n: usize,

@@ -5,7 +5,7 @@
 
 use layout::sum::deterministic::{FULL, HANDOFF_CHUNKS};
 
-use crate::order;
+use crate::order::{AtomicRef, Device, Relaxed};
 
 /// How a launch's chunk sums reach the block that combines them: a function
 /// of the number of chunks and the grid, the same in every block.
@@ -56,7 +56,8 @@ impl Sink {
         // first `HANDOFF_CHUNKS`, which is all a handoff launch has.
         unsafe {
             if self.route == Route::Handoff {
-                order::store_relaxed_gpu_u64(self.slots.add(chunk), FULL | u64::from(sum.to_bits()));
+                AtomicRef::<u64, Device>::from_ptr(self.slots.add(chunk))
+                    .store(FULL | u64::from(sum.to_bits()), Relaxed);
             } else {
                 self.partials.add(chunk).write(sum);
             }

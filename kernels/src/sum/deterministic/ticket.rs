@@ -7,7 +7,8 @@
 #[cfg(doc)]
 use layout::sum::deterministic::Handoff;
 
-use crate::{atomic, order, thread};
+use crate::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
+use crate::{atomic, thread};
 
 /// The handoff route's start ticket, taken by thread 0 of each block before
 /// any load: the ticket's value before the increment, `grid - 1` in the
@@ -44,7 +45,7 @@ pub(super) unsafe fn last_to_finish(ticket: *mut u32, stored: bool, tid: u32, gr
     // Release side: order this thread's partial stores before
     // anything it or its block does next, at device scope.
     if stored {
-        order::fence_acq_rel_gpu();
+        fence(AcqRel, Device);
     }
     let mut last = false;
     // A barrier first: thread 0 takes the ticket for the whole block,
@@ -57,7 +58,7 @@ pub(super) unsafe fn last_to_finish(ticket: *mut u32, stored: bool, tid: u32, gr
         if last {
             // Acquire side: every other block fenced before its
             // ticket.
-            order::fence_acq_rel_gpu();
+            fence(AcqRel, Device);
         }
     }
     // SAFETY: reached by every thread of the block.
@@ -79,6 +80,6 @@ pub(super) unsafe fn finish(total: *mut f32, result: f32, ticket: *mut u32) {
     // ticket's final value in this launch.
     unsafe {
         total.write(result);
-        order::store_relaxed_gpu(ticket, 0);
+        AtomicRef::<u32, Device>::from_ptr(ticket).store(0, Relaxed);
     }
 }
