@@ -609,7 +609,7 @@ fn broken_variants_run_to_the_end(gpu: &Gpu) -> Result<(), String> {
             return Err(format!("  {}: rounds unaccounted for: {c:?}", variant.symbol()));
         }
         let row = publish::PublishRow { variant, geometry, counts: c };
-        println!("  {}: {}", variant.symbol(), publish::Verdict::of(&row).text());
+        println!("  {}: {}", variant.symbol(), row.verdict().text());
     }
     Ok(())
 }
