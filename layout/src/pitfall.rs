@@ -33,16 +33,21 @@ pub enum Pitfall {
     UnresetAccumulator,
     /// A golden-value `==` test on a float atomic sum (page 1's pitfalls).
     GoldenEquality,
+    /// Page 2's `producer_consumer_demo` with a relaxed flag (page 2's
+    /// practice task: "create one relaxed-order variant and document why a
+    /// passing relaxed run is not a correctness proof").
+    RelaxedFlag,
 }
 
 impl Pitfall {
     /// Every pitfall, in the order `host pitfalls` runs them.
-    pub const ALL: [Pitfall; 8] = [
+    pub const ALL: [Pitfall; 9] = [
         Pitfall::DivergentBarrier,
         Pitfall::WarpScope,
         Pitfall::DevicePhase,
         Pitfall::TornRecord,
         Pitfall::Volatile,
+        Pitfall::RelaxedFlag,
         Pitfall::HistogramBarrier,
         Pitfall::UnresetAccumulator,
         Pitfall::GoldenEquality,
@@ -59,6 +64,7 @@ impl Pitfall {
             Pitfall::HistogramBarrier => "histogram-barrier",
             Pitfall::UnresetAccumulator => "unreset-accumulator",
             Pitfall::GoldenEquality => "golden-equality",
+            Pitfall::RelaxedFlag => "relaxed-flag",
         }
     }
 }
@@ -100,6 +106,9 @@ const HISTOGRAM_PARAMS: [Param; 4] = [INPUT, N, BINS, NUM_BINS];
 const ROUNDS_PARAMS: [Param; 2] = [OUT, ROUNDS];
 /// The parameters of a record writer and its readers.
 const RECORD_PARAMS: [Param; 3] = [SCRATCH, OUT, ROUNDS];
+/// The parameters of page 2's demo: its `observed` and `error` as one
+/// report ([`PAGE_WORDS`]), and the consumer's deadline.
+const PAGE_PARAMS: [Param; 2] = [Param::new("out", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out)), DEADLINE_NS];
 
 /// One pitfall kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,11 +337,50 @@ pub const HISTOGRAM_NO_FLUSH_BARRIER: Kernel = kernel(
     &[".CAS"],
 );
 
+/// Page 2's `producer_consumer_demo`, as the page writes it: the record's
+/// plain stores, then `st.release.cta`; `ld.acquire.cta`, then the record's
+/// plain loads.
+pub const PAGE_DEMO: Kernel = kernel(
+    Some(Pitfall::RelaxedFlag),
+    "pitfall_page_demo",
+    &PAGE_PARAMS,
+    SharedBytes::Fixed(PAGE_SHARED_BYTES),
+    &["st.release.cta.b32", "ld.acquire.cta.b32", "bar.sync"],
+    &["relaxed", "fence."],
+    &["BAR.SYNC"],
+    &[],
+);
+
+/// The practice task's relaxed twin: `st.relaxed.cta`, `ld.relaxed.cta`.
+pub const PAGE_DEMO_RELAXED: Kernel = kernel(
+    Some(Pitfall::RelaxedFlag),
+    "pitfall_page_demo_relaxed",
+    &PAGE_PARAMS,
+    SharedBytes::Fixed(PAGE_SHARED_BYTES),
+    &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
+    &["release", "acquire", "fence."],
+    &["BAR.SYNC"],
+    &["MEMBAR"],
+);
+
+/// The relaxed twin with the consumer's record loads before its wait, as
+/// the model permits the twin to behave.
+pub const PAGE_DEMO_EARLY_READ: Kernel = kernel(
+    Some(Pitfall::RelaxedFlag),
+    "pitfall_page_demo_early_read",
+    &PAGE_PARAMS,
+    SharedBytes::Fixed(PAGE_SHARED_BYTES),
+    &["st.relaxed.cta.b32", "ld.relaxed.cta.b32", "bar.sync"],
+    &["release", "acquire", "fence."],
+    &["BAR.SYNC"],
+    &["MEMBAR"],
+);
+
 /// Every pitfall kernel, the harness's first. The histogram's fix is the
 /// lab's own `histogram_privatized`, and the accumulator's and the golden
 /// test's kernels are the sums': this table holds only kernels no other
 /// family has.
-pub const KERNELS: [Kernel; 15] = [
+pub const KERNELS: [Kernel; 18] = [
     FILL_SHARED,
     BARRIER_IN_BOUNDS_CHECK,
     BARRIER_EVERY_THREAD,
@@ -348,6 +396,9 @@ pub const KERNELS: [Kernel; 15] = [
     RECORD_SEQLOCK,
     HISTOGRAM_NO_ZEROING_BARRIER,
     HISTOGRAM_NO_FLUSH_BARRIER,
+    PAGE_DEMO,
+    PAGE_DEMO_RELAXED,
+    PAGE_DEMO_EARLY_READ,
 ];
 
 /// Words of scratch the device-phase kernels keep before the partial sums:
@@ -377,6 +428,24 @@ pub const RECORD_READS: usize = 1;
 pub const RECORD_RETRIES: usize = 2;
 /// The counters a record kernel's `out` holds.
 pub const RECORD_COUNTERS: usize = 3;
+
+/// Threads of page 2's demo launch: `<<<1, 64>>>`, thread 0 the producer
+/// and thread 32, in the second warp, the consumer.
+pub const PAGE_THREADS: u32 = 64;
+/// The demo's shared memory: the record (8 bytes) and its flag.
+pub const PAGE_SHARED_BYTES: u32 = 12;
+/// What the demo's consumer writes into `out`, by index: the record it read
+/// (`observed`: the id, then the score's bits), the page's `error` (1 if the
+/// record was not `{42, 3.5}`), and 1 if its wait reached the deadline.
+pub const PAGE_OBSERVED_ID: usize = 0;
+/// See [`PAGE_OBSERVED_ID`].
+pub const PAGE_OBSERVED_SCORE: usize = 1;
+/// See [`PAGE_OBSERVED_ID`].
+pub const PAGE_ERROR: usize = 2;
+/// See [`PAGE_OBSERVED_ID`].
+pub const PAGE_TIMED_OUT: usize = 3;
+/// The words of the demo's `out`.
+pub const PAGE_WORDS: usize = 4;
 
 /// What an exchange kernel adds into `out`: wrong reads, then reads.
 pub const EXCHANGE_WRONG: usize = 0;

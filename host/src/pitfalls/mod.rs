@@ -12,6 +12,7 @@ mod accumulator;
 mod barrier;
 mod golden;
 mod histogram;
+mod page_demo;
 mod phase;
 mod record;
 mod volatile;
@@ -187,6 +188,11 @@ pub fn describe(pitfall: Pitfall) -> Description {
             catches: "running the test more than once",
             fix: "== only where the kernel promises the bits: the deterministic sum",
         },
+        Pitfall::RelaxedFlag => Description {
+            mistake: "the page's producer_consumer_demo with a relaxed flag in place of release/acquire",
+            catches: "the page's own error check, over a stress loop of launches",
+            fix: "the page's block-scoped release store and acquire load",
+        },
     }
 }
 
@@ -201,6 +207,7 @@ pub fn run(lab: &Lab<'_>, pitfall: Pitfall, size: Size) -> Result<Finding, LabEr
         Pitfall::HistogramBarrier => histogram::run(lab, size)?,
         Pitfall::UnresetAccumulator => accumulator::run(lab, size)?,
         Pitfall::GoldenEquality => golden::run(lab, size)?,
+        Pitfall::RelaxedFlag => page_demo::run(lab, size)?,
     };
     Ok(Finding { pitfall, trials })
 }

@@ -8,6 +8,7 @@
 //! | a warp barrier for a cross-warp exchange | [`pitfall_warp_sync_other_warp`] | [`pitfall_block_sync_other_warp`] |
 //! | a device-wide phase in one ordinary launch | [`pitfall_phase_grid_barrier`] (not co-resident) | two launches of [`pitfall_phase_partials`]; [`pitfall_phase_grid_barrier`] launched cooperatively; [`pitfall_phase_ticket`] |
 //! | two atomics on two fields | [`pitfall_record_two_atomics`] | [`pitfall_record_one_word`], [`pitfall_record_seqlock`] |
+//! | a relaxed flag for page 2's demo | [`pitfall_page_demo_relaxed`], [`pitfall_page_demo_early_read`] | [`pitfall_page_demo`] |
 //! | the histogram without a barrier | [`pitfall_histogram_no_zeroing_barrier`], [`pitfall_histogram_no_flush_barrier`] | `histogram_privatized` |
 //!
 //! No kernel here can hang the GPU. A block barrier that some threads never
@@ -21,6 +22,7 @@ mod barrier_in_bounds_check;
 mod exchange;
 mod fill_shared;
 mod histogram_without_barrier;
+mod page_demo;
 mod phase_grid_barrier;
 mod phase_partials;
 mod phase_ticket;
@@ -36,6 +38,7 @@ pub use exchange::{
 };
 pub use fill_shared::pitfall_fill_shared;
 pub use histogram_without_barrier::{pitfall_histogram_no_flush_barrier, pitfall_histogram_no_zeroing_barrier};
+pub use page_demo::{pitfall_page_demo, pitfall_page_demo_early_read, pitfall_page_demo_relaxed};
 pub use phase_grid_barrier::pitfall_phase_grid_barrier;
 pub use phase_partials::pitfall_phase_partials;
 pub use phase_ticket::pitfall_phase_ticket;

@@ -123,6 +123,7 @@ pub const RUNS: &[Run] = &[
     step("pitfalls-device-phase", &["pitfalls", "--only", "device-phase"]),
     step("pitfalls-torn-record", &["pitfalls", "--only", "torn-record"]),
     step("pitfalls-volatile", &["pitfalls", "--only", "volatile"]),
+    step("pitfalls-relaxed-flag", &["pitfalls", "--only", "relaxed-flag"]),
     step("pitfalls-histogram-barrier", &["pitfalls", "--only", "histogram-barrier"]),
     step("pitfalls-unreset-accumulator", &["pitfalls", "--only", "unreset-accumulator"]),
     step("pitfalls-golden-equality", &["pitfalls", "--only", "golden-equality"]),
