@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use layout::Module;
-use xtask::{Error, book, mdbook, paths, ptx, ptxas, sass};
+use xtask::{Error, book, mdbook, paths, ptxas, sass};
 
 use super::Flags;
 
@@ -57,7 +57,7 @@ struct Disassembled<'a> {
 
 /// What turns the PTX into SASS: the built modules, `ptxas` and `cuobjdump`.
 struct Tools {
-    built: ptx::Built,
+    built: ptx_builder::Built,
     ptxas: PathBuf,
     cuobjdump: PathBuf,
 }
@@ -72,7 +72,7 @@ impl<'a> Disassembled<'a> {
         if let Some(tools) = self.tools.get() {
             return Ok(tools);
         }
-        let built = ptx::build(self.root, &super::cargo())?;
+        let built = ptx_builder::build(self.root, &super::cargo())?;
         let ptxas = ptxas::find_or_install(self.root)?;
         let cuobjdump = ptxas::find_tool(self.root, "cuobjdump")
             .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;

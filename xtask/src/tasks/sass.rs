@@ -2,7 +2,7 @@
 //! kernel's SASS, then a summary of its synchronizing instructions and its
 //! `ptxas -v` resources. Needs no GPU: the tools come from PyPI.
 
-use xtask::{Error, paths, ptx, ptxas, sass};
+use xtask::{Error, paths, ptxas, sass};
 
 use super::Flags;
 
@@ -19,7 +19,7 @@ pub fn run(args: &[String]) -> super::Result {
     let ptx_files = match flags.path("--ptx") {
         Some(file) => vec![file],
         None => {
-            let built = ptx::build(&root, &super::cargo())?;
+            let built = ptx_builder::build(&root, &super::cargo())?;
             if generation(&arch) >= generation(layout::Module::Hopper.arch()) {
                 vec![built.base, built.hopper]
             } else {
