@@ -1,4 +1,4 @@
-//! `cargo xtask book [--results DIR] [--open]`: generate the book's tables,
+//! `cargo xtask book [--results DIR]`: generate the book's tables,
 //! plots and listings from a results directory (see [`xtask::book`]), check
 //! its sources, and build it with the pinned mdBook into `target/book/`.
 
@@ -9,17 +9,24 @@ use std::path::{Path, PathBuf};
 use layout::Module;
 use xtask::{Error, book, mdbook, paths, ptxas, sass};
 
-use super::Flags;
-
 /// The reference run the book shows by default.
 pub const REFERENCE: &str = "results/h200";
 
+/// `book`'s flags.
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {
+    /// The results directory to show [default: results/h200, the reference
+    /// run]. Make your own with `host evidence DIR`; a figure it lacks is
+    /// shown as missing instead of failing the build.
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+}
+
 /// Runs the task.
-pub fn run(args: &[String]) -> super::Result {
-    let flags = Flags::parse(args, &["--results"])?;
+pub fn run(args: &Args) -> super::Result {
     let root = paths::workspace_root();
-    let (results, strict) = match flags.path("--results") {
-        Some(dir) => (dir, false),
+    let (results, strict) = match &args.results {
+        Some(dir) => (dir.clone(), false),
         None => (root.join(REFERENCE), true),
     };
     if !results.is_dir() {
@@ -33,7 +40,8 @@ pub fn run(args: &[String]) -> super::Result {
     let host = super::host_binary(None)?;
     let disassembled = Disassembled::new(&root);
     let sass = |listing: book::SassListing| disassembled.listing(listing);
-    let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: crate::USAGE, sass: &sass };
+    let usage = super::usage();
+    let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: &usage, sass: &sass };
     let src = root.join("book/src");
     for warning in book::generate(&src, &sources)? {
         eprintln!("warning: {warning}");
