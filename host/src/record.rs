@@ -121,6 +121,7 @@ mod tests {
 
     use super::*;
     use crate::commands::sweep::SweepRow;
+    use crate::litmus::LitmusRow;
 
     /// The view's row holds the host's: size, reference, and each kernel's
     /// name and times, in order.
@@ -133,14 +134,34 @@ mod tests {
         }
     }
 
+    /// The view's litmus rows hold the host's: kernel, placement, control
+    /// and counts, in order.
+    fn litmus_rows_agree(name: &str, host: &[LitmusRow], view: &[view::LitmusRow]) {
+        assert_eq!(host.len(), view.len(), "{name}: litmus rows");
+        for (h, v) in host.iter().zip(view) {
+            assert_eq!(
+                (h.kernel.key(), h.placement.key(), h.sequential),
+                (v.kernel.as_str(), v.placement.as_str(), v.sequential),
+                "{name}: a litmus row"
+            );
+            let (hc, vc) = (&h.counts, &v.counts);
+            assert_eq!(
+                (hc.instances, &hc.histogram, hc.seconds.to_bits()),
+                (vc.instances, &vc.histogram, vc.seconds.to_bits()),
+                "{name}: {} counts",
+                v.kernel
+            );
+        }
+    }
+
     /// Every golden record reads through the typed view `xtask` reads
     /// (`lab_records::host`), and every field the view names holds the
     /// host's value: a field the host renames breaks this test, not a
-    /// figure made by `xtask nvcc-compare`.
+    /// figure made by `xtask nvcc-compare` or the book's litmus anchors.
     #[test]
     fn every_golden_record_reads_as_the_view_xtask_reads() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/report/golden");
-        let (mut sweeps, mut benches) = (0, 0);
+        let (mut sweeps, mut benches, mut litmus, mut tunes) = (0, 0, 0, 0);
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_none_or(|e| e != "json") {
@@ -179,11 +200,29 @@ mod tests {
                         assert_eq!((&h.copy_ms, &h.empty_ms), (&v.copy_ms, &v.empty_ms), "{name}: baselines");
                     }
                 }
-                (Results::Sweep(_) | Results::Bench(_), other) => panic!("{name} reads as {other:?}"),
+                (Results::Litmus(h), view::Results::Litmus(v)) => {
+                    litmus += 1;
+                    litmus_rows_agree(&name, &h.rows, &v.rows);
+                }
+                (Results::LitmusTune(h), view::Results::LitmusTune(v)) => {
+                    tunes += 1;
+                    assert_eq!(h.trials.len(), v.trials.len(), "{name}: trials");
+                    for (h, v) in h.trials.iter().zip(&v.trials) {
+                        assert_eq!(h.index, v.index, "{name}: a trial's index");
+                        litmus_rows_agree(&name, &h.rows, &v.rows);
+                    }
+                }
+                (Results::Sweep(_) | Results::Bench(_) | Results::Litmus(_) | Results::LitmusTune(_), other) => {
+                    panic!("{name} reads as {other:?}")
+                }
                 (_, view::Results::Other) => {}
-                (_, other) => panic!("{name} is not a sweep or a bench, yet reads as {other:?}"),
+                (_, other) => panic!("{name} is not a kind the view reads, yet reads as {other:?}"),
             }
         }
-        assert_eq!((sweeps, benches), (1, 1), "the golden sweep and bench records were read");
+        assert_eq!(
+            (sweeps, benches, litmus, tunes),
+            (1, 1, 1, 1),
+            "the golden sweep, bench, litmus and litmus --tune records were read"
+        );
     }
 }
