@@ -61,11 +61,13 @@ pub fn run(args: &Args) -> super::Result {
         println!("{}", include.display());
         return Ok(());
     }
-    let or = |given: &Option<PathBuf>, default: &str| given.clone().unwrap_or_else(|| root.join(default));
-    let cccl_dir = args.cccl.clone().unwrap_or_else(|| cccl::dir(&root));
-    let out = or(&args.out, "target/nvcc");
-    let cu = or(&args.cu, "xtask/nvcc/page_kernels.cu");
-    let cub_cu = or(&args.cub_cu, "xtask/nvcc/cub_sum.cu");
+    // A path given is taken as given (from the current directory); a default
+    // is in the checkout.
+    let given_or = |given: &Option<PathBuf>, default: PathBuf| given.clone().unwrap_or(default);
+    let cccl_dir = given_or(&args.cccl, cccl::dir(&root));
+    let out = given_or(&args.out, root.join("target/nvcc"));
+    let cu = given_or(&args.cu, root.join("xtask/nvcc/page_kernels.cu"));
+    let cub_cu = given_or(&args.cub_cu, root.join("xtask/nvcc/cub_sum.cu"));
     let sizes: Vec<String> = match &args.sizes {
         Some(list) => list.iter().map(u64::to_string).collect(),
         None => cub::sizes(),
