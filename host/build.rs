@@ -1,5 +1,5 @@
 //! Builds the kernels to PTX before the host is compiled, through the same
-//! builder as `cargo xtask build-ptx`, so `cargo run -p host` works on a fresh
+//! builder as `cargo xtask build-ptx` (the `ptx-builder` crate), so `cargo run -p host` works on a fresh
 //! clone with no earlier step. The host embeds both PTX modules
 //! (`gpu::EMBEDDED_PTX` and `gpu::EMBEDDED_HOPPER_PTX`).
 
@@ -8,17 +8,17 @@ use std::process::Command;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let root = xtask::paths::workspace_root();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("host/ sits inside the workspace root");
     for watched in ["kernels/src", "kernels/Cargo.toml", "layout/src", "rust-toolchain.toml"] {
         println!("cargo::rerun-if-changed={}", root.join(watched).display());
     }
-    commit(&root);
+    commit(root);
     let cargo = std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from);
-    match xtask::ptx::build(&root, &cargo) {
+    match ptx_builder::build(root, &cargo) {
         Ok(built) => {
             println!("cargo::rustc-env=KERNELS_PTX={}", built.base.display());
             println!("cargo::rustc-env=KERNELS_HOPPER_PTX={}", built.hopper.display());
-            println!("cargo::rustc-env=LAB_KERNEL_COMPILER={}", xtask::ptx::compiler_version(&root));
+            println!("cargo::rustc-env=LAB_KERNEL_COMPILER={}", ptx_builder::compiler_version(root));
             ExitCode::SUCCESS
         }
         Err(e) => {

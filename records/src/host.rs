@@ -6,8 +6,9 @@
 //! wrappers, which serialize by name, so they stay in the host. This module
 //! is the typed view of that JSON that `xtask` and `host compare` read: the
 //! envelope, and of the results the sweep's and the bench's rows, the
-//! accuracy run's sums and the scope ladder's round trips, with kernel names
-//! as strings. A field it names and the host renames breaks the host's test
+//! accuracy run's sums, the scope ladder's round trips and the litmus
+//! suite's counts, with kernel and placement names as strings. A field it
+//! names and the host renames breaks the host's test
 //! that reads every golden record through this view, not a figure.
 //!
 //! The view reads what it names and ignores the rest, so the host may add
@@ -64,6 +65,10 @@ pub enum Results {
     Accuracy(AccuracyReport),
     /// `host scopes`.
     Scopes(ScopesResults),
+    /// `host litmus`.
+    Litmus(Litmus),
+    /// `host litmus --tune`.
+    LitmusTune(LitmusTune),
     /// Any other command: its results are not read here.
     #[serde(other)]
     Other,
@@ -244,6 +249,56 @@ fn f32_bits<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u32>, D::E
             },
         })
         .collect()
+}
+
+/// `litmus`'s results: one row per test, variant and placement (the options
+/// they ran with are not read here).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Litmus {
+    /// The rows, in the order the host ran them.
+    pub rows: Vec<LitmusRow>,
+}
+
+/// `litmus --tune`'s results: every kernel in each environment drawn.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LitmusTune {
+    /// One per environment, in the order drawn.
+    pub trials: Vec<LitmusTrial>,
+}
+
+/// One environment of a tuning search (the environment itself is not read
+/// here) and what every kernel counted in it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LitmusTrial {
+    /// Its place in the search, from 0.
+    pub index: usize,
+    /// One row per kernel and placement.
+    pub rows: Vec<LitmusRow>,
+}
+
+/// One litmus kernel in one placement: what its instances did.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LitmusRow {
+    /// The test in its variant, e.g. `wrc_relaxed_gpu` (the kernel's symbol
+    /// without its `litmus_` prefix).
+    pub kernel: String,
+    /// Where the instance's threads ran, e.g. `inter-block`.
+    pub placement: String,
+    /// Whether the run was the sequential control.
+    pub sequential: bool,
+    /// The counts.
+    pub counts: LitmusCounts,
+}
+
+/// What one run of one litmus kernel counted.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct LitmusCounts {
+    /// Instances run.
+    pub instances: u64,
+    /// Instances per outcome bin (`layout::litmus::outcome_bin`).
+    pub histogram: Vec<u64>,
+    /// Wall-clock seconds from the first launch to the last result.
+    pub seconds: f64,
 }
 
 /// A number, or NaN for `null`.

@@ -7,7 +7,8 @@
 //! build of the reader instead of a figure in the book.
 //!
 //! [`host`] is the typed view of the records every host command writes with
-//! `--format json`, which `xtask nvcc-compare` and its CUB comparison read.
+//! `--format json`, which `xtask nvcc-compare` and its CUB comparison read,
+//! and the book's table of the published litmus anchors.
 
 #![warn(missing_docs)]
 

@@ -4,12 +4,16 @@
 //! own block: [`HOPPER`], the Hopper tuning run the suite's anchors first came
 //! from, and [`GH200`], cuda-litmus's later run on a GH200.
 //!
-//! [`table`] is a pure function: the anchors and the lab's litmus records in,
-//! Markdown out. For each anchor it finds the lab's best weak rate for the
-//! same row over every litmus run of the results directory, per million
-//! instances and per second, and says whether it reaches the published best.
+//! [`runs`] reads the litmus records of a results directory through
+//! `lab-records`' typed view of the host's JSON. [`table`] is a pure
+//! function: the anchors and those runs in, Markdown out. For each anchor it
+//! finds the lab's best weak rate for the same row over every run, per
+//! million instances and per second, and says whether it reaches the
+//! published best.
 
 use std::path::Path;
+
+use lab_records::host::{LitmusRow, Record, Results};
 
 use crate::Error;
 
@@ -106,6 +110,40 @@ pub fn read(root: &Path, file: &str) -> Result<Vec<Anchor>, Error> {
     parse(&text, file)
 }
 
+/// One litmus record of a results directory: the step that wrote it and
+/// what it counted.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run {
+    /// The step, as the manifest names it: the file's stem
+    /// (`litmus-tuned-wrc`).
+    pub step: String,
+    /// A [`Results::Litmus`] or a [`Results::LitmusTune`].
+    pub results: Results,
+}
+
+/// The runs of `litmus` and `litmus --tune` in `results`, by file name: every
+/// `litmus*.json` but the sequential control's, each read as a host record.
+/// A file that is not one is an error naming it.
+pub fn runs(results: &Path) -> Result<Vec<Run>, Error> {
+    let entries = std::fs::read_dir(results).map_err(|e| Error(format!("cannot list {}: {e}", results.display())))?;
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("litmus") && n.ends_with(".json") && n != "litmus-sequential.json")
+        .collect();
+    names.sort();
+    let mut runs = Vec::new();
+    for name in names {
+        let path = results.join(&name);
+        let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+        let record: Record =
+            serde_json::from_str(&text).map_err(|e| Error(format!("{}: not a host record: {e}", path.display())))?;
+        if matches!(record.results, Results::Litmus(_) | Results::LitmusTune(_)) {
+            runs.push(Run { step: name.trim_end_matches(".json").to_owned(), results: record.results });
+        }
+    }
+    Ok(runs)
+}
+
 /// The lab's best rate for one row over `runs`, with the step that gave it
 /// and that step's instances (what a zero is out of).
 #[derive(Clone, Debug, PartialEq)]
@@ -115,11 +153,10 @@ struct Rate {
     instances: f64,
 }
 
-/// (best per million, best per second) for one row over `runs` (step name,
-/// `host litmus` record).
+/// (best per million, best per second) for one row over `runs`.
 type Best = (Option<Rate>, Option<Rate>);
 
-fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
+fn best(anchor: &Anchor, runs: &[Run]) -> Best {
     let kernel = anchor.kernel();
     let Some(k) = layout::litmus::KERNELS.iter().find(|k| k.entry.symbol == format!("litmus_{kernel}")) else {
         return (None, None);
@@ -128,26 +165,22 @@ fn best(anchor: &Anchor, runs: &[(String, serde_json::Value)]) -> Best {
     let (mut per_million, mut per_second): Best = (None, None);
     // A plain run's rows, and each environment of a tuning search's as a
     // run of its own: the published best is the best of many environments.
-    let mut sets: Vec<(String, &[serde_json::Value])> = Vec::new();
-    for (step, record) in runs {
-        if let Some(rows) = record["results"]["rows"].as_array() {
-            sets.push((step.clone(), rows));
-        }
-        for trial in record["results"]["trials"].as_array().map(Vec::as_slice).unwrap_or_default() {
-            if let Some(rows) = trial["rows"].as_array() {
-                sets.push((format!("{step} #{}", trial["index"]), rows));
+    let mut sets: Vec<(String, &[LitmusRow])> = Vec::new();
+    for run in runs {
+        match &run.results {
+            Results::Litmus(litmus) => sets.push((run.step.clone(), &litmus.rows)),
+            Results::LitmusTune(tune) => {
+                sets.extend(tune.trials.iter().map(|t| (format!("{} #{}", run.step, t.index), &t.rows[..])));
             }
+            _ => {}
         }
     }
     for (step, rows) in &sets {
-        for row in rows
-            .iter()
-            .filter(|r| r["kernel"] == kernel.as_str() && r["placement"] == "inter-block" && r["sequential"] == false)
-        {
-            let counts = &row["counts"];
-            let weak = counts["histogram"][weak_bin].as_f64().unwrap_or(0.0);
-            let instances = counts["instances"].as_f64().unwrap_or(0.0);
-            let seconds = counts["seconds"].as_f64().unwrap_or(0.0);
+        for row in rows.iter().filter(|r| r.kernel == kernel && r.placement == "inter-block" && !r.sequential) {
+            let counts = &row.counts;
+            let weak = counts.histogram.get(weak_bin).copied().unwrap_or(0) as f64;
+            let instances = counts.instances as f64;
+            let seconds = counts.seconds;
             // A tie goes to the run with more instances: a larger zero.
             let better = |best: &Option<Rate>, rate: f64| {
                 best.as_ref().is_none_or(|b| rate > b.rate || (rate == b.rate && instances > b.instances))
@@ -183,7 +216,7 @@ fn rate(x: f64) -> String {
 }
 
 /// The comparison table, in Markdown.
-pub fn table(anchors: &[Anchor], runs: &[(String, serde_json::Value)]) -> String {
+pub fn table(anchors: &[Anchor], runs: &[Run]) -> String {
     let mut out = String::from(
         "| test | variant | cuda-litmus: environments | pooled /M | best environment /M | best /s | \
          this run: best /M | best /s | /M reached | /s reached |\n\
@@ -227,33 +260,77 @@ pub fn table(anchors: &[Anchor], runs: &[(String, serde_json::Value)]) -> String
 
 #[cfg(test)]
 mod tests {
+    use lab_records::host::{Litmus, LitmusCounts, LitmusTrial, LitmusTune};
+
     use super::*;
 
     const CSV: &str = "test,lab_variant,cuda_litmus_binary,environments,instances,weak,weak_per_million_mean,weak_per_million_max,weak_per_second_max,source_repo,source_commit,source_path
 wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,800.0,900000,r,c,p
 ";
 
+    /// A `wrc_relaxed_gpu` row across blocks: a million instances,
+    /// `weak_count` of them weak, in `seconds`.
+    fn wrc_row(weak_count: u64, seconds: f64) -> LitmusRow {
+        let mut histogram = vec![0u64; layout::litmus::BINS];
+        histogram[layout::litmus::Test::Wrc.weak() as usize] = weak_count;
+        LitmusRow {
+            kernel: "wrc_relaxed_gpu".to_owned(),
+            placement: "inter-block".to_owned(),
+            sequential: false,
+            counts: LitmusCounts { instances: 1_000_000, histogram, seconds },
+        }
+    }
+
+    fn run(step: &str, rows: Vec<LitmusRow>) -> Run {
+        Run { step: step.to_owned(), results: Results::Litmus(Litmus { rows }) }
+    }
+
     #[test]
     fn parses_rows_and_finds_the_best_run() {
         let anchors = parse(CSV, HOPPER).unwrap();
         assert_eq!(anchors.len(), 1);
         assert_eq!(anchors[0].environments, 97);
-        let weak = layout::litmus::Test::Wrc.weak() as usize;
-        let run = |weak_count: u64, seconds: f64| {
-            let mut histogram = vec![0u64; layout::litmus::BINS];
-            histogram[weak] = weak_count;
-            serde_json::json!({"results": {"rows": [{"kernel": "wrc_relaxed_gpu", "placement": "inter-block",
-                "sequential": false, "counts": {"instances": 1_000_000, "histogram": histogram, "seconds": seconds}}]}})
-        };
-        let runs = vec![("a".to_owned(), run(900, 1.0)), ("b".to_owned(), run(100, 0.0001))];
+        let runs = [run("a", vec![wrc_row(900, 1.0)]), run("b", vec![wrc_row(100, 0.0001)])];
         let t = table(&anchors, &runs);
         assert!(t.contains("| 900 (`a`) | 1000000 (`b`) | yes | yes |"), "{t}");
         assert!(t.contains("| 97 | 500 | 800 | 900000 |"), "{t}");
+        // The sequential control and the other placements are not the row.
+        let elsewhere = LitmusRow { placement: "intra-block".to_owned(), ..wrc_row(999_999, 1.0) };
+        let control = LitmusRow { sequential: true, ..wrc_row(999_999, 1.0) };
+        let t = table(&anchors, &[run("c", vec![elsewhere, control, wrc_row(0, 2.0)])]);
+        assert!(t.contains("| 0 in 1000000 (`c`) | 0 in 1000000 (`c`) | no | no |"), "{t}");
         // A tuning search's environments count one by one.
-        let search =
-            serde_json::json!({"results": {"trials": [{"index": 7, "rows": run(950, 1.0)["results"]["rows"]}]}});
-        let t = table(&anchors, &[("s".to_owned(), search)]);
+        let trials = vec![LitmusTrial { index: 7, rows: vec![wrc_row(950, 1.0)] }];
+        let search = Run { step: "s".to_owned(), results: Results::LitmusTune(LitmusTune { trials }) };
+        let t = table(&anchors, &[search]);
         assert!(t.contains("| 950 (`s #7`) |"), "{t}");
+    }
+
+    /// The reference run's litmus records read through the typed view: the
+    /// plain runs and the tuning search, not the sequential control or the
+    /// mutants.
+    #[test]
+    fn the_reference_runs_litmus_records_are_read() {
+        let runs = runs(&crate::paths::workspace_root().join("results/h200")).unwrap();
+        let steps: Vec<&str> = runs.iter().map(|r| r.step.as_str()).collect();
+        assert!(steps.contains(&"litmus") && steps.contains(&"litmus-tune"), "{steps:?}");
+        assert!(!steps.iter().any(|s| s.contains("sequential") || s.contains("mutants")), "{steps:?}");
+        let rows = |r: &Run| match &r.results {
+            Results::Litmus(l) => l.rows.len(),
+            Results::LitmusTune(t) => t.trials.iter().map(|t| t.rows.len()).sum(),
+            other => panic!("{}: {other:?}", r.step),
+        };
+        assert!(runs.iter().all(|r| rows(r) > 0), "{steps:?}");
+    }
+
+    #[test]
+    fn a_litmus_file_that_is_no_record_is_one_clear_error() {
+        let dir = std::env::temp_dir().join(format!("lab-anchors-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("litmus-broken.json"), "{\"results\": {\"command\": \"litmus\"}}").unwrap();
+        let e = runs(&dir).unwrap_err();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(e.0.contains("litmus-broken.json: not a host record"), "{}", e.0);
     }
 
     #[test]

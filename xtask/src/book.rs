@@ -229,7 +229,7 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
         "litmus-anchors.md" | "litmus-anchors-gh200.md" => {
             let file = if name == "litmus-anchors.md" { crate::anchors::HOPPER } else { crate::anchors::GH200 };
             let anchors = crate::anchors::read(&crate::paths::workspace_root(), file)?;
-            let runs = litmus_runs(s.results)?;
+            let runs = crate::anchors::runs(s.results)?;
             if runs.is_empty() {
                 Made::Missing(format!("{results} has no litmus run"))
             } else {
@@ -286,31 +286,6 @@ pub fn cub_accuracy(comparison: &crate::nvcc::Comparison, results: &str, from: &
              re-run `cargo xtask nvcc-compare`).*\n"
         ),
     }
-}
-
-/// Every `host litmus` run and search of `results` but the sequential
-/// control, by step name, parsed (the mutant runs' records are another kind).
-fn litmus_runs(results: &Path) -> Result<Vec<(String, serde_json::Value)>, Error> {
-    let entries = fs::read_dir(results).map_err(|e| Error(format!("cannot list {}: {e}", results.display())))?;
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with("litmus") && n.ends_with(".json") && n != "litmus-sequential.json")
-        .collect();
-    names.sort();
-    names
-        .into_iter()
-        .map(|name| {
-            let text = read(&results.join(&name))?;
-            let value: serde_json::Value =
-                serde_json::from_str(&text).map_err(|e| Error(format!("{}/{name}: {e}", results.display())))?;
-            Ok((name.trim_end_matches(".json").to_owned(), value))
-        })
-        .filter(|run| {
-            run.as_ref().map_or(true, |(_, v)| {
-                ["litmus", "litmus-tune"].contains(&v["results"]["command"].as_str().unwrap_or_default())
-            })
-        })
-        .collect()
 }
 
 /// What stands in for a file a learner's run lacks.

@@ -14,3 +14,11 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// The PTX builder's one line, unchanged: a task that builds the kernels
+/// fails with it.
+impl From<ptx_builder::Error> for Error {
+    fn from(e: ptx_builder::Error) -> Error {
+        Error(e.0)
+    }
+}

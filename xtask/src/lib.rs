@@ -1,5 +1,7 @@
-//! The lab's build tasks as a library, so that `cargo xtask` and the host's
-//! build script share one implementation of "compile the kernels to PTX".
+//! The lab's build tasks as a library: what `cargo xtask` runs, and what the
+//! tests of the whole lab (`tests/`) call to read the PTX's SASS. Compiling
+//! the kernels to PTX is the `ptx-builder` crate's, which the host's build
+//! script uses too.
 
 #![warn(missing_docs)]
 
@@ -12,7 +14,6 @@ pub mod lint;
 pub mod mdbook;
 pub mod nvcc;
 pub mod paths;
-pub mod ptx;
 pub mod ptxas;
 pub mod sass;
 

@@ -4,7 +4,7 @@
 //! The kernels are a workspace of their own (`kernels/`), compiled only for
 //! `nvptx64-nvidia-cuda`, so every check is run twice: once in the root
 //! workspace and once in `kernels/`. Clippy checks the kernels for that
-//! target, through [`ptx::kernels_cargo`], with the flags and `core` they are
+//! target, through [`ptx_builder::kernels_cargo`], with the flags and `core` they are
 //! built with: checked for the host, their inline PTX and `extern
 //! "ptx-kernel"` entries would not compile at all.
 //!
@@ -16,7 +16,7 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
-use crate::{Error, ptx};
+use crate::Error;
 
 /// Runs every check through `cargo` (`$CARGO` from the caller), in order,
 /// and stops at the first that fails: `cargo fmt --all --check` in the root
@@ -50,11 +50,11 @@ pub fn check(root: &Path, cargo: &OsStr) -> Result<(), Error> {
     // fingerprints. Each module is checked, since each compiles other code.
     for module in layout::Module::ALL {
         let dir = root.join("target").join(format!("ptx-lint-{}", module.arch()));
-        let mut clippy_kernels = ptx::kernels_cargo(root, cargo, "clippy", &dir, module)?;
+        let mut clippy_kernels = ptx_builder::kernels_cargo(root, cargo, "clippy", &dir, module)?;
         clippy_kernels.args(["--", "-D", "warnings"]);
         run(
             clippy_kernels,
-            &format!("clippy (kernels/, {}, {})", ptx::TARGET, module.arch()),
+            &format!("clippy (kernels/, {}, {})", ptx_builder::TARGET, module.arch()),
             "fix the warnings above; `cargo xtask test` repeats the check",
         )?;
     }

@@ -1,66 +1,47 @@
-//! `cargo xtask <task>`: the lab's build tasks. This file only dispatches;
-//! each task is a module under `tasks/`, over the `xtask` library.
+//! `cargo xtask <task>`: the lab's build tasks. This file only parses and
+//! dispatches; each task is a module under `tasks/` (its flags and its run),
+//! over the `xtask` library.
 
 mod tasks;
 
-use std::env;
 use std::process::ExitCode;
 
-use xtask::{Error, paths, ptxas};
+use clap::Parser;
+use clap::error::ErrorKind;
+use tasks::{Cli, Task};
 
-/// The tasks and their flags, printed by `--help` and shown in the book.
-pub const USAGE: &str = "usage: cargo xtask <task>
-
-tasks:
-  build-ptx   compile kernels/ to PTX (both modules) and print the two PTX paths
-  book [--results DIR]
-              generate the book's tables and plots from a results directory
-              (default results/h200, the reference run; make your own with
-              `host evidence DIR`), check it and build it into target/book/
-  ptxas       print the ptxas the tests use, installing it if missing
-  test        the README's test command: cargo fmt --check and clippy -D warnings
-              on both workspaces, every test (installing ptxas, cuobjdump and
-              nvdisasm if missing), then the book from the reference run
-  sass [--arch sm_90] [--kernel NAME] [--ptx FILE]
-              print each kernel's SASS (cuobjdump), its synchronizing
-              instructions and its ptxas -v resources; no GPU needed
-  sanitize [--host FILE] [--out DIR]
-              run every kernel under compute-sanitizer (memcheck, racecheck,
-              synccheck, initcheck) through `host evidence DIR --only sanitize`;
-              needs a GPU. Without --host, builds the release host first. Logs
-              go to DIR/sanitizer/ (DIR defaults to target/sanitizer).
-  nvcc-compare [--host FILE] [--out DIR] [--cu FILE] [--cub-cu FILE] [--cccl DIR]
-               [--sizes N,N]
-              time the page's kernels compiled by rustc and by nvcc -O3,
-              alternately, then every lab sum beside CUB's DeviceReduce::Sum
-              (its default, and with CCCL 3.1 or later its not_guaranteed,
-              run_to_run and gpu_to_gpu modes, held and as called), warm and
-              cold, and CUB's accuracy on the accuracy command's arrays, in one
-              run, and write DIR/nvcc-compare.json (DIR defaults to
-              target/nvcc); needs nvcc and a GPU. Builds against the CCCL
-              headers in target/cccl (or --cccl DIR) if they are there, and
-              never runs pip.
-  nvcc-compare --install-only
-              install the pinned CCCL headers (nvidia-cuda-cccl) under
-              target/cccl with pip; needs the network, not a GPU.";
+/// The exit code of a command line clap refuses, as in the host; a task that
+/// fails exits 1.
+const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = env::args().skip(1).collect();
-    let (task, rest) = args.split_first().map_or(("", &[][..]), |(t, r)| (t.as_str(), r));
-    let result = match task {
-        "build-ptx" => tasks::build_ptx::run(),
-        "book" => tasks::book::run(rest),
-        "ptxas" => ptxas::find_or_install(&paths::workspace_root()).map(|p| println!("{}", p.display())),
-        "test" => tasks::test::run(),
-        "sass" => tasks::sass::run(rest),
-        "sanitize" => tasks::sanitize::run(rest),
-        "nvcc-compare" => tasks::nvcc_compare::run(rest),
-        "-h" | "--help" => {
-            println!("{USAGE}");
-            Ok(())
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
         }
-        "" => Err(Error(USAGE.to_owned())),
-        other => Err(Error(format!("unknown task `{other}`\n{USAGE}"))),
+        // No task at all: the task list is the most useful answer.
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            return ExitCode::from(EXIT_USAGE);
+        }
+        Err(e) => {
+            // clap's first line names the flag or task and the problem; the
+            // rest is a usage reminder that would bury it.
+            let text = e.to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let result = match &cli.task {
+        Task::BuildPtx => tasks::build_ptx::run(),
+        Task::Book(args) => tasks::book::run(args),
+        Task::Ptxas => tasks::ptxas::run(),
+        Task::Test => tasks::test::run(),
+        Task::Sass(args) => tasks::sass::run(args),
+        Task::Sanitize(args) => tasks::sanitize::run(args),
+        Task::NvccCompare(args) => tasks::nvcc_compare::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

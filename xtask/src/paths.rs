@@ -8,13 +8,6 @@ pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ sits inside the workspace root").to_path_buf()
 }
 
-/// The one fixed path of a PTX module of the kernels:
-/// `target/ptx/kernels.ptx` for the base module, `target/ptx/kernels-sm90.ptx`
-/// for the Hopper one.
-pub fn ptx_file(root: &Path, module: layout::Module) -> PathBuf {
-    root.join("target").join("ptx").join(module.file_name())
-}
-
 /// The first file named `name` in a directory of `PATH`.
 pub fn on_path(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")

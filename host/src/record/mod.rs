@@ -202,6 +202,7 @@ mod tests {
     use lab_records::host as view;
 
     use super::*;
+    use crate::litmus::LitmusRow;
     use crate::sums::SweepRow;
 
     /// The view's row holds the host's: size, reference, and each kernel's
@@ -215,14 +216,34 @@ mod tests {
         }
     }
 
+    /// The view's litmus rows hold the host's: kernel, placement, control
+    /// and counts, in order.
+    fn litmus_rows_agree(name: &str, host: &[LitmusRow], view: &[view::LitmusRow]) {
+        assert_eq!(host.len(), view.len(), "{name}: litmus rows");
+        for (h, v) in host.iter().zip(view) {
+            assert_eq!(
+                (h.kernel.key(), h.placement.key(), h.sequential),
+                (v.kernel.as_str(), v.placement.as_str(), v.sequential),
+                "{name}: a litmus row"
+            );
+            let (hc, vc) = (&h.counts, &v.counts);
+            assert_eq!(
+                (hc.instances, &hc.histogram, hc.seconds.to_bits()),
+                (vc.instances, &vc.histogram, vc.seconds.to_bits()),
+                "{name}: {} counts",
+                v.kernel
+            );
+        }
+    }
+
     /// Every golden record reads through the typed view `xtask` reads
     /// (`lab_records::host`), and every field the view names holds the
     /// host's value: a field the host renames breaks this test, not a
-    /// figure made by `xtask nvcc-compare`.
+    /// figure made by `xtask nvcc-compare` or the book's litmus anchors.
     #[test]
     fn every_golden_record_reads_as_the_view_xtask_reads() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden");
-        let (mut sweeps, mut benches) = (0, 0);
+        let (mut sweeps, mut benches, mut litmus, mut tunes, mut accuracies, mut scopes) = (0, 0, 0, 0, 0, 0);
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_none_or(|e| e != "json") {
@@ -261,11 +282,58 @@ mod tests {
                         assert_eq!((&h.copy_ms, &h.empty_ms), (&v.copy_ms, &v.empty_ms), "{name}: baselines");
                     }
                 }
-                (Results::Sweep(_) | Results::Bench(_), other) => panic!("{name} reads as {other:?}"),
+                (Results::Litmus(h), view::Results::Litmus(v)) => {
+                    litmus += 1;
+                    litmus_rows_agree(&name, &h.rows, &v.rows);
+                }
+                (Results::LitmusTune(h), view::Results::LitmusTune(v)) => {
+                    tunes += 1;
+                    assert_eq!(h.trials.len(), v.trials.len(), "{name}: trials");
+                    for (h, v) in h.trials.iter().zip(&v.trials) {
+                        assert_eq!(h.index, v.index, "{name}: a trial's index");
+                        litmus_rows_agree(&name, &h.rows, &v.rows);
+                    }
+                }
+                (Results::Accuracy(h), view::Results::Accuracy(v)) => {
+                    accuracies += 1;
+                    assert_eq!(h.rows.len(), v.rows.len(), "{name}: rows");
+                    for (h, v) in h.rows.iter().zip(&v.rows) {
+                        assert_eq!((&h.data, h.n as u64), (&v.data, v.n), "{name}: an array");
+                        let host_sums: Vec<Vec<u32>> =
+                            h.results.iter().map(|m| m.sums.iter().map(|s| s.to_bits()).collect()).collect();
+                        let view_sums: Vec<&Vec<u32>> = v.results.iter().map(|m| &m.sums).collect();
+                        assert_eq!(host_sums.iter().collect::<Vec<_>>(), view_sums, "{name}: the sums' bits");
+                    }
+                }
+                (Results::Scopes(h), view::Results::Scopes(v)) => {
+                    scopes += 1;
+                    let host: Vec<Option<f64>> =
+                        h.rungs.iter().map(|r| Some(r.trips.as_ref()?.device.as_ref()?.median_ns)).collect();
+                    let view: Vec<Option<f64>> =
+                        v.rungs.iter().map(|r| Some(r.trips.as_ref()?.device.as_ref()?.median_ns)).collect();
+                    assert_eq!(host, view, "{name}: the rungs' round trips");
+                    let agents: Vec<&str> = h.rungs.iter().map(|r| r.agents.as_str()).collect();
+                    assert_eq!(agents, v.rungs.iter().map(|r| r.agents.as_str()).collect::<Vec<_>>(), "{name}");
+                }
+                (
+                    Results::Sweep(_)
+                    | Results::Bench(_)
+                    | Results::Litmus(_)
+                    | Results::LitmusTune(_)
+                    | Results::Accuracy(_)
+                    | Results::Scopes(_),
+                    other,
+                ) => {
+                    panic!("{name} reads as {other:?}")
+                }
                 (_, view::Results::Other) => {}
-                (_, other) => panic!("{name} is not a sweep or a bench, yet reads as {other:?}"),
+                (_, other) => panic!("{name} is not a kind the view reads, yet reads as {other:?}"),
             }
         }
-        assert_eq!((sweeps, benches), (1, 1), "the golden sweep and bench records were read");
+        assert_eq!(
+            (sweeps, benches, litmus, tunes, accuracies, scopes),
+            (1, 1, 1, 1, 1, 1),
+            "the golden sweep, bench, litmus, litmus --tune, accuracy and scopes records were read"
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `cargo xtask book [--results DIR] [--open]`: generate the book's tables,
+//! `cargo xtask book [--results DIR]`: generate the book's tables,
 //! plots and listings from a results directory (see [`xtask::book`]), check
 //! its sources, and build it with the pinned mdBook into `target/book/`.
 
@@ -7,19 +7,26 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use layout::Module;
-use xtask::{Error, book, mdbook, paths, ptx, ptxas, sass};
-
-use super::Flags;
+use xtask::{Error, book, mdbook, paths, ptxas, sass};
 
 /// The reference run the book shows by default.
 pub const REFERENCE: &str = "results/h200";
 
+/// `book`'s flags.
+#[derive(Debug, Default, clap::Args)]
+pub struct Args {
+    /// The results directory to show [default: results/h200, the reference
+    /// run]. Make your own with `host evidence DIR`; a figure it lacks is
+    /// shown as missing instead of failing the build.
+    #[arg(long, value_name = "DIR")]
+    pub results: Option<PathBuf>,
+}
+
 /// Runs the task.
-pub fn run(args: &[String]) -> super::Result {
-    let flags = Flags::parse(args, &["--results"])?;
+pub fn run(args: &Args) -> super::Result {
     let root = paths::workspace_root();
-    let (results, strict) = match flags.path("--results") {
-        Some(dir) => (dir, false),
+    let (results, strict) = match &args.results {
+        Some(dir) => (dir.clone(), false),
         None => (root.join(REFERENCE), true),
     };
     if !results.is_dir() {
@@ -33,7 +40,8 @@ pub fn run(args: &[String]) -> super::Result {
     let host = super::host_binary(None)?;
     let disassembled = Disassembled::new(&root);
     let sass = |listing: book::SassListing| disassembled.listing(listing);
-    let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: crate::USAGE, sass: &sass };
+    let usage = super::usage();
+    let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: &usage, sass: &sass };
     let src = root.join("book/src");
     for warning in book::generate(&src, &sources)? {
         eprintln!("warning: {warning}");
@@ -57,7 +65,7 @@ struct Disassembled<'a> {
 
 /// What turns the PTX into SASS: the built modules, `ptxas` and `cuobjdump`.
 struct Tools {
-    built: ptx::Built,
+    built: ptx_builder::Built,
     ptxas: PathBuf,
     cuobjdump: PathBuf,
 }
@@ -72,7 +80,7 @@ impl<'a> Disassembled<'a> {
         if let Some(tools) = self.tools.get() {
             return Ok(tools);
         }
-        let built = ptx::build(self.root, &super::cargo())?;
+        let built = ptx_builder::build(self.root, &super::cargo())?;
         let ptxas = ptxas::find_or_install(self.root)?;
         let cuobjdump = ptxas::find_tool(self.root, "cuobjdump")
             .ok_or_else(|| Error("cuobjdump not found after installing it".to_owned()))?;

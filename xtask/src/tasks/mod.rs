@@ -1,10 +1,12 @@
-//! The command-line side of each task: read its flags, find what it needs,
-//! call the library, print. One module per task; this file holds what they
-//! share.
+//! The command line: the tasks and their flags, read by clap's derive as in
+//! the host, and what the tasks share. One module per task holds its flags
+//! (`Args`) and its `run`: read what it needs, call the `xtask` library,
+//! print.
 
 pub mod book;
 pub mod build_ptx;
 pub mod nvcc_compare;
+pub mod ptxas;
 pub mod sanitize;
 pub mod sass;
 pub mod test;
@@ -13,7 +15,86 @@ use std::env;
 use std::path::PathBuf;
 use std::process::Command;
 
+use clap::{CommandFactory, Parser, Subcommand};
 use xtask::{Error, paths};
+
+/// The lab's build tasks: compile the kernels, build the book, run the
+/// tests, and the checks and comparisons that need NVIDIA's tools or a GPU.
+///
+/// Each task's flags are under `cargo xtask TASK --help`. A flag given twice
+/// takes its last value.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", arg_required_else_help = true, args_override_self = true)]
+pub struct Cli {
+    /// The task to run.
+    #[command(subcommand)]
+    pub task: Task,
+}
+
+/// The tasks, in the order `--help` lists them. Each one's first paragraph
+/// is its line in the list; the rest is under its own `--help`.
+#[derive(Debug, Subcommand)]
+pub enum Task {
+    /// Compile kernels/ to PTX (both modules) and print the two PTX paths.
+    BuildPtx,
+    /// Generate the book from a results directory and build it into
+    /// target/book/.
+    ///
+    /// Makes the book's tables, plots and SASS listings from the results
+    /// (by default the reference run, results/h200; make your own with `host
+    /// evidence DIR`), checks its sources and links, and builds it with the
+    /// pinned mdBook.
+    Book(book::Args),
+    /// Print the ptxas the tests use, installing it if missing.
+    Ptxas,
+    /// The README's test command: formatting, clippy, every test, the book.
+    ///
+    /// cargo fmt --check and clippy -D warnings on both workspaces, every test
+    /// in release mode (installing ptxas, cuobjdump and nvdisasm if missing),
+    /// then the book from the reference run.
+    Test,
+    /// Print each kernel's SASS and its synchronizing instructions; no GPU
+    /// needed.
+    ///
+    /// Each kernel's SASS (cuobjdump), then a summary: its synchronizing
+    /// instructions, its ptxas -v resources and, for sm_90, whether it has
+    /// the instructions its registry entry promises.
+    Sass(sass::Args),
+    /// Run every kernel under compute-sanitizer's four tools; needs a GPU.
+    ///
+    /// memcheck, racecheck, synccheck and initcheck, through `host evidence
+    /// DIR --only sanitize`, then one line per run from the manifest it
+    /// writes. Logs go to DIR/sanitizer/.
+    Sanitize(sanitize::Args),
+    /// Time the page's kernels and the lab's sums against nvcc -O3 and CUB;
+    /// needs nvcc and a GPU.
+    ///
+    /// In one run: the page's kernels compiled by rustc and by nvcc -O3,
+    /// alternately; every lab sum beside CUB's DeviceReduce::Sum (its default,
+    /// and with CCCL 3.1 or later its not_guaranteed, run_to_run and
+    /// gpu_to_gpu modes, held and as called), warm and cold; and CUB's
+    /// accuracy on the accuracy command's arrays. Writes
+    /// DIR/nvcc-compare.json. Builds against the CCCL headers in target/cccl
+    /// (or --cccl DIR) if they are there, else against the toolkit's own, and
+    /// never runs pip (that is --install-only).
+    NvccCompare(nvcc_compare::Args),
+}
+
+/// `cargo xtask --help`, then every task's `--help`, each under the command
+/// line that prints it: the book's command-line appendix shows this
+/// (`cli/xtask.txt`), so it is always the help of the binary that built it.
+pub fn usage() -> String {
+    let mut cli = Cli::command();
+    // Building propagates the binary's name, so each task's usage line reads
+    // `cargo xtask TASK`.
+    cli.build();
+    let mut text = format!("$ cargo xtask --help\n{}", cli.render_long_help());
+    for task in cli.get_subcommands_mut().filter(|task| task.get_name() != "help") {
+        let help = task.render_long_help();
+        text.push_str(&format!("\n$ cargo xtask {} --help\n{help}", task.get_name()));
+    }
+    text.trim_end().to_owned()
+}
 
 /// A task's result; the error is printed as one line by `main`.
 pub type Result = std::result::Result<(), Error>;
@@ -21,48 +102,6 @@ pub type Result = std::result::Result<(), Error>;
 /// The cargo that invoked us (`$CARGO`), or `cargo` from `PATH`.
 pub fn cargo() -> PathBuf {
     env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
-}
-
-/// `--name value` pairs from `args`; every name must be in `known`. Each
-/// value is read as the type its task needs: [`Flags::path`],
-/// [`Flags::text`] or [`Flags::list`].
-#[derive(Debug)]
-pub struct Flags(Vec<(String, String)>);
-
-impl Flags {
-    /// Reads `args`, refusing names not in `known` and names with no value.
-    pub fn parse(args: &[String], known: &[&str]) -> std::result::Result<Flags, Error> {
-        let mut pairs = Vec::new();
-        let mut rest = args.iter();
-        while let Some(name) = rest.next() {
-            if !known.contains(&name.as_str()) {
-                return Err(Error(format!("unknown flag {name} (expected one of {})", known.join(", "))));
-            }
-            let value = rest.next().ok_or_else(|| Error(format!("{name} needs a value")))?;
-            pairs.push((name.clone(), value.clone()));
-        }
-        Ok(Flags(pairs))
-    }
-
-    /// The last value given for `name`, as text.
-    pub fn text(&self, name: &str) -> Option<&str> {
-        self.0.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
-    }
-
-    /// The last value given for `name`, as a path.
-    pub fn path(&self, name: &str) -> Option<PathBuf> {
-        self.text(name).map(PathBuf::from)
-    }
-
-    /// The last value given for `name`, as a comma-separated list of `T`,
-    /// each item parsed; `what` names the item in the error ("a size").
-    pub fn list<T: std::str::FromStr>(&self, name: &str, what: &str) -> std::result::Result<Option<Vec<T>>, Error> {
-        let Some(text) = self.text(name) else { return Ok(None) };
-        text.split(',')
-            .map(|item| item.trim().parse::<T>().map_err(|_| Error(format!("{name}: `{item}` is not {what}"))))
-            .collect::<std::result::Result<Vec<T>, Error>>()
-            .map(Some)
-    }
 }
 
 /// The host binary: `given`, or a fresh release build of it.
@@ -91,27 +130,70 @@ pub fn cuda_tool(name: &str) -> std::result::Result<PathBuf, Error> {
 
 #[cfg(test)]
 mod tests {
+    use clap::error::ErrorKind;
+
     use super::*;
 
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
+    fn parse(args: &[&str]) -> std::result::Result<Cli, clap::Error> {
+        Cli::try_parse_from(std::iter::once("xtask").chain(args.iter().copied()))
+    }
+
+    /// clap's own consistency checks of the definition (no two flags with
+    /// one name, every conflict naming a real flag).
+    #[test]
+    fn the_definition_is_consistent() {
+        Cli::command().debug_assert();
     }
 
     #[test]
-    fn flags_are_read_as_their_types() {
-        let flags =
-            Flags::parse(&args(&["--sizes", "4096,65536", "--out", "a/b", "--out", "c"]), &["--sizes", "--out"])
-                .unwrap();
-        assert_eq!(flags.list::<u64>("--sizes", "a size").unwrap(), Some(vec![4096, 65536]));
-        assert_eq!(flags.path("--out"), Some(PathBuf::from("c")));
-        assert_eq!(flags.text("--host"), None);
-        let bad = Flags::parse(&args(&["--sizes", "4096,lots"]), &["--sizes"]).unwrap();
-        assert_eq!(bad.list::<u64>("--sizes", "a size").unwrap_err().0, "--sizes: `lots` is not a size");
+    fn flags_are_read_as_their_types_and_the_last_one_given_wins() {
+        let cli = parse(&["nvcc-compare", "--sizes", "4096,65536", "--out", "a/b", "--out", "c"]).unwrap();
+        let Task::NvccCompare(args) = cli.task else { panic!("read as {:?}", cli.task) };
+        assert_eq!(args.sizes, Some(vec![4096, 65536]));
+        assert_eq!(args.out, Some(PathBuf::from("c")));
+        assert_eq!((args.host, args.install_only), (None, false));
+        let cli = parse(&["nvcc-compare", "--sizes", "1,2", "--sizes", "3"]).unwrap();
+        let Task::NvccCompare(args) = cli.task else { panic!("read as {:?}", cli.task) };
+        assert_eq!(args.sizes, Some(vec![3]));
+        let cli = parse(&["sass", "--kernel", "sum_tree_atomic"]).unwrap();
+        let Task::Sass(args) = cli.task else { panic!("read as {:?}", cli.task) };
+        assert_eq!((args.arch.as_str(), args.kernel.as_deref(), args.ptx), ("sm_90", Some("sum_tree_atomic"), None));
+        let cli = parse(&["book", "--results", "runs/mine"]).unwrap();
+        let Task::Book(args) = cli.task else { panic!("read as {:?}", cli.task) };
+        assert_eq!(args.results, Some(PathBuf::from("runs/mine")));
     }
 
+    /// Each kind of bad command line is refused by clap, whose first line
+    /// (the one `main` prints) names the flag or the task.
     #[test]
-    fn unknown_flags_and_missing_values_are_refused() {
-        assert!(Flags::parse(&args(&["--nope", "1"]), &["--out"]).unwrap_err().0.starts_with("unknown flag --nope"));
-        assert_eq!(Flags::parse(&args(&["--out"]), &["--out"]).unwrap_err().0, "--out needs a value");
+    fn bad_command_lines_are_refused_in_their_first_line() {
+        let refused = |args: &[&str], kind: ErrorKind, named: &str| {
+            let e = parse(args).unwrap_err();
+            let first = e.to_string().lines().next().unwrap_or_default().to_owned();
+            assert_eq!(e.kind(), kind, "{args:?}: {e}");
+            assert!(first.starts_with("error: ") && first.contains(named), "{args:?}: {first}");
+        };
+        refused(&["book", "--nope", "1"], ErrorKind::UnknownArgument, "--nope");
+        refused(&["sanitize", "--out"], ErrorKind::InvalidValue, "--out");
+        refused(&["nvcc-compare", "--sizes", "4096,lots"], ErrorKind::ValueValidation, "lots");
+        refused(&["nvcc-compare", "--install-only", "--sizes", "4096"], ErrorKind::ArgumentConflict, "--install-only");
+        refused(&["sass", "--arch", "ampere"], ErrorKind::ValueValidation, "ampere");
+        refused(&["build-ptx", "--out", "x"], ErrorKind::UnknownArgument, "--out");
+        refused(&["compile"], ErrorKind::InvalidSubcommand, "compile");
+        assert_eq!(parse(&[]).unwrap_err().kind(), ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand);
+    }
+
+    /// The book's appendix shows every task with every flag it takes.
+    #[test]
+    fn the_usage_shows_every_task_and_its_flags() {
+        let usage = usage();
+        for task in ["build-ptx", "book", "ptxas", "test", "sass", "sanitize", "nvcc-compare"] {
+            assert!(usage.contains(&format!("$ cargo xtask {task} --help\n")), "{task}:\n{usage}");
+            assert!(usage.contains(&format!("Usage: cargo xtask {task}")), "{task}:\n{usage}");
+        }
+        for flag in ["--results", "--arch", "--kernel", "--ptx", "--host", "--out", "--cu", "--cub-cu", "--cccl"] {
+            assert!(usage.contains(&format!("{flag} <")), "{flag}:\n{usage}");
+        }
+        assert!(usage.contains("--sizes <N,N>") && usage.contains("--install-only"), "{usage}");
     }
 }

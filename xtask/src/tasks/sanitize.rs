@@ -3,19 +3,31 @@
 //! registered kernel) is the host's own: this task runs `host evidence DIR
 //! --only sanitize`, then prints one line per run from the manifest it wrote.
 
+use std::path::PathBuf;
 use std::process::Command;
 
 use lab_records::{MANIFEST, Manifest};
 use xtask::{Error, paths};
 
-use super::{Flags, cuda_tool, host_binary};
+use super::{cuda_tool, host_binary};
+
+/// `sanitize`'s flags.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The host binary to run [default: a fresh release build of it].
+    #[arg(long, value_name = "FILE")]
+    pub host: Option<PathBuf>,
+    /// Where the evidence run writes its manifest, and the logs under
+    /// DIR/sanitizer/ [default: target/sanitizer].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+}
 
 /// Runs the task.
-pub fn run(args: &[String]) -> super::Result {
-    let flags = Flags::parse(args, &["--host", "--out"])?;
-    let out = flags.path("--out").unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
+pub fn run(args: &Args) -> super::Result {
+    let out = args.out.clone().unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
     let sanitizer = cuda_tool("compute-sanitizer")?;
-    let host = host_binary(flags.path("--host"))?;
+    let host = host_binary(args.host.clone())?;
     // The host finds compute-sanitizer on PATH; put the one found here first.
     let path = std::env::var_os("PATH").unwrap_or_default();
     let mut dirs: Vec<_> = sanitizer.parent().map(|d| d.to_path_buf()).into_iter().collect();

@@ -2,25 +2,46 @@
 //! kernel's SASS, then a summary of its synchronizing instructions and its
 //! `ptxas -v` resources. Needs no GPU: the tools come from PyPI.
 
-use xtask::{Error, paths, ptx, ptxas, sass};
+use std::path::PathBuf;
 
-use super::Flags;
+use xtask::{Error, paths, ptxas, sass};
+
+/// `sass`'s flags.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The GPU architecture ptxas compiles for.
+    #[arg(long, value_name = "sm_NN", default_value = "sm_90", value_parser = architecture)]
+    pub arch: String,
+    /// Show only this kernel (its symbol, e.g. sum_tree_atomic).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Disassemble this PTX file instead of building both modules of the
+    /// kernels.
+    #[arg(long, value_name = "FILE")]
+    pub ptx: Option<PathBuf>,
+}
+
+/// A clap parser for `--arch`: `sm_` and a number, with letters allowed
+/// (`sm_90a`).
+fn architecture(text: &str) -> Result<String, String> {
+    if text.strip_prefix("sm_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric())) {
+        Ok(text.to_owned())
+    } else {
+        Err("not a GPU architecture such as sm_90".to_owned())
+    }
+}
 
 /// Runs the task.
-pub fn run(args: &[String]) -> super::Result {
-    let flags = Flags::parse(args, &["--arch", "--kernel", "--ptx"])?;
+pub fn run(args: &Args) -> super::Result {
     let root = paths::workspace_root();
-    let arch = flags.text("--arch").unwrap_or("sm_90").to_owned();
-    if !arch.strip_prefix("sm_").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_alphanumeric())) {
-        return Err(Error(format!("--arch: `{arch}` is not a GPU architecture such as sm_90")));
-    }
+    let arch = args.arch.as_str();
     // Without `--ptx`, both modules; the Hopper one only for an architecture
     // that can run it.
-    let ptx_files = match flags.path("--ptx") {
-        Some(file) => vec![file],
+    let ptx_files = match &args.ptx {
+        Some(file) => vec![file.clone()],
         None => {
-            let built = ptx::build(&root, &super::cargo())?;
-            if generation(&arch) >= generation(layout::Module::Hopper.arch()) {
+            let built = ptx_builder::build(&root, &super::cargo())?;
+            if generation(arch) >= generation(layout::Module::Hopper.arch()) {
                 vec![built.base, built.hopper]
             } else {
                 vec![built.base]
@@ -33,12 +54,11 @@ pub fn run(args: &[String]) -> super::Result {
     let (mut text, mut resources) = (String::new(), String::new());
     for (i, ptx_file) in ptx_files.iter().enumerate() {
         let work = root.join("target/sass").join(i.to_string());
-        let (module_text, module_resources) = sass::disassemble(&ptxas, &cuobjdump, ptx_file, &arch, &work)?;
+        let (module_text, module_resources) = sass::disassemble(&ptxas, &cuobjdump, ptx_file, arch, &work)?;
         text.push_str(&module_text);
         resources.push_str(&module_resources);
     }
-    let only = flags.text("--kernel").map(str::to_owned);
-    let wanted = |name: &str| only.as_deref().is_none_or(|k| k == name);
+    let wanted = |name: &str| args.kernel.as_deref().is_none_or(|k| k == name);
 
     for (name, body) in sass::split_functions(&text).into_iter().filter(|(name, _)| wanted(name)) {
         println!("==== {name} ({arch}) ====\n{body}");

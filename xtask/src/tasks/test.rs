@@ -26,5 +26,5 @@ pub fn run() -> super::Result {
     // The book is part of what is tested: a missing include, a broken link or
     // a figure the reference run cannot provide fails here, not in a reader's
     // browser.
-    super::book::run(&[])
+    super::book::run(&super::book::Args::default())
 }

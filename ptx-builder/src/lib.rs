@@ -1,4 +1,11 @@
-//! Compile `kernels/` to PTX with rustc's own `nvptx64-nvidia-cuda` target.
+//! Compiles `kernels/` to PTX with rustc's own `nvptx64-nvidia-cuda` target:
+//! the one builder behind the host's build script (which embeds the PTX) and
+//! `cargo xtask build-ptx`, `sass` and `book` (which disassemble it).
+//!
+//! It is a crate of its own so that building the host compiles this file and
+//! `layout`, and nothing of the task runner: the CUB and nvcc comparisons,
+//! the book's generator and their dependencies stay outside the host's build
+//! graph.
 //!
 //! Why not rust-cuda's `cuda_builder`: it drives `rustc_codegen_nvvm`, which
 //! needs LLVM 7 (the IR dialect libNVVM accepts for pre-Blackwell GPUs), and
@@ -18,15 +25,31 @@
 //!    Rustup publishes that linker for stable releases but not for recent
 //!    nightlies, so it is taken from the pinned stable [`LINKER_TOOLCHAIN`]
 //!    and installed there on first use.
+//!
+//! Every function takes the checkout's root (the directory holding
+//! `kernels/` and `rust-toolchain.toml`) and writes under its `target/`.
+
+#![warn(missing_docs)]
 
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::{env, fs, io};
+use std::{env, fmt, fs, io};
 
 use layout::Module;
 
-use crate::{Error, paths};
+/// Why the kernels could not be built, in words meant for the person at the
+/// terminal: one line, naming the command or file that failed.
+#[derive(Debug)]
+pub struct Error(pub String);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
 
 /// The rustc target the kernels are compiled for.
 pub const TARGET: &str = "nvptx64-nvidia-cuda";
@@ -37,7 +60,7 @@ pub const LINKER_TOOLCHAIN: &str = "1.95.0";
 /// The two PTX files one build writes, one per [`Module`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Built {
-    /// [`Module::Base`]'s, [`paths::ptx_file`] of it.
+    /// [`Module::Base`]'s, [`ptx_file`] of it.
     pub base: PathBuf,
     /// [`Module::Hopper`]'s.
     pub hopper: PathBuf,
@@ -54,7 +77,7 @@ impl Built {
 }
 
 /// Builds the kernels (release) into both modules and returns their fixed
-/// paths, [`paths::ptx_file`]. A file is rewritten only when its text
+/// paths, [`ptx_file`]. A file is rewritten only when its text
 /// changes, so the host's build script does not rebuild the host for nothing.
 ///
 /// `cargo` is the cargo to run (`$CARGO` from the caller). Progress goes to
@@ -77,9 +100,16 @@ fn build_module(root: &Path, cargo: &Path, module: Module) -> Result<PathBuf, Er
     let built = target_dir.join(TARGET).join("release/kernels.ptx");
     let ptx = fs::read_to_string(&built)
         .map_err(|e| Error(format!("the kernel build wrote no PTX at {}: {e}", built.display())))?;
-    let out = paths::ptx_file(root, module);
+    let out = ptx_file(root, module);
     write_if_changed(&out, &ptx).map_err(|e| Error(format!("cannot write {}: {e}", out.display())))?;
     Ok(out)
+}
+
+/// The one fixed path of a PTX module of the kernels:
+/// `target/ptx/kernels.ptx` for the base module, `target/ptx/kernels-sm90.ptx`
+/// for the Hopper one.
+pub fn ptx_file(root: &Path, module: Module) -> PathBuf {
+    root.join("target").join("ptx").join(module.file_name())
 }
 
 /// The directory under `target/` where `module` is built.
@@ -94,7 +124,7 @@ fn build_dir(module: Module) -> &'static str {
 /// in `target_dir`, with everything the PTX build needs: `-Zbuild-std`, the
 /// module's target CPU and feature, `llvm-bitcode-linker` (installed on first
 /// use) and the nightly's `llvm-tools` on `PATH`. [`build`] runs it as
-/// `build`; the lint runs it as `clippy` for each module, so the kernels are
+/// `build`; xtask's lint runs it as `clippy` for each module, so the kernels are
 /// checked for the target and with the flags they are compiled with. The
 /// caller adds any further arguments.
 pub fn kernels_cargo(
