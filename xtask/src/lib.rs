@@ -5,6 +5,7 @@
 
 pub mod anchors;
 pub mod book;
+pub mod browser;
 pub mod cccl;
 pub mod cub;
 mod error;
@@ -15,5 +16,6 @@ pub mod paths;
 pub mod ptx;
 pub mod ptxas;
 pub mod sass;
+pub mod webdriver;
 
 pub use error::Error;

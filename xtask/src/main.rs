@@ -20,7 +20,14 @@ tasks:
   ptxas       print the ptxas the tests use, installing it if missing
   test        the README's test command: cargo fmt --check and clippy -D warnings
               on both workspaces, every test (installing ptxas, cuobjdump and
-              nvdisasm if missing), then the book from the reference run
+              nvdisasm if missing), then the book from the reference run, then
+              the browser test on it
+  browser-test [--book DIR] [--screenshots DIR]
+              open every chapter of the built book (default target/book) in
+              headless Chromium at 1280x800, sidebar open, and fail on a table,
+              code block or image wider than its column, an image that does
+              not load, or a broken link or anchor; installs Debian's chromium
+              and chromium-driver with apt-get if missing
   sass [--arch sm_90] [--kernel NAME] [--ptx FILE]
               print each kernel's SASS (cuobjdump), its synchronizing
               instructions and its ptxas -v resources; no GPU needed
@@ -52,6 +59,7 @@ fn main() -> ExitCode {
         "book" => tasks::book::run(rest),
         "ptxas" => ptxas::find_or_install(&paths::workspace_root()).map(|p| println!("{}", p.display())),
         "test" => tasks::test::run(),
+        "browser-test" => tasks::browser::run(rest),
         "sass" => tasks::sass::run(rest),
         "sanitize" => tasks::sanitize::run(rest),
         "nvcc-compare" => tasks::nvcc_compare::run(rest),

@@ -3,6 +3,7 @@
 //! share.
 
 pub mod book;
+pub mod browser;
 pub mod build_ptx;
 pub mod nvcc_compare;
 pub mod sanitize;
