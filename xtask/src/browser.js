@@ -3,9 +3,15 @@
 // WebDriver runs this text as the body of a function and awaits the promise
 // it returns; the result comes back as JSON.
 return (async () => {
+    // chromedriver's navigation now and then returns while the new page is
+    // still loading (readyState "loading", no <main> yet): wait for its load
+    // event, which also waits for its style sheets and images.
+    if (document.readyState !== 'complete') {
+        await new Promise(done => window.addEventListener('load', done, { once: true }));
+    }
     const main = document.querySelector('main');
     if (!main) {
-        return { error: 'the page has no <main> element' };
+        return { error: `the page has no <main> element (${location.href}, ${document.readyState}, ${document.documentElement.outerHTML.length} characters)` };
     }
 
     // Lazy images load only near the viewport: ask for every one now, then

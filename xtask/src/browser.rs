@@ -349,7 +349,8 @@ pub fn check(book: &Path, screenshots: Option<&Path>) -> Result<Report, Error> {
         }
         if let Some(dir) = screenshots {
             let png = dir.join(page.replace('/', "-").replace(".html", ".png"));
-            fs::write(&png, session.screenshot()?).map_err(|e| Error(format!("cannot write {}: {e}", png.display())))?;
+            fs::write(&png, session.screenshot()?)
+                .map_err(|e| Error(format!("cannot write {}: {e}", png.display())))?;
         }
         measured.insert(page.clone(), page_measured);
     }

@@ -264,7 +264,8 @@ mod tests {
 
     #[test]
     fn responses_are_read_by_length_and_by_chunks() {
-        let sized = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: application/json\r\n\r\n{\"value\":nul}trailing";
+        let sized =
+            b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: application/json\r\n\r\n{\"value\":nul}trailing";
         assert_eq!(read_response(&mut &sized[..]).unwrap(), (200, b"{\"value\":nul}".to_vec()));
         let chunked = b"HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"va\r\n6;x=1\r\nlue\":1\r\n1\r\n}\r\n0\r\n\r\n";
         assert_eq!(read_response(&mut &chunked[..]).unwrap(), (404, b"{\"value\":1}".to_vec()));

@@ -34,12 +34,17 @@ const OTHER: &str = r#"<!DOCTYPE html>
 </main></body></html>
 "#;
 
-const PLOT: &str = r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100"/></svg>"#;
+const PLOT: &str =
+    r#"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100"/></svg>"#;
 
 #[test]
 fn a_broken_page_fails_with_one_line_per_problem() {
     if !Path::new(browser::CHROMIUM).is_file() || !Path::new(browser::CHROMEDRIVER).is_file() {
-        println!("skipped: no {} or {} (Debian's chromium and chromium-driver)", browser::CHROMIUM, browser::CHROMEDRIVER);
+        println!(
+            "skipped: no {} or {} (Debian's chromium and chromium-driver)",
+            browser::CHROMIUM,
+            browser::CHROMEDRIVER
+        );
         return;
     }
     let site = std::env::temp_dir().join(format!("xtask-browser-test-{}", std::process::id()));

@@ -1,8 +1,8 @@
 //! `cargo xtask browser-test [--book DIR] [--screenshots DIR]`: open every
 //! chapter of the built book in headless Chromium at 1280×800 (see
-//! [`xtask::browser`]), print one line per table, code block or image wider
-//! than its column, image that does not load and broken link or anchor, and
-//! fail if there is one.
+//! [`xtask::browser`]), print a one-line summary of what it checked, then one
+//! line per table, code block or image wider than its column, image that does
+//! not load and broken link or anchor, and fail if there is one.
 
 use xtask::{Error, browser, paths};
 
@@ -17,8 +17,8 @@ pub fn run(args: &[String]) -> super::Result {
     }
     browser::find_or_install()?;
     let report = browser::check(&book, flags.path("--screenshots").as_deref())?;
+    println!("{report}");
     if report.failures.is_empty() {
-        println!("{report}");
         return Ok(());
     }
     for failure in &report.failures {
