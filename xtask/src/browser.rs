@@ -363,12 +363,12 @@ pub fn check(book: &Path, screenshots: Option<&Path>) -> Result<Report, Error> {
         report.tables += m.boxes.iter().filter(|b| b.kind == "table").count();
         report.code_blocks += m.boxes.iter().filter(|b| b.kind == "code block").count();
         report.images += m.images.len();
-        report.external += m.links.iter().filter(|l| target(&l.url, &root) == Target::External).count();
-        report.links += m.links.len();
+        let external = m.links.iter().filter(|l| target(&l.url, &root) == Target::External).count();
+        report.external += external;
+        report.links += m.links.len() - external;
         report.failures.extend(layout_failures(page, m));
         report.failures.extend(link_failures(page, m, &root, &files, &ids));
     }
-    report.links -= report.external;
     Ok(report)
 }
 
