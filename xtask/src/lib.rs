@@ -7,6 +7,7 @@
 
 pub mod anchors;
 pub mod book;
+pub mod browser;
 pub mod cccl;
 pub mod cub;
 mod error;
@@ -16,5 +17,6 @@ pub mod nvcc;
 pub mod paths;
 pub mod ptxas;
 pub mod sass;
+pub mod webdriver;
 
 pub use error::Error;

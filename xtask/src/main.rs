@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Task::Book(args) => tasks::book::run(args),
         Task::Ptxas => tasks::ptxas::run(),
         Task::Test => tasks::test::run(),
+        Task::BrowserTest(args) => tasks::browser::run(args),
         Task::Sass(args) => tasks::sass::run(args),
         Task::Sanitize(args) => tasks::sanitize::run(args),
         Task::NvccCompare(args) => tasks::nvcc_compare::run(args),

@@ -4,6 +4,7 @@
 //! print.
 
 pub mod book;
+pub mod browser;
 pub mod build_ptx;
 pub mod nvcc_compare;
 pub mod ptxas;
@@ -51,8 +52,16 @@ pub enum Task {
     ///
     /// cargo fmt --check and clippy -D warnings on both workspaces, every test
     /// in release mode (installing ptxas, cuobjdump and nvdisasm if missing),
-    /// then the book from the reference run.
+    /// then the book from the reference run, then the browser test on it.
     Test,
+    /// Open every page of the built book in headless Chromium at 1280×800
+    /// and fail on what a reader would see broken.
+    ///
+    /// The sidebar open, as mdBook shows it at that width: a table, code
+    /// block or image wider than its column, an image that does not load, or
+    /// a broken link or anchor fails the task, one line each. Installs
+    /// Debian's chromium and chromium-driver with apt-get if missing.
+    BrowserTest(browser::Args),
     /// Print each kernel's SASS and its synchronizing instructions; no GPU
     /// needed.
     ///
