@@ -96,6 +96,10 @@ pub struct Definition {
     /// than the program's, as the SASS test finds on sm_90 (and holds to this
     /// field, so a new `ptxas` that changes it is noticed).
     pub ptxas_reorders_weak_loads: bool,
+    /// The sentences `host litmus` gives for its verdicts on this test, where
+    /// the general rules (weak accesses, a scope that leaves a thread out) do
+    /// not decide them.
+    pub reasons: Reasons,
     /// The model's verdict on the weak outcome for every variant, in
     /// [`Variant::ALL`]'s order, within one block and across blocks, each
     /// reasoned out by hand from the axioms (the file's comments say how).
@@ -105,6 +109,45 @@ pub struct Definition {
     /// test's `.cluster` kernels and its `.cta` twin (empty for a test with
     /// no `.cluster` kernel).
     pub cluster_model: &'static [Verdicts],
+}
+
+/// A verdict on the weak outcome and why, in one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// The model allows it, because of the sentence.
+    Allowed(&'static str),
+    /// The model forbids it, because of the sentence.
+    Forbidden(&'static str),
+}
+
+/// A test's own reasons for the model's verdicts, one per kind of
+/// synchronization. The host's explanation takes the first that applies,
+/// in the order of the fields: after `always` and `coherence`, weak accesses,
+/// volatile ones, and a scope that leaves a thread out have reasons common
+/// to every test; the last three fields apply only where the accesses are
+/// morally strong. A unit test of the host holds every reason's verdict to
+/// the checker's, for every test, variant and placement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reasons {
+    /// Why the weak outcome is forbidden whatever the variant and placement
+    /// (CoWW: one thread's two stores are always morally strong relative to
+    /// each other).
+    pub always: Option<&'static str>,
+    /// Why it is forbidden whenever the accesses are morally strong: the
+    /// coherence tests.
+    pub coherence: Option<&'static str>,
+    /// Why volatile accesses (relaxed at `.sys`: strong, in scope, ordering
+    /// nothing) allow it; `None` for the common sentence.
+    pub volatile: Option<&'static str>,
+    /// The verdict when release/acquire on the flag covers every thread.
+    pub release_acquire: Option<Reason>,
+    /// The verdict when `fence.sc` covers the fenced threads.
+    pub sc_fence: Option<Reason>,
+    /// The verdict when any fence covers the fenced threads (`fence.acq_rel`,
+    /// and `fence.sc` where `sc_fence` is `None`).
+    pub fence: Option<Reason>,
+    /// The verdict with strong accesses and nothing above.
+    pub relaxed: Reason,
 }
 
 /// Allowed, in a [`Verdicts`] row.

@@ -44,7 +44,7 @@ pub mod suite;
 mod test;
 mod variant;
 
-pub use definition::{Definition, Location, Op, Role, Verdicts};
+pub use definition::{Definition, Location, Op, Reason, Reasons, Role, Verdicts};
 pub use kernels::{Arg, CLASSIFY, CLASSIFY_PARAMS, Kernel, TEST_PARAMS, sass_of, test_step};
 pub use outcome::{
     BINS, FINAL_CODES, FINAL_DIGITS, FIRST_FINAL_BIN, OTHER_BIN, REGISTERS, final_bin, final_digits, final_outcome_bin,

@@ -2,14 +2,15 @@
 //! `R x; W x=1 || W x=2`. Weak: `r0 = 2` and `x` ends 2: the read sees
 //! the other store, yet the thread's later store is ordered before it.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! the same, with the cycle R x reads W x=2, R x program-order-before W x=1, W x=1 coherence-before
-//! W x=2.
+//! The model's verdicts ([`CORW2`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: the same, with the cycle R x reads W x=2, R x
+//! program-order-before W x=1, W x=1 coherence-before W x=2.
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// CoRW2, as the module docs describe it.
 pub const CORW2: Definition = Definition {
@@ -28,6 +29,15 @@ pub const CORW2: Definition = Definition {
     // Role 0 reads the initial 0; role 1's store comes last.
     sequential: &[0, 2],
     ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: Some("coherence: R x read W x=2, so its thread's later W x=1 must follow W x=2 and be final"),
+        volatile: None,
+        release_acquire: None,
+        sc_fence: None,
+        fence: None,
+        relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

@@ -3,16 +3,18 @@
 //! other store, which coherence then places before the thread's own
 //! earlier store.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! as CoRR, forbidden when the other thread's W x=2 is morally strong with the first thread's
-//! accesses: W x=2 coherence-before W x=1, program-order-before the read of W x=2, is a cycle in
-//! SC-per-Location. Weak stores, or .cta ones across blocks (rel-acq-cta's accesses are
+//! The model's verdicts ([`COWR`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: as CoRR, forbidden when the other thread's W x=2 is
+//! morally strong with the first thread's accesses: W x=2 coherence-before W
+//! x=1, program-order-before the read of W x=2, is a cycle in SC-per-Location.
+//! Weak stores, or .cta ones across blocks (rel-acq-cta's accesses are
 //! .relaxed.cta), leave W x=2 unordered, a data race.
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// CoWR, as the module docs describe it.
 pub const COWR: Definition = Definition {
@@ -31,6 +33,15 @@ pub const COWR: Definition = Definition {
     // Role 0 reads its own store; role 1's store comes last.
     sequential: &[1, 2],
     ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: Some("coherence: R x cannot read a W x=2 that coherence puts before its own thread's earlier W x=1"),
+        volatile: None,
+        release_acquire: None,
+        sc_fence: None,
+        fence: None,
+        relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

@@ -1,15 +1,18 @@
 //! CoWW, coherence of two writes by one thread: `W x=1; W x=2`. Weak: `x` ends 1,
 //! the later store ordered before the earlier one.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! both stores are one thread's, so morally strong relative to each other whatever their qualifiers
-//! (the PTX ISA counts operations related in program order as morally strong); SC-per-Location puts
-//! W x=1 before W x=2 in coherence order, and x cannot end 1, not even with weak stores.
+//! The model's verdicts ([`COWW`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: both stores are one thread's, so morally strong
+//! relative to each other whatever their qualifiers (the PTX ISA counts
+//! operations related in program order as morally strong); SC-per-Location puts
+//! W x=1 before W x=2 in coherence order, and x cannot end 1, not even with
+//! weak stores.
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{Definition, F, Role};
+use crate::litmus::definition::Reason::{Forbidden};
+use crate::litmus::definition::{Definition, F, Reasons, Role};
 
 /// CoWW, as the module docs describe it.
 pub const COWW: Definition = Definition {
@@ -27,6 +30,18 @@ pub const COWW: Definition = Definition {
     // The second store is the last.
     sequential: &[2],
     ptxas_reorders_weak_loads: false,
+    // The PTX ISA counts two operations of one thread morally strong relative
+    // to each other, whatever their qualifiers: the one test whose accesses
+    // are all one thread's is forbidden even weak.
+    reasons: Reasons {
+        always: Some("coherence: one thread's two stores to x are morally strong relative to each other, so W x=2 stays last"),
+        coherence: None,
+        volatile: None,
+        release_acquire: None,
+        sc_fence: None,
+        fence: None,
+        relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, F, F),

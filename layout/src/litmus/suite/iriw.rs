@@ -1,14 +1,16 @@
 //! IRIW, independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
 //! Weak: the two readers see the two writes in opposite orders.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! only fence.sc between the reads, morally strong with each other, makes the readers agree;
-//! acq_rel fences and release/acquire (IRIW has no flag) do not.
+//! The model's verdicts ([`IRIW`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: only fence.sc between the reads, morally strong with
+//! each other, makes the readers agree; acq_rel fences and release/acquire
+//! (IRIW has no flag) do not.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// IRIW, as the module docs describe it.
 pub const IRIW: Definition = Definition {
@@ -26,6 +28,15 @@ pub const IRIW: Definition = Definition {
     // The readers run after both stores.
     sequential: &[1, 1, 1, 1],
     ptxas_reorders_weak_loads: true,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: Some("volatile is relaxed at .sys: the two readers may see the two writes in different orders"),
+        release_acquire: None,
+        sc_fence: Some(Forbidden("the readers' fence.sc are ordered one way: both readers see the writes in that order")),
+        fence: Some(Allowed("acq_rel fences do not make independent readers agree on an order: only fence.sc does")),
+        relaxed: Allowed("relaxed: the two readers may see the two writes in different orders"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

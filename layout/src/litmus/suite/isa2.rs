@@ -1,14 +1,16 @@
 //! ISA2, causality through a chain of two flags: `W x; W y || R y; W z || R z; R x`.
 //! Weak: the third thread sees the second flag `z` but not the data `x`.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! two synchronizations in a chain (release/acquire on y, then on z, or the fences around them) put
-//! W x before R x in causality order, at a covering scope.
+//! The model's verdicts ([`ISA2`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: two synchronizations in a chain (release/acquire on
+//! y, then on z, or the fences around them) put W x before R x in causality
+//! order, at a covering scope.
 
 use crate::litmus::Location::{X, Y, Z};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// ISA2, as the module docs describe it.
 pub const ISA2: Definition = Definition {
@@ -25,6 +27,15 @@ pub const ISA2: Definition = Definition {
     // Each role runs after the stores it reads.
     sequential: &[1, 1, 1],
     ptxas_reorders_weak_loads: true,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: None,
+        release_acquire: Some(Forbidden("release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden")),
+        sc_fence: None,
+        fence: Some(Forbidden("fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x")),
+        relaxed: Allowed("relaxed: neither flag carries order, so R x may miss W x"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

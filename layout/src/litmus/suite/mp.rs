@@ -1,14 +1,16 @@
 //! MP, message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! forbidden only when a release pattern (release store, or fence then store) is observed by a
-//! morally strong acquire pattern: the acquire's thread then has W x in causality order before R x.
-//! A .cta release or fence leaves out the other block.
+//! The model's verdicts ([`MP`]'s `model` rows), reasoned out by hand from the
+//! axioms of ptx.als: forbidden only when a release pattern (release store, or
+//! fence then store) is observed by a morally strong acquire pattern: the
+//! acquire's thread then has W x in causality order before R x. A .cta release
+//! or fence leaves out the other block.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// MP, as the module docs describe it.
 pub const MP: Definition = Definition {
@@ -24,6 +26,15 @@ pub const MP: Definition = Definition {
     // The reader runs after both stores.
     sequential: &[1, 1],
     ptxas_reorders_weak_loads: true,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: Some("volatile is relaxed at .sys: it keeps the accesses, but nothing orders W x before W y"),
+        release_acquire: Some(Forbidden("the acquire that reads the release's flag makes W x visible: causality forbids r1 = 0")),
+        sc_fence: None,
+        fence: Some(Forbidden("fence → W y observed by R y → fence synchronizes: W x is in causality order before R x")),
+        relaxed: Allowed("relaxed: nothing orders W x before W y, or R y before R x"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

@@ -2,14 +2,16 @@
 //! second thread's store to `y` comes after the first's, yet its load
 //! misses `x`.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! as SB, the first thread's W y=1 is observed by no read (the second thread only overwrites it),
-//! so acq_rel fences never synchronize; two morally strong fence.sc, ordered either way, forbid it.
+//! The model's verdicts ([`R`]'s `model` rows), reasoned out by hand from the
+//! axioms of ptx.als: as SB, the first thread's W y=1 is observed by no read
+//! (the second thread only overwrites it), so acq_rel fences never synchronize;
+//! two morally strong fence.sc, ordered either way, forbid it.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// R, as the module docs describe it.
 pub const R: Definition = Definition {
@@ -28,6 +30,15 @@ pub const R: Definition = Definition {
     // Role 1 sees x, and its store to y comes last.
     sequential: &[1, 2],
     ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: None,
+        release_acquire: None,
+        sc_fence: Some(Forbidden("the two fence.sc are ordered one way: either W x reaches R x, or W y=2 lands before W y=1")),
+        fence: Some(Allowed("acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten")),
+        relaxed: Allowed("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

@@ -2,14 +2,16 @@
 //! second thread sees the flag, yet its store to `x` is ordered before
 //! the first thread's.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! as MP, a release pattern on y observed by a morally strong acquire pattern puts W x=2 in
-//! causality order before W x=1, so coherence orders them that way and x cannot end 2.
+//! The model's verdicts ([`S`]'s `model` rows), reasoned out by hand from the
+//! axioms of ptx.als: as MP, a release pattern on y observed by a morally
+//! strong acquire pattern puts W x=2 in causality order before W x=1, so
+//! coherence orders them that way and x cannot end 2.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// S, as the module docs describe it.
 pub const S: Definition = Definition {
@@ -27,6 +29,15 @@ pub const S: Definition = Definition {
     // Role 1 sees the flag, and its store to x comes last.
     sequential: &[1, 1],
     ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: None,
+        release_acquire: Some(Forbidden("the acquire that reads the release's flag puts W x=2 before W x=1 in causality, so coherence")),
+        sc_fence: None,
+        fence: Some(Forbidden("fence → W y observed by R y → fence synchronizes: W x=2 is in causality order before W x=1")),
+        relaxed: Allowed("relaxed: nothing orders W x=2 before W y, or R y before W x=1"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

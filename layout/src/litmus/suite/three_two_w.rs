@@ -2,13 +2,15 @@
 //! and `z` all end 2, a cycle of three threads' stores in coherence
 //! order against program order.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! as 2+2W with three threads, no load, so only fence.sc forbids the cycle.
+//! The model's verdicts ([`THREE_TWO_W`]'s `model` rows), reasoned out by hand
+//! from the axioms of ptx.als: as 2+2W with three threads, no load, so only
+//! fence.sc forbids the cycle.
 
 use crate::litmus::Location::{X, Y, Z};
 use crate::litmus::Op::{Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// 3.2W, as the module docs describe it.
 pub const THREE_TWO_W: Definition = Definition {
@@ -28,6 +30,15 @@ pub const THREE_TWO_W: Definition = Definition {
     // y by role 1, z by role 2.
     sequential: &[1, 2, 2],
     ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: None,
+        release_acquire: None,
+        sc_fence: Some(Forbidden("the three fence.sc are ordered one way: the stores cannot chain into a cycle against it")),
+        fence: Some(Allowed("acq_rel fences synchronize only through a load that observes a store: 3.2W has no load")),
+        relaxed: Allowed("relaxed: nothing orders a thread's two stores to different locations"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),

@@ -2,14 +2,16 @@
 //! `r0 = 1` and `r1 = 0`: the third thread sees the second's flag, and
 //! the second's `y` lands after the first's, yet `x` is missed.
 //!
-//! The model's verdicts, reasoned out by hand from the axioms of ptx.als:
-//! role 1's W y=2 after W y=1 is coherence, not an observation, so no release pattern of role 0 is
-//! observed by role 1; only fence.sc in all three, totally ordered, carries W x to the last R x.
+//! The model's verdicts ([`Z6_3`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: role 1's W y=2 after W y=1 is coherence, not an
+//! observation, so no release pattern of role 0 is observed by role 1; only
+//! fence.sc in all three, totally ordered, carries W x to the last R x.
 
 use crate::litmus::Location::{X, Y, Z};
 use crate::litmus::Op::{Load, Store};
 use crate::litmus::Variant::*;
-use crate::litmus::definition::{A, Definition, F, Role};
+use crate::litmus::definition::Reason::{Allowed, Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
 
 /// Z6.3, as the module docs describe it.
 pub const Z6_3: Definition = Definition {
@@ -28,6 +30,15 @@ pub const Z6_3: Definition = Definition {
     // Role 2 sees both flags; role 1's store to y comes last.
     sequential: &[1, 1, 2],
     ptxas_reorders_weak_loads: true,
+    reasons: Reasons {
+        always: None,
+        coherence: None,
+        volatile: None,
+        release_acquire: None,
+        sc_fence: Some(Forbidden("the three fence.sc are ordered one way: W y=2 after W y=1 then puts W x before the last R x")),
+        fence: None,
+        relaxed: Allowed("W y=2 landing after W y=1 is coherence, not observation: nothing synchronizes role 0 with role 1"),
+    },
     // Within one block, across blocks.
     model: [
         (Weak, A, A),
