@@ -12,7 +12,7 @@ pub const REGISTERS: usize = 4;
 pub const BINS: usize = FIRST_FINAL_BIN + FINAL_CODES;
 
 /// The first bin of the tests whose outcome includes final values
-/// ([`Test::finals`]): the bins below it are the register-only tests'
+/// ([`Test::finals`](super::Test::finals)): the bins below it are the register-only tests'
 /// (and [`OTHER_BIN`], which every test shares).
 pub const FIRST_FINAL_BIN: usize = OTHER_BIN + 1;
 
@@ -26,7 +26,7 @@ pub const FINAL_CODES: usize = 27;
 const _: () = assert!(FINAL_CODES == 3usize.pow(FINAL_DIGITS as u32));
 
 /// The bin of an outcome with final values: `digits` are its registers
-/// `r0, r1, ...` and then the final values of [`Test::finals`] in order, each
+/// `r0, r1, ...` and then the final values of [`Test::finals`](super::Test::finals) in order, each
 /// 0, 1 or 2, and the bin is [`FIRST_FINAL_BIN`] plus their base-3 code,
 /// digit `k` weighing `3^k`. A digit above 2, or more than [`FINAL_DIGITS`]
 /// of them, gives [`OTHER_BIN`].
@@ -86,7 +86,7 @@ pub const fn outcome_bin(registers: [u32; REGISTERS]) -> usize {
 }
 
 /// The histogram bin of one instance of a test with final values
-/// ([`Test::finals`]): its first `used` registers, then the final values of
+/// ([`Test::finals`](super::Test::finals)): its first `used` registers, then the final values of
 /// the locations in `finals_mask` (bit `l` for location `l`, `x`, `y`, `z`
 /// in that order) among `finals`, as [`final_bin`]'s digits. A register past
 /// `used` that is not 0 (no load wrote it), a value above 2 (no thread

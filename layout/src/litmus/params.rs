@@ -17,7 +17,7 @@ use super::placement::{PLACEMENT_INTER_CLUSTER, PLACEMENT_INTRA_CLUSTER, PLACEME
 pub enum Preload {
     /// Nothing.
     None = 0,
-    /// Each thread reads the [`Role::stale`] location of the instance it is
+    /// Each thread reads the [`Role::stale`](super::Role::stale) location of the instance it is
     /// about to observe.
     Observer = 1,
     /// Each thread reads the one its partner in the other half of the block
@@ -81,8 +81,8 @@ pub const STRESS_LINE_STRIDE: u32 = 256;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Params {
-    /// [`Split::code`]: [`Placement`] as a `u32` for the intra- and
-    /// inter-block placements, [`PLACEMENT_WARP`] or [`PLACEMENT_BLOCKS`].
+    /// [`Split::code`](super::Split::code): [`Placement`] as a `u32` for the intra- and
+    /// inter-block placements, [`PLACEMENT_WARP`] or [`PLACEMENT_BLOCKS`](super::PLACEMENT_BLOCKS).
     pub placement: u32,
     /// Blocks that run the test; the grid's other blocks stress memory.
     pub testing_blocks: u32,
@@ -131,19 +131,19 @@ pub struct Params {
     /// both accesses (it merges two weak loads of one address it can prove
     /// equal).
     pub zero: u32,
-    /// The test's [`Test::registers`], for the classifier of a test with
-    /// final values ([`final_outcome_bin`]'s `used`).
+    /// The test's [`Test::registers`](super::Test::registers), for the classifier of a test with
+    /// final values ([`final_outcome_bin`](super::final_outcome_bin)'s `used`).
     pub outcome_registers: u32,
-    /// The test's [`Test::finals_mask`]: 0 for a test whose outcome is its
+    /// The test's [`Test::finals_mask`](super::Test::finals_mask): 0 for a test whose outcome is its
     /// registers alone, which the classifier then bins as it always has.
     pub outcome_finals: u32,
     /// The test's roles (threads per instance): one warp's lanes are split
     /// among them ([`Params::instance`], [`PLACEMENT_WARP`]).
     pub roles: u32,
-    /// [`Split::parts`]: with [`PLACEMENT_BLOCKS`], role `r`'s part in bits
+    /// [`Split::parts`](super::Split::parts): with [`PLACEMENT_BLOCKS`](super::PLACEMENT_BLOCKS), role `r`'s part in bits
     /// `4r` to `4r + 3`; otherwise 0.
     pub parts: u32,
-    /// Blocks per cluster of the launch ([`Split::cluster_blocks`]) in the
+    /// Blocks per cluster of the launch ([`Split::cluster_blocks`](super::Split::cluster_blocks)) in the
     /// cluster placements, which launch with that cluster size and whose
     /// testing blocks are whole clusters; 1 otherwise (a block launched
     /// without clusters is a cluster of its own).
@@ -186,7 +186,7 @@ impl Params {
     ///   invertible modulo 32), and two roles `r != r'` below `roles` differ by
     ///   `(r - r') * s`, between `s` and `(roles - 1) * s <= 32 - s` in size:
     ///   never a multiple of 32, so their lanes differ.
-    /// - A block split ([`PLACEMENT_BLOCKS`]): role `r` of part `p` takes the
+    /// - A block split ([`PLACEMENT_BLOCKS`](super::PLACEMENT_BLOCKS)): role `r` of part `p` takes the
     ///   block `p * block_step` further on and, in it, what intra-block takes.
     ///   Each of the three steps (block, warp, lane) is a bijection, so the
     ///   whole is. Two roles of one part share their block and sit in warps

@@ -69,13 +69,13 @@ pub enum Split {
     InterCluster,
 }
 
-/// [`Params::placement`] of [`Split::Warp`].
+/// [`Params::placement`](super::Params::placement) of [`Split::Warp`].
 pub const PLACEMENT_WARP: u32 = 2;
-/// [`Params::placement`] of [`Split::Blocks`]; [`Params::parts`] says which.
+/// [`Params::placement`](super::Params::placement) of [`Split::Blocks`]; [`Params::parts`](super::Params::parts) says which.
 pub const PLACEMENT_BLOCKS: u32 = 3;
-/// [`Params::placement`] of [`Split::IntraCluster`].
+/// [`Params::placement`](super::Params::placement) of [`Split::IntraCluster`].
 pub const PLACEMENT_INTRA_CLUSTER: u32 = Placement::IntraCluster as u32;
-/// [`Params::placement`] of [`Split::InterCluster`].
+/// [`Params::placement`](super::Params::placement) of [`Split::InterCluster`].
 pub const PLACEMENT_INTER_CLUSTER: u32 = Placement::InterCluster as u32;
 
 const _: () = assert!(PLACEMENT_INTRA_CLUSTER > PLACEMENT_BLOCKS && PLACEMENT_INTER_CLUSTER > PLACEMENT_BLOCKS);
@@ -213,7 +213,7 @@ impl Split {
         most + 1
     }
 
-    /// [`Params::placement`] for it.
+    /// [`Params::placement`](super::Params::placement) for it.
     pub const fn code(self) -> u32 {
         match self {
             Split::Warp => PLACEMENT_WARP,
@@ -225,7 +225,7 @@ impl Split {
         }
     }
 
-    /// [`Params::parts`] for it: the block split's parts, else 0.
+    /// [`Params::parts`](super::Params::parts) for it: the block split's parts, else 0.
     pub const fn parts(self) -> u32 {
         match self {
             Split::Blocks(i) => BLOCK_SPLITS[i as usize].parts,

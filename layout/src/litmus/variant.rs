@@ -184,7 +184,7 @@ impl Variant {
     /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all, and a
     /// volatile one the same with `.STRONG.SYS`; a device-scope fence or
     /// acquire also invalidates L1 (`CCTL.IVALL`). `ptxas` 13 compiles
-    /// `.cluster` on sm_90 exactly as `.gpu` ([`sass_of`]), so a cluster
+    /// `.cluster` on sm_90 exactly as `.gpu` ([`sass_of`](super::sass_of)), so a cluster
     /// variant promises its device-scope twin's SASS.
     pub const fn sass_has(self) -> &'static [&'static str] {
         match self {

@@ -89,7 +89,7 @@ macro_rules! grid {
 // does (CoRR: a strong access keeps coherence), and `.cluster` beside `.cta`
 // and `.gpu` in the tests where the scope decides the verdict (MP, SB, LB,
 // WRC and IRIW, and CoRR's relaxed coherence); those are in the Hopper module
-// only ([`Variant::needs_hopper`]). A symbol is `litmus_<test key>_<variant
+// only (`Variant::needs_hopper`). A symbol is `litmus_<test key>_<variant
 // key>`, with underscores for dashes (a test checks it).
 suite! {
     Mp = mp::MP {
