@@ -140,13 +140,15 @@ pub struct Params {
     /// The test's roles (threads per instance): one warp's lanes are split
     /// among them ([`Params::instance`], [`PLACEMENT_WARP`]).
     pub roles: u32,
-    /// [`Split::parts`](super::Split::parts): with [`PLACEMENT_BLOCKS`](super::PLACEMENT_BLOCKS), role `r`'s part in bits
-    /// `4r` to `4r + 3`; otherwise 0.
+    /// [`Split::parts`](super::Split::parts): with
+    /// [`PLACEMENT_BLOCKS`](super::PLACEMENT_BLOCKS), role `r`'s part in bits `4r` to
+    /// `4r + 3`; otherwise 0.
     pub parts: u32,
-    /// Blocks per cluster of the launch ([`Split::cluster_blocks`](super::Split::cluster_blocks)) in the
-    /// cluster placements, which launch with that cluster size and whose
-    /// testing blocks are whole clusters; 1 otherwise (a block launched
-    /// without clusters is a cluster of its own).
+    /// Blocks per cluster of the launch
+    /// ([`Split::cluster_blocks`](super::Split::cluster_blocks)) in the cluster
+    /// placements, which launch with that cluster size and whose testing blocks are
+    /// whole clusters; 1 otherwise (a block launched without clusters is a cluster of
+    /// its own).
     pub cluster_blocks: u32,
 }
 

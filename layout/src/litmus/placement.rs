@@ -71,7 +71,8 @@ pub enum Split {
 
 /// [`Params::placement`](super::Params::placement) of [`Split::Warp`].
 pub const PLACEMENT_WARP: u32 = 2;
-/// [`Params::placement`](super::Params::placement) of [`Split::Blocks`]; [`Params::parts`](super::Params::parts) says which.
+/// [`Params::placement`](super::Params::placement) of [`Split::Blocks`];
+/// [`Params::parts`](super::Params::parts) says which.
 pub const PLACEMENT_BLOCKS: u32 = 3;
 /// [`Params::placement`](super::Params::placement) of [`Split::IntraCluster`].
 pub const PLACEMENT_INTRA_CLUSTER: u32 = Placement::IntraCluster as u32;

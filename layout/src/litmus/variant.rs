@@ -76,39 +76,18 @@ impl Variant {
 
     /// Its name on the command line.
     pub const fn key(self) -> &'static str {
-        match self {
-            Variant::Weak => "weak",
-            Variant::RelaxedGpu => "relaxed-gpu",
-            Variant::RelaxedCta => "relaxed-cta",
-            Variant::Volatile => "volatile",
-            Variant::ReleaseAcquireGpu => "rel-acq-gpu",
-            Variant::ReleaseAcquireCta => "rel-acq-cta",
-            Variant::FenceAcqRelGpu => "fence-acq-rel-gpu",
-            Variant::FenceAcqRelCta => "fence-acq-rel-cta",
-            Variant::FenceScGpu => "fence-sc-gpu",
-            Variant::FenceScCta => "fence-sc-cta",
-            Variant::RelaxedCluster => "relaxed-cluster",
-            Variant::ReleaseAcquireCluster => "rel-acq-cluster",
-            Variant::FenceAcqRelCluster => "fence-acq-rel-cluster",
-            Variant::FenceScCluster => "fence-sc-cluster",
-        }
+        self.spec().key
     }
 
     /// The scope of its ordinary accesses, or `None` for weak ones. A
     /// volatile access names no scope in PTX; the ISA gives it `.sys`'s.
     pub const fn access_scope(self) -> Option<Scope> {
-        match self {
-            Variant::Weak => None,
-            Variant::RelaxedCta | Variant::ReleaseAcquireCta => Some(Scope::Cta),
-            Variant::RelaxedCluster | Variant::ReleaseAcquireCluster => Some(Scope::Cluster),
-            Variant::Volatile => Some(Scope::Sys),
-            _ => Some(Scope::Gpu),
-        }
+        self.spec().access
     }
 
     /// Whether the flag accesses are release and acquire.
     pub const fn release_acquire(self) -> bool {
-        matches!(self, Variant::ReleaseAcquireGpu | Variant::ReleaseAcquireCta | Variant::ReleaseAcquireCluster)
+        self.spec().release_acquire
     }
 
     /// Whether it names the `.cluster` scope, which only sm_90 PTX has: its
@@ -119,15 +98,7 @@ impl Variant {
 
     /// Its fence, as `(sc, scope)`: `fence.sc` if `sc`, else `fence.acq_rel`.
     pub const fn fence(self) -> Option<(bool, Scope)> {
-        match self {
-            Variant::FenceAcqRelGpu => Some((false, Scope::Gpu)),
-            Variant::FenceAcqRelCta => Some((false, Scope::Cta)),
-            Variant::FenceScGpu => Some((true, Scope::Gpu)),
-            Variant::FenceScCta => Some((true, Scope::Cta)),
-            Variant::FenceAcqRelCluster => Some((false, Scope::Cluster)),
-            Variant::FenceScCluster => Some((true, Scope::Cluster)),
-            _ => None,
-        }
+        self.spec().fence
     }
 
     /// The PTX of the fence, if any.
@@ -184,36 +155,87 @@ impl Variant {
     /// `.STRONG.GPU` or `.STRONG.SM` qualifier and no barrier at all, and a
     /// volatile one the same with `.STRONG.SYS`; a device-scope fence or
     /// acquire also invalidates L1 (`CCTL.IVALL`). `ptxas` 13 compiles
-    /// `.cluster` on sm_90 exactly as `.gpu` ([`sass_of`](super::sass_of)), so a cluster
-    /// variant promises its device-scope twin's SASS.
+    /// `.cluster` on sm_90 exactly as `.gpu` ([`sass_of`](super::sass_of)),
+    /// so a cluster variant promises its device-scope twin's SASS.
     pub const fn sass_has(self) -> &'static [&'static str] {
-        match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile | Variant::RelaxedCluster => {
-                &[]
-            }
-            Variant::ReleaseAcquireGpu
-            | Variant::FenceAcqRelGpu
-            | Variant::ReleaseAcquireCluster
-            | Variant::FenceAcqRelCluster => &["MEMBAR.ALL.GPU", "CCTL.IVALL"],
-            Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.CTA"],
-            Variant::FenceScGpu | Variant::FenceScCluster => &["MEMBAR.SC.GPU", "CCTL.IVALL"],
-            Variant::FenceScCta => &["MEMBAR.SC.CTA"],
-        }
+        self.spec().sass_has
     }
 
     /// SASS the kernel must not contain on sm_90.
     pub const fn sass_lacks(self) -> &'static [&'static str] {
+        self.spec().sass_lacks
+    }
+
+    /// What it is, as data: one row per variant.
+    const fn spec(self) -> Spec {
+        use Scope::{Cluster, Cta, Gpu, Sys};
+        // A relaxed access is a plain load or store with no barrier at all;
+        // a device-scope release, acquire or fence is a device-scope barrier
+        // and invalidates L1; a block-scope one is a block-scope barrier only.
+        const NONE: &[&str] = &[];
+        const NO_BARRIER: &[&str] = &["MEMBAR", "CCTL", "ERRBAR"];
+        const ACQ_REL_GPU: &[&str] = &["MEMBAR.ALL.GPU", "CCTL.IVALL"];
+        const NOT_ACQ_REL_GPU: &[&str] = &["MEMBAR.SC", "MEMBAR.ALL.CTA"];
+        const ACQ_REL_CTA: &[&str] = &["MEMBAR.ALL.CTA"];
+        const NOT_ACQ_REL_CTA: &[&str] = &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"];
+        const SC_GPU: &[&str] = &["MEMBAR.SC.GPU", "CCTL.IVALL"];
+        const NOT_SC_GPU: &[&str] = &["MEMBAR.ALL", "MEMBAR.SC.CTA"];
+        const SC_CTA: &[&str] = &["MEMBAR.SC.CTA"];
+        const NOT_SC_CTA: &[&str] = &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"];
+        const fn row(
+            key: &'static str,
+            access: Option<Scope>,
+            release_acquire: bool,
+            fence: Option<(bool, Scope)>,
+            sass_has: &'static [&'static str],
+            sass_lacks: &'static [&'static str],
+        ) -> Spec {
+            Spec { key, access, release_acquire, fence, sass_has, sass_lacks }
+        }
         match self {
-            Variant::Weak | Variant::RelaxedGpu | Variant::RelaxedCta | Variant::Volatile | Variant::RelaxedCluster => {
-                &["MEMBAR", "CCTL", "ERRBAR"]
+            Variant::Weak => row("weak", None, false, None, NONE, NO_BARRIER),
+            Variant::RelaxedGpu => row("relaxed-gpu", Some(Gpu), false, None, NONE, NO_BARRIER),
+            Variant::RelaxedCta => row("relaxed-cta", Some(Cta), false, None, NONE, NO_BARRIER),
+            Variant::Volatile => row("volatile", Some(Sys), false, None, NONE, NO_BARRIER),
+            Variant::ReleaseAcquireGpu => row("rel-acq-gpu", Some(Gpu), true, None, ACQ_REL_GPU, NOT_ACQ_REL_GPU),
+            Variant::ReleaseAcquireCta => row("rel-acq-cta", Some(Cta), true, None, ACQ_REL_CTA, NOT_ACQ_REL_CTA),
+            Variant::FenceAcqRelGpu => {
+                row("fence-acq-rel-gpu", Some(Gpu), false, Some((false, Gpu)), ACQ_REL_GPU, NOT_ACQ_REL_GPU)
             }
-            Variant::ReleaseAcquireGpu
-            | Variant::FenceAcqRelGpu
-            | Variant::ReleaseAcquireCluster
-            | Variant::FenceAcqRelCluster => &["MEMBAR.SC", "MEMBAR.ALL.CTA"],
-            Variant::ReleaseAcquireCta | Variant::FenceAcqRelCta => &["MEMBAR.ALL.GPU", "MEMBAR.SC", "CCTL"],
-            Variant::FenceScGpu | Variant::FenceScCluster => &["MEMBAR.ALL", "MEMBAR.SC.CTA"],
-            Variant::FenceScCta => &["MEMBAR.SC.GPU", "MEMBAR.ALL", "CCTL"],
+            Variant::FenceAcqRelCta => {
+                row("fence-acq-rel-cta", Some(Gpu), false, Some((false, Cta)), ACQ_REL_CTA, NOT_ACQ_REL_CTA)
+            }
+            Variant::FenceScGpu => row("fence-sc-gpu", Some(Gpu), false, Some((true, Gpu)), SC_GPU, NOT_SC_GPU),
+            Variant::FenceScCta => row("fence-sc-cta", Some(Gpu), false, Some((true, Cta)), SC_CTA, NOT_SC_CTA),
+            // `ptxas` 13 compiles `.cluster` on sm_90 exactly as `.gpu`
+            // (`sass_of`): each promises its twin's SASS.
+            Variant::RelaxedCluster => row("relaxed-cluster", Some(Cluster), false, None, NONE, NO_BARRIER),
+            Variant::ReleaseAcquireCluster => {
+                row("rel-acq-cluster", Some(Cluster), true, None, ACQ_REL_GPU, NOT_ACQ_REL_GPU)
+            }
+            Variant::FenceAcqRelCluster => {
+                row("fence-acq-rel-cluster", Some(Gpu), false, Some((false, Cluster)), ACQ_REL_GPU, NOT_ACQ_REL_GPU)
+            }
+            Variant::FenceScCluster => {
+                row("fence-sc-cluster", Some(Gpu), false, Some((true, Cluster)), SC_GPU, NOT_SC_GPU)
+            }
         }
     }
+}
+
+/// A [`Variant`] as data ([`Variant::spec`]).
+#[derive(Clone, Copy)]
+struct Spec {
+    /// [`Variant::key`].
+    key: &'static str,
+    /// [`Variant::access_scope`].
+    access: Option<Scope>,
+    /// [`Variant::release_acquire`].
+    release_acquire: bool,
+    /// [`Variant::fence`].
+    fence: Option<(bool, Scope)>,
+    /// [`Variant::sass_has`].
+    sass_has: &'static [&'static str],
+    /// [`Variant::sass_lacks`].
+    sass_lacks: &'static [&'static str],
 }

@@ -34,7 +34,9 @@ pub const COWW: Definition = Definition {
     // to each other, whatever their qualifiers: the one test whose accesses
     // are all one thread's is forbidden even weak.
     reasons: Reasons {
-        always: Some("coherence: one thread's two stores to x are morally strong relative to each other, so W x=2 stays last"),
+        always: Some(
+            "coherence: one thread's two stores to x are morally strong relative to each other, so W x=2 stays last",
+        ),
         coherence: None,
         volatile: None,
         release_acquire: None,

@@ -33,7 +33,9 @@ pub const IRIW: Definition = Definition {
         coherence: None,
         volatile: Some("volatile is relaxed at .sys: the two readers may see the two writes in different orders"),
         release_acquire: None,
-        sc_fence: Some(Forbidden("the readers' fence.sc are ordered one way: both readers see the writes in that order")),
+        sc_fence: Some(Forbidden(
+            "the readers' fence.sc are ordered one way: both readers see the writes in that order",
+        )),
         fence: Some(Allowed("acq_rel fences do not make independent readers agree on an order: only fence.sc does")),
         relaxed: Allowed("relaxed: the two readers may see the two writes in different orders"),
     },

@@ -31,9 +31,13 @@ pub const ISA2: Definition = Definition {
         always: None,
         coherence: None,
         volatile: None,
-        release_acquire: Some(Forbidden("release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden")),
+        release_acquire: Some(Forbidden(
+            "release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden",
+        )),
         sc_fence: None,
-        fence: Some(Forbidden("fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x")),
+        fence: Some(Forbidden(
+            "fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x",
+        )),
         relaxed: Allowed("relaxed: neither flag carries order, so R x may miss W x"),
     },
     // Within one block, across blocks.

@@ -30,7 +30,9 @@ pub const LB: Definition = Definition {
         volatile: Some("volatile is relaxed at .sys: with no dependency and no synchronization nothing forbids it"),
         release_acquire: None,
         sc_fence: None,
-        fence: Some(Forbidden("fence → W y observed by R y → fence synchronizes: R x would read a write in its own future")),
+        fence: Some(Forbidden(
+            "fence → W y observed by R y → fence synchronizes: R x would read a write in its own future",
+        )),
         relaxed: Allowed("relaxed with no dependency: no_thin_air needs a dependency, causality a synchronization"),
     },
     // Within one block, across blocks.

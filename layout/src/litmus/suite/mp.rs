@@ -30,9 +30,13 @@ pub const MP: Definition = Definition {
         always: None,
         coherence: None,
         volatile: Some("volatile is relaxed at .sys: it keeps the accesses, but nothing orders W x before W y"),
-        release_acquire: Some(Forbidden("the acquire that reads the release's flag makes W x visible: causality forbids r1 = 0")),
+        release_acquire: Some(Forbidden(
+            "the acquire that reads the release's flag makes W x visible: causality forbids r1 = 0",
+        )),
         sc_fence: None,
-        fence: Some(Forbidden("fence → W y observed by R y → fence synchronizes: W x is in causality order before R x")),
+        fence: Some(Forbidden(
+            "fence → W y observed by R y → fence synchronizes: W x is in causality order before R x",
+        )),
         relaxed: Allowed("relaxed: nothing orders W x before W y, or R y before R x"),
     },
     // Within one block, across blocks.

@@ -35,8 +35,12 @@ pub const R: Definition = Definition {
         coherence: None,
         volatile: None,
         release_acquire: None,
-        sc_fence: Some(Forbidden("the two fence.sc are ordered one way: either W x reaches R x, or W y=2 lands before W y=1")),
-        fence: Some(Allowed("acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten")),
+        sc_fence: Some(Forbidden(
+            "the two fence.sc are ordered one way: either W x reaches R x, or W y=2 lands before W y=1",
+        )),
+        fence: Some(Allowed(
+            "acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten",
+        )),
         relaxed: Allowed("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
     },
     // Within one block, across blocks.

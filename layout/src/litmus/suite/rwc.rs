@@ -33,8 +33,12 @@ pub const RWC: Definition = Definition {
         coherence: None,
         volatile: None,
         release_acquire: None,
-        sc_fence: Some(Forbidden("the two fence.sc are ordered one way: either W x (seen by R x) reaches the last R x, or W y the R y")),
-        fence: Some(Allowed("acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps")),
+        sc_fence: Some(Forbidden(
+            "the two fence.sc are ordered one way: either W x (seen by R x) reaches the last R x, or W y the R y",
+        )),
+        fence: Some(Allowed(
+            "acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps",
+        )),
         relaxed: Allowed("relaxed: W y may stay invisible to R y while W x, already read, stays invisible to R x"),
     },
     // Within one block, across blocks.

@@ -33,9 +33,13 @@ pub const S: Definition = Definition {
         always: None,
         coherence: None,
         volatile: None,
-        release_acquire: Some(Forbidden("the acquire that reads the release's flag puts W x=2 before W x=1 in causality, so coherence")),
+        release_acquire: Some(Forbidden(
+            "the acquire that reads the release's flag puts W x=2 before W x=1 in causality, so coherence",
+        )),
         sc_fence: None,
-        fence: Some(Forbidden("fence → W y observed by R y → fence synchronizes: W x=2 is in causality order before W x=1")),
+        fence: Some(Forbidden(
+            "fence → W y observed by R y → fence synchronizes: W x=2 is in causality order before W x=1",
+        )),
         relaxed: Allowed("relaxed: nothing orders W x=2 before W y, or R y before W x=1"),
     },
     // Within one block, across blocks.

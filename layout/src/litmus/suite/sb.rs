@@ -31,7 +31,9 @@ pub const SB: Definition = Definition {
         volatile: Some("volatile is relaxed at .sys: each store may stay invisible to the other thread's load"),
         release_acquire: None,
         sc_fence: Some(Forbidden("the two fence.sc are ordered one way: the later thread's load sees the other store")),
-        fence: Some(Allowed("acq_rel fences need a write after the first fence to be observed: SB has none, only fence.sc helps")),
+        fence: Some(Allowed(
+            "acq_rel fences need a write after the first fence to be observed: SB has none, only fence.sc helps",
+        )),
         relaxed: Allowed("relaxed: each store may stay invisible to the other thread's load"),
     },
     // Within one block, across blocks.

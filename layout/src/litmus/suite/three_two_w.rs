@@ -35,7 +35,9 @@ pub const THREE_TWO_W: Definition = Definition {
         coherence: None,
         volatile: None,
         release_acquire: None,
-        sc_fence: Some(Forbidden("the three fence.sc are ordered one way: the stores cannot chain into a cycle against it")),
+        sc_fence: Some(Forbidden(
+            "the three fence.sc are ordered one way: the stores cannot chain into a cycle against it",
+        )),
         fence: Some(Allowed("acq_rel fences synchronize only through a load that observes a store: 3.2W has no load")),
         relaxed: Allowed("relaxed: nothing orders a thread's two stores to different locations"),
     },

@@ -34,7 +34,9 @@ pub const TWO_PLUS_TWO_W: Definition = Definition {
         coherence: None,
         volatile: None,
         release_acquire: None,
-        sc_fence: Some(Forbidden("the two fence.sc are ordered one way: the later thread's second store lands after the other's first")),
+        sc_fence: Some(Forbidden(
+            "the two fence.sc are ordered one way: the later thread's second store lands after the other's first",
+        )),
         fence: Some(Allowed("acq_rel fences synchronize only through a load that observes a store: 2+2W has no load")),
         relaxed: Allowed("relaxed: nothing orders a thread's two stores to different locations"),
     },

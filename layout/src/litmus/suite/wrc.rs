@@ -31,9 +31,13 @@ pub const WRC: Definition = Definition {
         always: None,
         coherence: None,
         volatile: Some("volatile is relaxed at .sys: the middle thread's W y carries no order from the W x it read"),
-        release_acquire: Some(Forbidden("W x observed by R x, then release → acquire: causality (cumulativity) puts W x before the last R x")),
+        release_acquire: Some(Forbidden(
+            "W x observed by R x, then release → acquire: causality (cumulativity) puts W x before the last R x",
+        )),
         sc_fence: None,
-        fence: Some(Forbidden("W x observed by R x, then the fences synchronize: W x is in causality order before the last R x")),
+        fence: Some(Forbidden(
+            "W x observed by R x, then the fences synchronize: W x is in causality order before the last R x",
+        )),
         relaxed: Allowed("relaxed: the middle thread's W y carries no order from the W x it read"),
     },
     // Within one block, across blocks.

@@ -35,9 +35,13 @@ pub const Z6_3: Definition = Definition {
         coherence: None,
         volatile: None,
         release_acquire: None,
-        sc_fence: Some(Forbidden("the three fence.sc are ordered one way: W y=2 after W y=1 then puts W x before the last R x")),
+        sc_fence: Some(Forbidden(
+            "the three fence.sc are ordered one way: W y=2 after W y=1 then puts W x before the last R x",
+        )),
         fence: None,
-        relaxed: Allowed("W y=2 landing after W y=1 is coherence, not observation: nothing synchronizes role 0 with role 1"),
+        relaxed: Allowed(
+            "W y=2 landing after W y=1 is coherence, not observation: nothing synchronizes role 0 with role 1",
+        ),
     },
     // Within one block, across blocks.
     model: [
