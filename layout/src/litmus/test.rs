@@ -16,7 +16,10 @@ impl Test {
         self.definition().name
     }
 
-    /// The threads' programs, role by role.
+    /// The threads' programs, role by role. Always inlined: the kernels
+    /// read it with a constant test, and must get constants
+    /// ([`Test::definition`]).
+    #[inline(always)]
     pub const fn roles(self) -> &'static [Role] {
         self.definition().roles
     }

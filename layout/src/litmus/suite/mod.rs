@@ -37,6 +37,13 @@ macro_rules! suite {
             pub const ALL: [Test; [$(stringify!($test)),*].len()] = [$(Test::$test),*];
 
             /// The test as data: its roles, outcomes and the model's verdicts.
+            ///
+            /// Always inlined, as [`Test::roles`] is: a kernel asks with a
+            /// constant test, and inlined the match folds to that test's
+            /// constant data. Left to LLVM, a long enough match (17 tests,
+            /// when a walk-through added one) becomes a lookup table in global
+            /// memory that every litmus kernel's preload then reads.
+            #[inline(always)]
             pub const fn definition(self) -> &'static Definition {
                 match self {
                     $(Test::$test => &$file::$definition,)*
