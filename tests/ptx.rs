@@ -187,7 +187,7 @@ fn each_kernels_rust_signature_is_its_registry_entrys() {
             "kernels/src/hold.rs",
             "kernels/src/cluster_probe.rs",
         ]),
-        layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus.rs"]),
+        layout::Family::Litmus => sources(&["kernels/src/litmus", "layout/src/litmus/suite/mod.rs"]),
         layout::Family::Pitfall => sources(&["kernels/src/pitfall"]),
         layout::Family::System => sources(&["kernels/src/system"]),
         layout::Family::Ladder => sources(&["kernels/src/ladder"]),

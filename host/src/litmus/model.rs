@@ -18,13 +18,16 @@
 //! Whether the weak outcome is allowed is computed, not written: the
 //! `memory-model` crate enumerates every candidate execution of the test's
 //! program and checks each against those axioms (and it agrees with the
-//! expected result of every Dat3M PTX litmus file it vendors). The rules below are the explanation: they name, per test, what
-//! forbids the weak outcome, and give every other case its reason. A unit
-//! test holds them to the checker for every test, variant and placement, so
-//! a reason can never say "allowed" where the model says forbidden.
+//! expected result of every Dat3M PTX litmus file it vendors). The rules below
+//! are the explanation: the general ones (weak accesses, a scope that leaves a
+//! thread out) are here, and each test's own sentences, what forbids its weak
+//! outcome and why nothing else does, are in its definition
+//! ([`layout::litmus::Reasons`]). A unit test holds them to the checker for
+//! every test, variant and placement, so a reason can never say "allowed" where
+//! the model says forbidden.
 
 use layout::Scope;
-use layout::litmus::{Split, Test, Variant};
+use layout::litmus::{Reason, Split, Test, Variant};
 
 /// The model's answer for one (test, variant, placement).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,13 +117,9 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
     let fence = variant.fence().filter(|&(_, scope)| covers(scope, placement, fenced_roles(test)));
     let sc_fence = fence.is_some_and(|(sc, _)| sc);
 
-    if test == Test::Coww {
-        // The PTX ISA counts two operations of one thread morally strong
-        // relative to each other, whatever their qualifiers: the one test
-        // whose accesses are all one thread's is forbidden even weak.
-        return forbid(
-            "coherence: one thread's two stores to x are morally strong relative to each other, so W x=2 stays last",
-        );
+    let reasons = test.definition().reasons;
+    if let Some(reason) = reasons.always {
+        return forbid(reason);
     }
     if variant == Variant::Weak {
         let reordered = layout::litmus::KERNELS
@@ -132,27 +131,18 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
             "weak accesses are not morally strong: no axiom orders them"
         });
     }
-    if test == Test::Corr && strong {
-        return forbid("coherence: two strong reads of one location cannot go back in its coherence order");
-    }
-    if test == Test::Cowr && strong {
-        return forbid("coherence: R x cannot read a W x=2 that coherence puts before its own thread's earlier W x=1");
-    }
-    if test == Test::Corw2 && strong {
-        return forbid("coherence: R x read W x=2, so its thread's later W x=1 must follow W x=2 and be final");
+    if strong && let Some(reason) = reasons.coherence {
+        return forbid(reason);
     }
     if variant == Variant::Volatile {
         // The PTX ISA (section 8.4.2): a volatile operation is a relaxed one
         // at system scope, plus constraints on the compiler. Strong and in
         // scope everywhere on one GPU, so only coherence (above) holds.
-        return allow(match test {
-            Test::Mp => "volatile is relaxed at .sys: it keeps the accesses, but nothing orders W x before W y",
-            Test::Sb => "volatile is relaxed at .sys: each store may stay invisible to the other thread's load",
-            Test::Lb => "volatile is relaxed at .sys: with no dependency and no synchronization nothing forbids it",
-            Test::Wrc => "volatile is relaxed at .sys: the middle thread's W y carries no order from the W x it read",
-            Test::Iriw => "volatile is relaxed at .sys: the two readers may see the two writes in different orders",
-            _ => "volatile is relaxed at .sys: strong and in scope, but it orders nothing, as relaxed",
-        });
+        return allow(
+            reasons
+                .volatile
+                .unwrap_or("volatile is relaxed at .sys: strong and in scope, but it orders nothing, as relaxed"),
+        );
     }
     if variant.fence().is_some() && fence.is_none() {
         return allow(left_out(variant.fence().map(|(_, s)| s), placement, true));
@@ -160,90 +150,16 @@ fn explain(test: Test, variant: Variant, placement: Split) -> Verdict {
     if !strong {
         return allow(left_out(variant.access_scope(), placement, false));
     }
-    match test {
-        Test::Mp if release_acquire => {
-            forbid("the acquire that reads the release's flag makes W x visible: causality forbids r1 = 0")
-        }
-        Test::Mp if fence.is_some() => {
-            forbid("fence → W y observed by R y → fence synchronizes: W x is in causality order before R x")
-        }
-        Test::Mp => allow("relaxed: nothing orders W x before W y, or R y before R x"),
-        Test::Sb if sc_fence => {
-            forbid("the two fence.sc are ordered one way: the later thread's load sees the other store")
-        }
-        Test::Sb if fence.is_some() => {
-            allow("acq_rel fences need a write after the first fence to be observed: SB has none, only fence.sc helps")
-        }
-        Test::Sb => allow("relaxed: each store may stay invisible to the other thread's load"),
-        Test::Lb if fence.is_some() => {
-            forbid("fence → W y observed by R y → fence synchronizes: R x would read a write in its own future")
-        }
-        Test::Lb => allow("relaxed with no dependency: no_thin_air needs a dependency, causality a synchronization"),
-        Test::Corr | Test::Cowr | Test::Corw2 | Test::Coww => {
-            forbid("coherence: strong accesses to one location follow a single coherence order")
-        }
-        Test::Wrc if release_acquire => {
-            forbid("W x observed by R x, then release → acquire: causality (cumulativity) puts W x before the last R x")
-        }
-        Test::Wrc if fence.is_some() => {
-            forbid("W x observed by R x, then the fences synchronize: W x is in causality order before the last R x")
-        }
-        Test::Wrc => allow("relaxed: the middle thread's W y carries no order from the W x it read"),
-        Test::Iriw if sc_fence => {
-            forbid("the readers' fence.sc are ordered one way: both readers see the writes in that order")
-        }
-        Test::Iriw if fence.is_some() => {
-            allow("acq_rel fences do not make independent readers agree on an order: only fence.sc does")
-        }
-        Test::Iriw => allow("relaxed: the two readers may see the two writes in different orders"),
-        Test::Rwc if sc_fence => forbid(
-            "the two fence.sc are ordered one way: either W x (seen by R x) reaches the last R x, or W y the R y",
-        ),
-        Test::Rwc if fence.is_some() => {
-            allow("acq_rel fences need a write after the first fence to be observed: RWC's is not, only fence.sc helps")
-        }
-        Test::Rwc => allow("relaxed: W y may stay invisible to R y while W x, already read, stays invisible to R x"),
-        Test::Isa2 if release_acquire => forbid(
-            "release W y → acquire R y, release W z → acquire R z: causality runs from W x to R x, r2 = 0 forbidden",
-        ),
-        Test::Isa2 if fence.is_some() => forbid(
-            "fence → W y observed by R y → fence → W z observed by R z → fence: W x is in causality order before R x",
-        ),
-        Test::Isa2 => allow("relaxed: neither flag carries order, so R x may miss W x"),
-        Test::TwoPlusTwoW if sc_fence => forbid(
-            "the two fence.sc are ordered one way: the later thread's second store lands after the other's first",
-        ),
-        Test::TwoPlusTwoW if fence.is_some() => {
-            allow("acq_rel fences synchronize only through a load that observes a store: 2+2W has no load")
-        }
-        Test::TwoPlusTwoW => allow("relaxed: nothing orders a thread's two stores to different locations"),
-        Test::S if release_acquire => {
-            forbid("the acquire that reads the release's flag puts W x=2 before W x=1 in causality, so coherence")
-        }
-        Test::S if fence.is_some() => {
-            forbid("fence → W y observed by R y → fence synchronizes: W x=2 is in causality order before W x=1")
-        }
-        Test::S => allow("relaxed: nothing orders W x=2 before W y, or R y before W x=1"),
-        Test::R if sc_fence => {
-            forbid("the two fence.sc are ordered one way: either W x reaches R x, or W y=2 lands before W y=1")
-        }
-        Test::R if fence.is_some() => {
-            allow("acq_rel fences need a write after the first fence to be read: R's W y=1 is only overwritten")
-        }
-        Test::R => allow("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
-        Test::Z6_3 if sc_fence => {
-            forbid("the three fence.sc are ordered one way: W y=2 after W y=1 then puts W x before the last R x")
-        }
-        Test::Z6_3 => {
-            allow("W y=2 landing after W y=1 is coherence, not observation: nothing synchronizes role 0 with role 1")
-        }
-        Test::ThreeTwoW if sc_fence => {
-            forbid("the three fence.sc are ordered one way: the stores cannot chain into a cycle against it")
-        }
-        Test::ThreeTwoW if fence.is_some() => {
-            allow("acq_rel fences synchronize only through a load that observes a store: 3.2W has no load")
-        }
-        Test::ThreeTwoW => allow("relaxed: nothing orders a thread's two stores to different locations"),
+    // The test's own rule for the synchronization it has, in the order of
+    // its `Reasons`' fields.
+    let rule =
+        [(release_acquire, reasons.release_acquire), (sc_fence, reasons.sc_fence), (fence.is_some(), reasons.fence)]
+            .into_iter()
+            .find_map(|(applies, reason)| reason.filter(|_| applies))
+            .unwrap_or(reasons.relaxed);
+    match rule {
+        Reason::Allowed(reason) => allow(reason),
+        Reason::Forbidden(reason) => forbid(reason),
     }
 }
 

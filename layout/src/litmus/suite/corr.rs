@@ -1,0 +1,62 @@
+//! CoRR, coherence of two reads: `W x || R x; R x`. Weak: the second read older than the first.
+//!
+//! The model's verdicts ([`CORR`]'s `model` rows), reasoned out by hand from
+//! the axioms of ptx.als: SC-per-Location forbids it whenever the store and the
+//! loads are morally strong (relaxed at a scope that covers both threads);
+//! fences do not matter, and neither does release/acquire, which CoRR has no
+//! flag for. (CoRR has no fence kernels; the host's hand rule of the time
+//! called its .cta-fence variants allowed across blocks, but their accesses are
+//! .relaxed.gpu, so SC-per-Location forbids the weak outcome.)
+
+use crate::litmus::Location::{X};
+use crate::litmus::Op::{Load, Store};
+use crate::litmus::Variant::*;
+use crate::litmus::definition::Reason::{Forbidden};
+use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+
+/// CoRR, as the module docs describe it.
+pub const CORR: Definition = Definition {
+    key: "corr",
+    name: "CoRR",
+    roles: &[
+        Role::new(&[Store(X, 1)], 0, None),
+        Role::new(&[Load(X, 0), Load(X, 1)], 0, Some(X)),
+    ],
+    finals: &[],
+    // r0 = 1, then r1 = 0.
+    weak: &[1, 0],
+    // The reader runs after the store.
+    sequential: &[1, 1],
+    ptxas_reorders_weak_loads: false,
+    reasons: Reasons {
+        always: None,
+        coherence: Some("coherence: two strong reads of one location cannot go back in its coherence order"),
+        volatile: None,
+        release_acquire: None,
+        sc_fence: None,
+        fence: None,
+        relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
+    },
+    // Within one block, across blocks.
+    model: [
+        (Weak, A, A),
+        (RelaxedGpu, F, F),
+        (RelaxedCta, F, A),
+        (Volatile, F, F),
+        (ReleaseAcquireGpu, F, F),
+        (ReleaseAcquireCta, F, A),
+        (FenceAcqRelGpu, F, F),
+        (FenceAcqRelCta, F, F),
+        (FenceScGpu, F, F),
+        (FenceScCta, F, F),
+        (RelaxedCluster, F, A),
+        (ReleaseAcquireCluster, F, A),
+        (FenceAcqRelCluster, F, F),
+        (FenceScCluster, F, F),
+    ],
+    // Within one cluster, across clusters.
+    cluster_model: &[
+        (RelaxedCta, A, A),
+        (RelaxedCluster, F, A),
+    ],
+};
