@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use host::gpu::embedded_ptx;
-use lab_tests::{entry_body, entry_params, rust_params};
+use lab_tests::{entry_body, entry_params, instruction_fingerprint, rust_params};
 use layout::Module;
 
 fn ptxas() -> PathBuf {
@@ -511,4 +511,41 @@ fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
         }
     }
     assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// Every kernel's instructions are the ones recorded in
+/// `tests/ptx-fingerprints.txt` ([`instruction_fingerprint`]), so a change
+/// that means to leave the machine code alone (a refactor of the kernels'
+/// vocabulary, of `layout`'s descriptions, of the build) is proved to, and
+/// the reference run still stands for it. A change that means to alter a
+/// kernel, or adds one, records the new fingerprints with
+/// `UPDATE_FINGERPRINTS=1 cargo test -p lab-tests --test ptx fingerprints`,
+/// and its diff names the kernels whose machine code changed: those need a
+/// new reference run.
+#[test]
+fn every_kernels_instructions_match_their_recorded_fingerprint() {
+    let path = xtask::paths::workspace_root().join("tests/ptx-fingerprints.txt");
+    let mut found = String::new();
+    for entry in layout::entries() {
+        let ptx = embedded_ptx(entry.module);
+        let body = entry_body(ptx, entry.symbol).unwrap_or_else(|| panic!("{} is not in its module", entry.symbol));
+        found += &format!("{} {:016x}\n", entry.symbol, instruction_fingerprint(body));
+    }
+    if std::env::var_os("UPDATE_FINGERPRINTS").is_some() {
+        std::fs::write(&path, &found).unwrap();
+        return;
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap_or_default();
+    let differ: Vec<&str> = found
+        .lines()
+        .filter(|line| !recorded.lines().any(|r| r == *line))
+        .map(|line| line.split(' ').next().unwrap())
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "the instructions of {} differ from tests/ptx-fingerprints.txt: if that is meant, record them with \
+         UPDATE_FINGERPRINTS=1 and make a new reference run",
+        differ.join(", ")
+    );
+    assert_eq!(recorded.lines().count(), found.lines().count(), "a kernel left the registry: record the fingerprints");
 }

@@ -50,6 +50,67 @@ pub fn rust_params(source: &str, name: &str) -> Option<Vec<String>> {
     Some(params.collect())
 }
 
+/// A kernel's instructions, as a 64-bit FNV-1a hash of its `.entry` body
+/// with what does not reach `ptxas` as code left out: comments, blank
+/// lines, the module-wide numbers in LLVM's block labels (`$L__BB12_3`
+/// becomes `$L__BB_3`, since a kernel added before renumbers them) and the
+/// crate hash in mangled names (`Cs…_7kernels`, which depends on the path of
+/// the checkout). Two kernels with one fingerprint are one program to
+/// `ptxas`, so they compile to the same SASS.
+pub fn instruction_fingerprint(body: &str) -> u64 {
+    let mut normalized = String::with_capacity(body.len());
+    for line in body.lines() {
+        let code = line.split("//").next().unwrap_or("").trim_end();
+        if code.trim().is_empty() {
+            continue;
+        }
+        normalized.push_str(&without_numbers(code));
+        normalized.push('\n');
+    }
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in normalized.trim_end().bytes() {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// `line` with `$L__BB<digits>_` as `$L__BB_` and `Cs<hash>_7kernels` as
+/// `Cs_7kernels`.
+fn without_numbers(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    loop {
+        let label = rest.find("$L__BB");
+        let krate = rest.find("Cs").filter(|&i| {
+            rest[i + 2..].split_once('_').is_some_and(|(h, tail)| {
+                !h.is_empty() && h.bytes().all(|b| b.is_ascii_alphanumeric()) && tail.starts_with("7kernels")
+            })
+        });
+        match (label, krate) {
+            (Some(l), k) if k.is_none_or(|k| l < k) => {
+                let digits = rest[l + 6..].bytes().take_while(u8::is_ascii_digit).count();
+                if digits > 0 && rest[l + 6 + digits..].starts_with('_') {
+                    out.push_str(&rest[..l + 6]);
+                    rest = &rest[l + 6 + digits..];
+                } else {
+                    out.push_str(&rest[..l + 6]);
+                    rest = &rest[l + 6..];
+                }
+            }
+            (_, Some(k)) => {
+                let end = k + 2 + rest[k + 2..].find('_').unwrap();
+                out.push_str(&rest[..k + 2]);
+                rest = &rest[end..];
+            }
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,6 +132,17 @@ mod tests {
         assert_eq!(rust_params(source, "k").unwrap(), ["input: *const f32", "n: usize"]);
         assert_eq!(rust_params(source, "litmus_mp_weak").unwrap(), ["params: *const Params", "shift: u32"]);
         assert_eq!(rust_params(source, "nothing"), None);
+    }
+
+    #[test]
+    fn a_fingerprint_ignores_comments_label_numbers_and_the_crate_hash_only() {
+        let a = ".entry k(\n// %bb.0:\n\t@%p1 bra \t$L__BB12_3;   // note\n\tcall.uni _RNvCsAb12_7kernels1f, (p);\n}";
+        let b = ".entry k(\n\t@%p1 bra \t$L__BB140_3;\n\n\tcall.uni _RNvCsZz9_7kernels1f, (p);\n}";
+        assert_eq!(instruction_fingerprint(a), instruction_fingerprint(b));
+        let c = ".entry k(\n\t@%p1 bra \t$L__BB140_4;\n\tcall.uni _RNvCsZz9_7kernels1f, (p);\n}";
+        assert_ne!(instruction_fingerprint(b), instruction_fingerprint(c), "another block is another program");
+        let d = ".entry k(\n\t@%p1 bra \t$L__BB140_3;\n\tcall.uni _RNvCsZz9_7kernels1g, (p);\n}";
+        assert_ne!(instruction_fingerprint(b), instruction_fingerprint(d), "another callee is another program");
     }
 
     #[test]
