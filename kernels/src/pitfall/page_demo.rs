@@ -213,9 +213,10 @@ pub unsafe fn pitfall_page_demo_early_read(out: *mut u32, deadline_ns: u64) {
         unsafe { produce_record(slot, ready_storage, Relaxed) };
     }
     if thread::thread_idx_x() == 32 {
-        let deadline = thread::global_timer_ns().saturating_add(deadline_ns);
-        // SAFETY: the block's shared record, read before the wait.
+        // SAFETY: the block's shared record, read first thing after the
+        // barrier, before the wait.
         let early = unsafe { *slot };
+        let deadline = thread::global_timer_ns().saturating_add(deadline_ns);
         // SAFETY: as above; the record the wait would have guarded is the
         // one already read.
         let waited = unsafe { consume_record(slot, ready_storage, Relaxed, deadline) };
