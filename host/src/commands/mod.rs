@@ -79,6 +79,8 @@ pub enum Plot {
     },
     /// One panel per array, each the worst error against n of every method.
     Error(Vec<(String, Vec<Series>)>),
+    /// The litmus heat map: weak outcomes per million, one panel per placement.
+    Heat(Vec<report::heatmap::Panel>),
 }
 
 /// What a result's checks found.

@@ -4,6 +4,7 @@
 //! [`crate::commands::Report`], so none knows the commands.
 
 pub mod csv;
+pub mod heatmap;
 pub mod json;
 pub mod plot;
 pub mod table;

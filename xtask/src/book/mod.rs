@@ -6,10 +6,18 @@
 //! `![…](generated/bench.svg)`), and this module makes exactly the files the
 //! chapters name, from one results directory:
 //!
+//! - `provenance.md`: the one line naming the run (GPU, driver, CUDA,
+//!   commit, date, from the directory's manifest), which each chapter
+//!   includes once, under its first figure or table;
 //! - `NAME.md` for a run `NAME.json`: the host's own Markdown exporter
-//!   (`host render NAME.json --format markdown`), then one line naming the
-//!   run it came from (GPU, commit, date, from the directory's manifest);
-//! - `NAME.svg` and `NAME.txt`: the results directory's file, copied;
+//!   (`host render NAME.json --format markdown`);
+//! - `NAME.svg` for a run `NAME.json`: the host's plot of it
+//!   (`host render NAME.json --plot`), drawn when the book is built, so a
+//!   change to the plot code reaches the book without a GPU;
+//! - `NAME.csv` for a run `NAME.json`: the host's CSV exporter, every row;
+//! - `NAME.txt`: the results directory's file, copied;
+//! - `litmus-headline.md`: the litmus chapter's few rows, from the runs of
+//!   every preset ([`litmus`]);
 //! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
 //! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
 //! - `cub-accuracy.md`: CUB's modes on the accuracy command's arrays, from
@@ -35,6 +43,11 @@ use std::process::Command;
 use lab_records::{MANIFEST, Manifest, SANITIZE, StepOutcome};
 
 use crate::Error;
+
+mod check;
+pub mod litmus;
+
+pub use check::{check, heading_ids, links, references};
 
 /// Where the chapters find what this module generates, inside `book/src/`.
 pub const GENERATED: &str = "generated";
@@ -122,7 +135,9 @@ pub fn wanted(src: &Path) -> Result<BTreeSet<String>, Error> {
             continue;
         }
         let text = read(&chapter)?;
-        for target in references(&text) {
+        // Includes and images, and links to a generated file (a CSV).
+        let linked = links(&text).into_iter().map(|(file, _)| file).filter(|f| !f.is_empty());
+        for target in references(&text).into_iter().chain(linked) {
             let resolved = normalize(&chapter.parent().unwrap_or(src).join(target));
             if let Ok(rel) = resolved.strip_prefix(src.join(GENERATED)) {
                 out.insert(rel.to_string_lossy().replace('\\', "/"));
@@ -161,7 +176,7 @@ pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error>
         if let Some(parent) = target.parent() {
             fs::create_dir_all(parent).map_err(|e| Error(format!("cannot create {}: {e}", parent.display())))?;
         }
-        let text = match make(&name, sources, &manifest, &from)? {
+        let text = match make(&name, sources, &manifest, &from, &target)? {
             Made::Text(text) => text,
             Made::Missing(why) if sources.strict => {
                 return Err(Error(format!("the book includes {GENERATED}/{name}, but {why}")));
@@ -205,7 +220,9 @@ enum Made {
     Missing(String),
 }
 
-fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<Made, Error> {
+/// Makes the generated file `name`; `target` is where it goes, which the
+/// host's plot is drawn into.
+fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &Path) -> Result<Made, Error> {
     let results = run_name(s.results);
     if let Some(command) = name.strip_prefix("cli/").and_then(|n| n.strip_suffix(".txt")) {
         return Ok(Made::Text(if command == "xtask" {
@@ -221,8 +238,14 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
         });
     }
     Ok(match name {
-        "sanitizer.md" => Made::Text(sanitizer_table(manifest) + from),
-        "reference-run.md" => Made::Text(steps_table(manifest) + from),
+        "provenance.md" => Made::Text(from.to_owned()),
+        "sanitizer.md" => Made::Text(sanitizer_table(manifest)),
+        "reference-run.md" => Made::Text(steps_table(manifest)),
+        "litmus-headline.md" => match litmus::headline(s.results)? {
+            // Not a `measured` block: its last column is words, which wrap.
+            Some(table) => Made::Text(table),
+            None => Made::Missing(format!("{results} has no litmus.json")),
+        },
         "sass-page.txt" | "sass-ladder.txt" => {
             Made::Text((s.sass)(SassListing::of_file(name).expect("a listing's name"))?)
         }
@@ -233,17 +256,20 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
             if runs.is_empty() {
                 Made::Missing(format!("{results} has no litmus run"))
             } else {
-                Made::Text(crate::anchors::table(&anchors, &runs) + "\n" + from)
+                Made::Text(crate::anchors::table(&anchors, &runs))
             }
         }
         "nvcc-compare.md" | "cub-accuracy.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
             Ok(text) => {
-                let comparison: crate::nvcc::Comparison =
+                let mut comparison: crate::nvcc::Comparison =
                     serde_json::from_str(&text).map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
+                // The run recorded where its CCCL headers were on the machine
+                // that made it; the book names no machine's paths.
+                comparison.cub.cub.headers = without_machine_paths(&comparison.cub.cub.headers);
                 Made::Text(if name == "nvcc-compare.md" {
-                    format!("```text\n{}```\n\n{from}", comparison.report())
+                    format!("```text\n{}```\n", comparison.report())
                 } else {
-                    cub_accuracy(&comparison, &results, from)
+                    cub_accuracy(&comparison, &results)
                 })
             }
             Err(_) => {
@@ -255,16 +281,28 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
                 return Err(Error(format!("the book includes {GENERATED}/{name}, which names no kind of file")));
             };
             match ext {
-                "md" => {
+                "md" | "svg" | "csv" => {
                     let json = s.results.join(format!("{stem}.json"));
                     if !json.is_file() {
                         return Ok(Made::Missing(format!("{results} has no {stem}.json")));
                     }
-                    // In a block of its own, so the book's style can keep a
-                    // measured table's cells on one line (theme/wide.css).
-                    Made::Text(format!("<div class=\"measured\">\n\n{}\n</div>\n\n{from}", render(s.host, &json)?))
+                    Made::Text(match ext {
+                        // In a block of its own, so the book's style can keep
+                        // a measured table's cells on one line (theme/wide.css).
+                        "md" => format!(
+                            "<div class=\"measured\">\n\n{}\n</div>\n",
+                            render(s.host, &json, &["--format", "markdown"])?
+                        ),
+                        "csv" => render(s.host, &json, &["--format", "csv"])?,
+                        _ => {
+                            // The plot goes to its file; the table on
+                            // standard output is not needed.
+                            render(s.host, &json, &["--plot", &target.to_string_lossy()])?;
+                            read(target)?
+                        }
+                    })
                 }
-                "svg" | "txt" => match fs::read_to_string(s.results.join(name)) {
+                "txt" => match fs::read_to_string(s.results.join(name)) {
                     Ok(text) => Made::Text(text),
                     Err(_) => Made::Missing(format!("{results} has no {name}")),
                 },
@@ -278,9 +316,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str) -> Result<
 /// made before nvcc-compare measured it, a line saying it is not in the run.
 /// That line is text, not a missing file, so the reference run still builds
 /// the book until a run with the table replaces it.
-pub fn cub_accuracy(comparison: &crate::nvcc::Comparison, results: &str, from: &str) -> String {
+pub fn cub_accuracy(comparison: &crate::nvcc::Comparison, results: &str) -> String {
     match comparison.cub.accuracy_table() {
-        Some(table) => format!("<div class=\"measured\">\n\n{table}\n</div>\n\n{from}"),
+        Some(table) => format!("<div class=\"measured\">\n\n{table}\n</div>\n"),
         None => format!(
             "*Not in this run: {results}/nvcc-compare.json has no CUB accuracy (made before nvcc-compare measured it; \
              re-run `cargo xtask nvcc-compare`).*\n"
@@ -331,11 +369,36 @@ fn run_name(results: &Path) -> String {
     results.file_name().map_or_else(|| results.display().to_string(), |n| n.to_string_lossy().into_owned())
 }
 
-/// The italic line under every generated table.
+/// `text` with each absolute path cut to what follows its last `target/`
+/// (`/home/me/lab/target/cccl/include` as `target/cccl/include`), or, with
+/// none, to its last component: what a run recorded about the machine it
+/// ran on, fit for the book.
+pub fn without_machine_paths(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    // A path starts with `/` at the start of the text or of a word.
+    let starts = |s: &str| s.char_indices().find(|&(i, c)| c == '/' && (i == 0 || s[..i].ends_with([' ', '(', '`', '='])));
+    while let Some((start, _)) = starts(rest) {
+        out.push_str(&rest[..start]);
+        let tail = &rest[start..];
+        let end = tail.find([' ', ')', '`', ',']).unwrap_or(tail.len());
+        let path = &tail[..end];
+        out.push_str(match path.rfind("/target/") {
+            Some(k) => &path[k + 1..],
+            None => path.rsplit('/').next().unwrap_or(path),
+        });
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The one line naming the run, `provenance.md`, which each chapter
+/// includes once.
 pub fn from_line(m: &Manifest, results: &Path) -> String {
     let date = m.started.get(..10).unwrap_or(&m.started);
     format!(
-        "*From the run `{}`: {}, driver {}, CUDA {}, commit `{}`, {date}.*\n",
+        "*Every figure on this page is from the run `{}`: {}, driver {}, CUDA {}, commit `{}`, {date}.*\n",
         run_name(results),
         m.gpu.name,
         m.gpu.driver.as_deref().unwrap_or("unknown"),
@@ -420,11 +483,12 @@ pub fn steps_table(m: &Manifest) -> String {
     out + "\n"
 }
 
-fn render(host: &Path, json: &Path) -> Result<String, Error> {
+/// `host render JSON ARGS…`'s standard output.
+fn render(host: &Path, json: &Path, args: &[&str]) -> Result<String, Error> {
     let out = Command::new(host)
         .arg("render")
         .arg(json)
-        .args(["--format", "markdown"])
+        .args(args)
         .output()
         .map_err(|e| Error(format!("cannot run {}: {e}", host.display())))?;
     if !out.status.success() {
@@ -467,151 +531,6 @@ fn help(host: &Path, command: &str) -> Result<String, Error> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// Checks the book's sources: every include, image and link to another
-/// chapter names a file that exists, and every `#anchor` a heading there.
-/// Run after [`generate`], so generated files count.
-pub fn check(src: &Path) -> Result<(), Error> {
-    let mut problems = Vec::new();
-    for chapter in markdown_files(src)? {
-        if chapter.starts_with(src.join(GENERATED)) {
-            continue;
-        }
-        let text = read(&chapter)?;
-        let here = chapter.parent().unwrap_or(src);
-        let shown = chapter.strip_prefix(src).unwrap_or(&chapter).display().to_string();
-        for target in references(&text) {
-            let file = normalize(&here.join(target));
-            if !file.exists() {
-                problems.push(format!("{shown}: {target} does not exist"));
-            }
-        }
-        for (target, anchor) in links(&text) {
-            let file = if target.is_empty() { chapter.clone() } else { normalize(&here.join(target)) };
-            if !file.exists() {
-                problems.push(format!("{shown}: link to {target}, which does not exist"));
-            } else if let Some(anchor) = anchor
-                && file.extension().is_some_and(|e| e == "md")
-                && !heading_ids(&read(&file)?).contains(anchor)
-            {
-                problems.push(format!("{shown}: link to {target}#{anchor}, which has no such heading"));
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(Error(format!("the book's sources have {} problem(s):\n  {}", problems.len(), problems.join("\n  "))))
-    }
-}
-
-/// The files a chapter pulls in: `{{#include PATH}}` (with any `:lines` or
-/// `:anchor` suffix removed), `{{#rustdoc_include PATH}}`, and images.
-pub fn references(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for directive in ["{{#include ", "{{#rustdoc_include "] {
-        let mut rest = text;
-        while let Some(start) = rest.find(directive) {
-            rest = &rest[start + directive.len()..];
-            let Some(end) = rest.find("}}") else { break };
-            let arg = rest[..end].trim();
-            out.push(arg.split(':').next().unwrap_or(arg));
-            rest = &rest[end..];
-        }
-    }
-    let mut rest = text;
-    while let Some(start) = rest.find("![") {
-        rest = &rest[start + 2..];
-        if let Some(close) = rest.find("](") {
-            let after = &rest[close + 2..];
-            if let Some(end) = after.find(')') {
-                let target = after[..end].split_whitespace().next().unwrap_or("");
-                if !target.is_empty() && !target.contains("://") {
-                    out.push(target);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// Links to other files of the book (`[text](file.md#anchor)`), and to
-/// anchors of the same page (`[text](#anchor)`): web links are not checked,
-/// and neither are images (see [`references`]) or code spans.
-pub fn links(text: &str) -> Vec<(&str, Option<&str>)> {
-    let mut out = Vec::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
-        let mut rest = line;
-        while let Some(start) = rest.find("](") {
-            let image = rest[..start].rfind("![").is_some_and(|i| !rest[i..start].contains(']'));
-            rest = &rest[start + 2..];
-            let Some(end) = rest.find(')') else { break };
-            let target = rest[..end].split_whitespace().next().unwrap_or("");
-            rest = &rest[end..];
-            if image || target.is_empty() || target.contains("://") || target.starts_with("mailto:") {
-                continue;
-            }
-            let (file, anchor) = match target.split_once('#') {
-                Some((file, anchor)) => (file, Some(anchor)),
-                None => (target, None),
-            };
-            out.push((file, anchor));
-        }
-    }
-    out
-}
-
-/// The ids mdBook gives a page's headings: lower case, spaces as hyphens,
-/// punctuation other than `-` and `_` dropped, and `-1`, `-2` … on repeats.
-/// Explicit `{#id}` attributes count as well.
-pub fn heading_ids(text: &str) -> BTreeSet<String> {
-    let mut ids = BTreeSet::new();
-    let mut fenced = false;
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced || !line.starts_with('#') {
-            continue;
-        }
-        let title = line.trim_start_matches('#').trim();
-        if let Some(open) = title.rfind("{#")
-            && let Some(id) = title[open + 2..].strip_suffix('}')
-        {
-            ids.insert(id.to_owned());
-            continue;
-        }
-        let base: String = title
-            .chars()
-            .filter_map(|c| {
-                if c.is_alphanumeric() || c == '_' || c == '-' {
-                    Some(c.to_lowercase().collect::<String>())
-                } else if c.is_whitespace() {
-                    Some("-".to_owned())
-                } else {
-                    None
-                }
-            })
-            .collect();
-        let mut id = base.clone();
-        let mut k = 1;
-        while ids.contains(&id) {
-            id = format!("{base}-{k}");
-            k += 1;
-        }
-        ids.insert(id);
-    }
-    ids
-}
-
 /// Builds the book with `mdbook` into the directory `book.toml` names, and
 /// returns the path of its front page.
 pub fn build(mdbook: &Path, book: &Path, root: &Path) -> Result<PathBuf, Error> {
@@ -635,7 +554,7 @@ pub fn build(mdbook: &Path, book: &Path, root: &Path) -> Result<PathBuf, Error> 
     Ok(index)
 }
 
-fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+pub(crate) fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let mut out = Vec::new();
     let entries = fs::read_dir(dir).map_err(|e| Error(format!("cannot read {}: {e}", dir.display())))?;
     for entry in entries {
@@ -650,12 +569,12 @@ fn markdown_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(out)
 }
 
-fn read(path: &Path) -> Result<String, Error> {
+pub(crate) fn read(path: &Path) -> Result<String, Error> {
     fs::read_to_string(path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))
 }
 
 /// `a/b/../c` as `a/c`, without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for part in path.components() {
         match part {
@@ -695,6 +614,17 @@ mod tests {
     }
 
     #[test]
+    fn no_machine_path_reaches_the_book() {
+        let line = "CUB from the CCCL 3.5.0 headers of nvidia-cuda-cccl==13.3.5.0.6 (/work/main/target/cccl/nvidia/include)";
+        assert_eq!(
+            without_machine_paths(line),
+            "CUB from the CCCL 3.5.0 headers of nvidia-cuda-cccl==13.3.5.0.6 (target/cccl/nvidia/include)"
+        );
+        assert_eq!(without_machine_paths("built by /opt/cuda/bin/nvcc, 2 ms"), "built by nvcc, 2 ms");
+        assert_eq!(without_machine_paths("n = 2^20, 1/2 of it"), "n = 2^20, 1/2 of it");
+    }
+
+    #[test]
     fn a_sanitizer_excerpt_keeps_the_command_three_reports_and_the_summary() {
         let report = |n: u32| format!("========= Error: hazard {n}\n=========     Write Thread (0,0,0)\n=========\n");
         let log = format!(
@@ -708,29 +638,4 @@ mod tests {
         assert!(excerpt.contains("(more reports in the log)") && excerpt.ends_with("0 warnings)\n"));
     }
 
-    #[test]
-    fn references_are_includes_and_images() {
-        let text = "a {{#include generated/sweep-64.md}} b {{#include ../kernels/src/x.rs:10:20}}\n![plot](generated/bench.svg)\n![web](https://x/y.png)";
-        assert_eq!(references(text), ["generated/sweep-64.md", "../kernels/src/x.rs", "generated/bench.svg"]);
-    }
-
-    #[test]
-    fn links_skip_the_web_images_and_code() {
-        let text = "[a](setup.md) [b](appendix/glossary.md#ulp) [c](#here) [d](https://x) ![e](f.svg)\n```\n[g](nope.md)\n```\n";
-        assert_eq!(links(text), [("setup.md", None), ("appendix/glossary.md", Some("ulp")), ("", Some("here"))]);
-    }
-
-    #[test]
-    fn heading_ids_follow_mdbook() {
-        let ids = heading_ids(
-            "# Lesson 1: Three ways to sum\n## `red` and `atom`\n## Pitfalls\n## Pitfalls\n### Cold L2 {#cold}\n```\n# not a heading\n```\n",
-        );
-        let expected = ["lesson-1-three-ways-to-sum", "red-and-atom", "pitfalls", "pitfalls-1", "cold"];
-        assert_eq!(ids, expected.iter().map(|s| (*s).to_owned()).collect());
-    }
-
-    #[test]
-    fn normalize_resolves_parent_parts() {
-        assert_eq!(normalize(Path::new("book/src/appendix/../generated/x.md")), Path::new("book/src/generated/x.md"));
-    }
 }
