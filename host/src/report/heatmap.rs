@@ -120,8 +120,12 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         let left = Pos::new(HPos::Left, VPos::Center);
         let centre = Pos::new(HPos::Center, VPos::Center);
-        root.draw(&Text::new(title.to_owned(), (0, TITLE_HEIGHT / 2), ("sans-serif", TITLE).into_font().color(&BLACK).pos(left)))
-            .map_err(e)?;
+        root.draw(&Text::new(
+            title.to_owned(),
+            (0, TITLE_HEIGHT / 2),
+            ("sans-serif", TITLE).into_font().color(&BLACK).pos(left),
+        ))
+        .map_err(e)?;
         let mut top = TITLE_HEIGHT;
         for panel in panels {
             let tests = first_seen(panel.cells.iter().map(|c| c.test.as_str()));
@@ -139,13 +143,19 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
                 let x = LABEL_WIDTH + width * c as i32 + width / 2;
                 let (head, scope) = two_lines(variant);
                 let y = top + TITLE_HEIGHT;
-                root.draw(&Text::new(head.to_owned(), (x, y + 12), label.clone().color(&BLACK).pos(centre))).map_err(e)?;
-                root.draw(&Text::new(scope.to_owned(), (x, y + 30), label.clone().color(&BLACK).pos(centre))).map_err(e)?;
+                root.draw(&Text::new(head.to_owned(), (x, y + 12), label.clone().color(&BLACK).pos(centre)))
+                    .map_err(e)?;
+                root.draw(&Text::new(scope.to_owned(), (x, y + 30), label.clone().color(&BLACK).pos(centre)))
+                    .map_err(e)?;
             }
             for (r, test) in tests.iter().enumerate() {
                 let y = grid_top + ROW_HEIGHT * r as i32;
-                root.draw(&Text::new((*test).to_owned(), (4, y + ROW_HEIGHT / 2), label.clone().color(&BLACK).pos(left)))
-                    .map_err(e)?;
+                root.draw(&Text::new(
+                    (*test).to_owned(),
+                    (4, y + ROW_HEIGHT / 2),
+                    label.clone().color(&BLACK).pos(left),
+                ))
+                .map_err(e)?;
                 for (c, variant) in variants.iter().enumerate() {
                     let x = LABEL_WIDTH + width * c as i32;
                     let cell = panel.cells.iter().find(|k| k.test == *test && k.variant == *variant);
@@ -159,7 +169,8 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
                         (RGBColor(228, 228, 228), BLACK)
                     } else {
                         let fill = colour(rate);
-                        let dark = (f64::from(fill.0) * 0.3 + f64::from(fill.1) * 0.59 + f64::from(fill.2) * 0.11) < 130.0;
+                        let dark =
+                            (f64::from(fill.0) * 0.3 + f64::from(fill.1) * 0.59 + f64::from(fill.2) * 0.11) < 130.0;
                         (fill, if dark { WHITE } else { BLACK })
                     };
                     root.draw(&Rectangle::new(corners, fill.filled())).map_err(e)?;
@@ -204,10 +215,15 @@ fn key<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>, top: 
     }
     let x = (hi - lo + 1) * swatch + 16;
     root.draw(&Rectangle::new([(x, top + 4), (x + 40, top + 26)], RGBColor(228, 228, 228).filled())).map_err(e)?;
-    root.draw(&Text::new("0 < bound: none seen (rule of three, 95%)".to_owned(), (x + 48, top + 15), font.clone().color(&BLACK).pos(left)))
-        .map_err(e)?;
+    root.draw(&Text::new(
+        "0 < bound: none seen (rule of three, 95%)".to_owned(),
+        (x + 48, top + 15),
+        font.clone().color(&BLACK).pos(left),
+    ))
+    .map_err(e)?;
     root.draw(&Rectangle::new([(x, top + 34), (x + 40, top + 56)], BLACK.stroke_width(3))).map_err(e)?;
-    root.draw(&Text::new("framed: the model forbids it".to_owned(), (x + 48, top + 45), font.color(&BLACK).pos(left))).map_err(e)?;
+    root.draw(&Text::new("framed: the model forbids it".to_owned(), (x + 48, top + 45), font.color(&BLACK).pos(left)))
+        .map_err(e)?;
     Ok(())
 }
 

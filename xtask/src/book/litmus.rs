@@ -49,9 +49,10 @@ struct Count {
 fn find(record: &serde_json::Value, (test, variant, placement, _): Pick) -> Option<Count> {
     let test_kind = layout::litmus::Test::ALL.iter().find(|t| t.key() == test)?;
     let kernel = format!("{test}_{}", variant.replace('-', "_"));
-    let row = record["results"]["rows"].as_array()?.iter().find(|r| {
-        r["kernel"] == kernel.as_str() && r["placement"] == placement && r["sequential"] == false
-    })?;
+    let row = record["results"]["rows"]
+        .as_array()?
+        .iter()
+        .find(|r| r["kernel"] == kernel.as_str() && r["placement"] == placement && r["sequential"] == false)?;
     let counts = &row["counts"];
     Some(Count {
         weak: counts["histogram"][test_kind.weak() as usize].as_u64()?,

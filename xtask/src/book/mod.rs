@@ -10,7 +10,8 @@
 //!   commit, date, from the directory's manifest), which each chapter
 //!   includes once, under its first figure or table;
 //! - `NAME.md` for a run `NAME.json`: the host's own Markdown exporter
-//!   (`host render NAME.json --format markdown`);
+//!   (`host render NAME.json --format markdown`), each table wider than the
+//!   page split into tables that fit ([`columns`]);
 //! - `NAME.svg` for a run `NAME.json`: the host's plot of it
 //!   (`host render NAME.json --plot`), drawn when the book is built, so a
 //!   change to the plot code reaches the book without a GPU;
@@ -45,6 +46,7 @@ use lab_records::{MANIFEST, Manifest, SANITIZE, StepOutcome};
 use crate::Error;
 
 mod check;
+pub mod columns;
 pub mod litmus;
 
 pub use check::{check, heading_ids, links, references};
@@ -256,7 +258,8 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             if runs.is_empty() {
                 Made::Missing(format!("{results} has no litmus run"))
             } else {
-                Made::Text(crate::anchors::table(&anchors, &runs))
+                let table = columns::fit(&crate::anchors::table(&anchors, &runs));
+                Made::Text(format!("<div class=\"measured\">\n\n{table}\n</div>\n"))
             }
         }
         "nvcc-compare.md" | "cub-accuracy.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
@@ -289,9 +292,11 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
                     Made::Text(match ext {
                         // In a block of its own, so the book's style can keep
                         // a measured table's cells on one line (theme/wide.css).
+                        // A table wider than the page is split, its
+                        // lesson's columns first ([`columns::fit`]).
                         "md" => format!(
                             "<div class=\"measured\">\n\n{}\n</div>\n",
-                            render(s.host, &json, &["--format", "markdown"])?
+                            columns::fit(&render(s.host, &json, &["--format", "markdown"])?)
                         ),
                         "csv" => render(s.host, &json, &["--format", "csv"])?,
                         _ => {
@@ -377,7 +382,8 @@ pub fn without_machine_paths(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     // A path starts with `/` at the start of the text or of a word.
-    let starts = |s: &str| s.char_indices().find(|&(i, c)| c == '/' && (i == 0 || s[..i].ends_with([' ', '(', '`', '='])));
+    let starts =
+        |s: &str| s.char_indices().find(|&(i, c)| c == '/' && (i == 0 || s[..i].ends_with([' ', '(', '`', '='])));
     while let Some((start, _)) = starts(rest) {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
@@ -615,7 +621,8 @@ mod tests {
 
     #[test]
     fn no_machine_path_reaches_the_book() {
-        let line = "CUB from the CCCL 3.5.0 headers of nvidia-cuda-cccl==13.3.5.0.6 (/work/main/target/cccl/nvidia/include)";
+        let line =
+            "CUB from the CCCL 3.5.0 headers of nvidia-cuda-cccl==13.3.5.0.6 (/work/main/target/cccl/nvidia/include)";
         assert_eq!(
             without_machine_paths(line),
             "CUB from the CCCL 3.5.0 headers of nvidia-cuda-cccl==13.3.5.0.6 (target/cccl/nvidia/include)"
@@ -637,5 +644,4 @@ mod tests {
         assert!(excerpt.contains("hazard 3") && !excerpt.contains("hazard 4") && !excerpt.contains("GPU:"));
         assert!(excerpt.contains("(more reports in the log)") && excerpt.ends_with("0 warnings)\n"));
     }
-
 }
