@@ -47,10 +47,12 @@ pub struct Panel {
 /// open, so the SVG is shown at the size it is drawn.
 pub const WIDTH: u32 = 880;
 
-/// Text sizes in pixels as drawn: at [`WIDTH`] they are the sizes read.
-const TEXT: u32 = 13;
-const LABEL: u32 = 14;
-const TITLE: u32 = 17;
+/// Text sizes as plotters takes them: its SVG writes a size of `s` as
+/// `s / 1.24` pixels, so these are 12.1, 12.9 and 16.1 pixels as drawn and,
+/// at [`WIDTH`], as read.
+const TEXT: u32 = 15;
+const LABEL: u32 = 16;
+const TITLE: u32 = 20;
 
 /// The colour scale's ends, weak outcomes per million: below the first a
 /// rate takes its colour, above the second the second's.
@@ -89,17 +91,28 @@ fn first_seen<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     out
 }
 
-/// A variant's key in two lines, at its last `-` (`fence-acq-rel` over
-/// `gpu`), so that a column is as narrow as its numbers.
-fn two_lines(variant: &str) -> (&str, &str) {
-    match variant.rsplit_once('-') {
-        Some((head, scope)) if ["gpu", "cta", "cluster", "sys"].contains(&scope) => (head, scope),
-        _ => (variant, ""),
-    }
+/// A variant's key in up to three lines, each at most [`HEADER_CHARS`]
+/// characters where it can be (`fence`, `acq-rel`, `gpu`): its scope on the
+/// last line, the rest split at its first `-` when too long, so that a column
+/// is as narrow as its numbers.
+fn header_lines(variant: &str) -> Vec<&str> {
+    let (head, scope) = match variant.rsplit_once('-') {
+        Some((head, scope)) if ["gpu", "cta", "cluster", "sys"].contains(&scope) => (head, Some(scope)),
+        _ => (variant, None),
+    };
+    let mut lines = match head.split_once('-') {
+        Some((first, rest)) if head.len() > HEADER_CHARS => vec![first, rest],
+        _ => vec![head],
+    };
+    lines.extend(scope);
+    lines
 }
 
+/// The characters a column's header line takes before it is split.
+const HEADER_CHARS: usize = 9;
+
 const ROW_HEIGHT: i32 = 34;
-const HEADER_HEIGHT: i32 = 44;
+const HEADER_HEIGHT: i32 = 58;
 const LABEL_WIDTH: i32 = 64;
 const TITLE_HEIGHT: i32 = 30;
 const KEY_HEIGHT: i32 = 70;
@@ -141,12 +154,11 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
             let grid_top = top + TITLE_HEIGHT + HEADER_HEIGHT;
             for (c, variant) in variants.iter().enumerate() {
                 let x = LABEL_WIDTH + width * c as i32 + width / 2;
-                let (head, scope) = two_lines(variant);
                 let y = top + TITLE_HEIGHT;
-                root.draw(&Text::new(head.to_owned(), (x, y + 12), label.clone().color(&BLACK).pos(centre)))
-                    .map_err(e)?;
-                root.draw(&Text::new(scope.to_owned(), (x, y + 30), label.clone().color(&BLACK).pos(centre)))
-                    .map_err(e)?;
+                for (k, line) in header_lines(variant).into_iter().enumerate() {
+                    let at = (x, y + 10 + 17 * k as i32);
+                    root.draw(&Text::new(line.to_owned(), at, label.clone().color(&BLACK).pos(centre))).map_err(e)?;
+                }
             }
             for (r, test) in tests.iter().enumerate() {
                 let y = grid_top + ROW_HEIGHT * r as i32;
@@ -175,8 +187,7 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
                     };
                     root.draw(&Rectangle::new(corners, fill.filled())).map_err(e)?;
                     if !cell.allowed {
-                        let inner = [(x + 2, y + 2), (x + width - 2, y + ROW_HEIGHT - 2)];
-                        root.draw(&Rectangle::new(inner, BLACK.stroke_width(3))).map_err(e)?;
+                        root.draw(&frame(x, y, width, ROW_HEIGHT)).map_err(e)?;
                     }
                     let font = ("sans-serif", TEXT).into_font().color(&ink).pos(centre);
                     let middle = x + width / 2;
@@ -195,6 +206,14 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(text)
+}
+
+/// The heavy frame of a forbidden cell at `(x, y)`, `width` by `height`: a
+/// closed path, since plotters' SVG draws a rectangle's outline one pixel
+/// wide whatever its style says.
+fn frame(x: i32, y: i32, width: i32, height: i32) -> PathElement<(i32, i32)> {
+    let (l, t, r, b) = (x + 2, y + 2, x + width - 2, y + height - 2);
+    PathElement::new(vec![(l, t), (r, t), (r, b), (l, b), (l, t)], BLACK.stroke_width(3))
 }
 
 /// The key under the panels: the colour scale by decade, the grey of a zero
@@ -221,7 +240,7 @@ fn key<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>, top: 
         font.clone().color(&BLACK).pos(left),
     ))
     .map_err(e)?;
-    root.draw(&Rectangle::new([(x, top + 34), (x + 40, top + 56)], BLACK.stroke_width(3))).map_err(e)?;
+    root.draw(&frame(x, top + 34, 40, 22)).map_err(e)?;
     root.draw(&Text::new("framed: the model forbids it".to_owned(), (x + 48, top + 45), font.color(&BLACK).pos(left)))
         .map_err(e)?;
     Ok(())
@@ -243,7 +262,10 @@ mod tests {
         };
         let text = svg("H200", &[panel]).unwrap();
         // 1412 in a million; no weak outcome in a million is below 3 per million.
-        assert!(text.contains(">1412<") && text.contains(">&lt; 3.00<"), "{text}");
+        assert!(text.contains(">\n1412\n<") && text.contains(">\n&lt; 3.00\n<"), "{text}");
+        // No text smaller than 11 pixels as drawn.
+        let sizes = text.split("font-size=\"").skip(1).map(|s| s.split('"').next().unwrap().parse::<f64>().unwrap());
+        assert!(sizes.into_iter().all(|px| px >= 11.0), "a font under 11 px");
         assert!(text.contains("stroke-width=\"3\""), "the forbidden cell's frame");
         assert_eq!(svg("H200", &[]).unwrap_err(), "nothing to plot");
     }
@@ -251,8 +273,9 @@ mod tests {
     #[test]
     fn colours_rise_with_the_rate_and_columns_split_at_the_scope() {
         assert!(colour(1e4).1 < colour(1.0).1 && colour(1.0).1 < colour(1e-3).1);
-        assert_eq!(two_lines("fence-acq-rel-cta"), ("fence-acq-rel", "cta"));
-        assert_eq!(two_lines("weak"), ("weak", ""));
+        assert_eq!(header_lines("fence-acq-rel-cta"), ["fence", "acq-rel", "cta"]);
+        assert_eq!(header_lines("fence-sc-gpu"), ["fence-sc", "gpu"]);
+        assert_eq!(header_lines("weak"), ["weak"]);
         assert_eq!([short(0.00271), short(14510.2), short(1.5)], ["0.00271", "14510", "1.50"]);
     }
 }
