@@ -244,8 +244,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
         "sanitizer.md" => Made::Text(sanitizer_table(manifest)),
         "reference-run.md" => Made::Text(steps_table(manifest)),
         "litmus-headline.md" => match litmus::headline(s.results)? {
-            // Not a `measured` block: its last column is words, which wrap.
-            Some(table) => Made::Text(table),
+            // Not a `measured` block: its last columns are words, which
+            // wrap; its variants' names do not (theme/wide.css).
+            Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
             None => Made::Missing(format!("{results} has no litmus.json")),
         },
         "sass-page.txt" | "sass-ladder.txt" => {
