@@ -641,7 +641,7 @@ mod tests {
         // accuracy has no table, and the book says so.
         assert!(comparison.report().contains("CUB DeviceReduce::Sum"));
         if comparison.cub.cub.accuracy.is_none() {
-            assert!(crate::book::cub_accuracy(&comparison, "h200", "").starts_with("*Not in this run: h200/"));
+            assert!(crate::book::cub_accuracy(&comparison, "h200").starts_with("*Not in this run: h200/"));
         }
         // What this version writes, it reads back.
         let again: crate::nvcc::Comparison =

@@ -5,6 +5,7 @@
 //! that the commands and the record point down to.
 
 pub mod csv;
+pub mod heatmap;
 pub mod json;
 pub mod plot;
 pub mod table;
@@ -67,6 +68,8 @@ pub enum Plot {
     },
     /// One panel per array, each the worst error against n of every method.
     Error(Vec<(String, Vec<Series>)>),
+    /// The litmus heat map: weak outcomes per million, one panel per placement.
+    Heat(Vec<heatmap::Panel>),
 }
 
 /// What a result's checks found.

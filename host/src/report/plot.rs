@@ -48,7 +48,7 @@ impl Lines {
 pub fn series(document: &impl Document) -> (Vec<Series>, Option<f64>) {
     match document.report().plot(document.device()) {
         Some(Plot::Bandwidth { lines, copy }) => (lines, copy),
-        Some(Plot::Error(_)) | None => (Vec::new(), None),
+        Some(Plot::Error(_) | Plot::Heat(_)) | None => (Vec::new(), None),
     }
 }
 
@@ -88,12 +88,124 @@ struct Level {
     label: String,
 }
 
-/// Pixels the legend panel takes at the right of every chart, so that no
-/// line runs under it.
-const LEGEND_WIDTH: u32 = 320;
+/// Pixels wide: the column of a book page at 1280 pixels with its sidebar
+/// open, so that a plot is shown at the size it is drawn and its text is read
+/// at the sizes below.
+pub const WIDTH: u32 = 880;
 
-/// One chart: log-log axes around `lines`, each a coloured line with points,
-/// and `level` drawn in black; the legend in a panel of its own at the right.
+/// Text sizes as plotters takes them: its SVG writes a size of `s` as
+/// `s / 1.24` pixels, so these are 12.1, 12.9 and 16.1 pixels as drawn and,
+/// at [`WIDTH`], as read (at least 11 for a legend).
+const TEXT: u32 = 15;
+const AXIS: u32 = 16;
+const TITLE: u32 = 20;
+
+/// The height of a chart's plotting area, above its legend.
+const CHART_HEIGHT: u32 = 420;
+
+/// Legend rows, and columns of them, under the plotting area.
+const LEGEND_ROW: i32 = 20;
+const LEGEND_COLUMNS: usize = 2;
+
+/// How a line is drawn: solid, dashed or dotted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dash {
+    Solid,
+    Dashed,
+    Dotted,
+}
+
+/// One line's look.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Look {
+    colour: RGBColor,
+    dash: Dash,
+    width: u32,
+}
+
+/// The looks of `lines`: a label `KERNEL, VARIANT` (the exercise's
+/// `tree + atomic, block 256`) takes KERNEL's colour and VARIANT's dash, so
+/// that the kernel is the colour and the block size the line style; any
+/// other label a colour of its own. A line labelled `limit…` (a bound, not
+/// a kernel) is black and dashed.
+fn looks(lines: &[Series]) -> Vec<Look> {
+    let mut kernels: Vec<&str> = Vec::new();
+    let mut variants: Vec<&str> = Vec::new();
+    lines
+        .iter()
+        .map(|s| {
+            if s.label.starts_with("limit") {
+                return Look { colour: BLACK, dash: Dash::Dashed, width: 2 };
+            }
+            let (kernel, variant) = s.label.split_once(", ").unwrap_or((&s.label, ""));
+            let k = kernels.iter().position(|x| *x == kernel).unwrap_or_else(|| {
+                kernels.push(kernel);
+                kernels.len() - 1
+            });
+            let v = variants.iter().position(|x| *x == variant).unwrap_or_else(|| {
+                variants.push(variant);
+                variants.len() - 1
+            });
+            let dash = [Dash::Solid, Dash::Dashed, Dash::Dotted][v % 3];
+            Look { colour: PALETTE[k % PALETTE.len()], dash, width: 2 }
+        })
+        .collect()
+}
+
+/// Draws `points` on `chart` in `look`.
+fn draw_line<DB: DrawingBackend, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: Vec<(f64, f64)>,
+    look: Look,
+) -> Result<(), String>
+where
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    let style = look.colour.stroke_width(look.width);
+    let drawn = match look.dash {
+        Dash::Solid => chart.draw_series(LineSeries::new(points.clone(), style).point_size(3)).map(|_| ()),
+        Dash::Dashed => chart.draw_series(DashedLineSeries::new(points.clone(), 9, 5, style)).map(|_| ()),
+        Dash::Dotted => chart.draw_series(DashedLineSeries::new(points.clone(), 2, 4, style)).map(|_| ()),
+    };
+    drawn.map_err(|e| e.to_string())?;
+    // The points, on every line, so a measured size is never hidden by a dash.
+    if look.dash != Dash::Solid {
+        chart
+            .draw_series(points.into_iter().map(|p| Circle::new(p, 3, look.colour.filled())))
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The legend's sample of `look`: a short line in its colour and dash.
+fn sample<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    (x, y): (i32, i32),
+    look: Look,
+) -> Result<(), String> {
+    let style = look.colour.stroke_width(look.width);
+    let (on, off) = match look.dash {
+        Dash::Solid => (30, 0),
+        Dash::Dashed => (8, 4),
+        Dash::Dotted => (2, 4),
+    };
+    let mut at = x;
+    while at < x + 30 {
+        let end = (at + on).min(x + 30);
+        area.draw(&PathElement::new(vec![(at, y), (end, y)], style)).map_err(|e| e.to_string())?;
+        at = end + off.max(1);
+    }
+    Ok(())
+}
+
+/// The pixels a chart of `entries` legend entries takes under its plot.
+fn legend_height(entries: usize) -> u32 {
+    (entries.div_ceil(LEGEND_COLUMNS) as i32 * LEGEND_ROW + 12) as u32
+}
+
+/// One chart: log-log axes around `lines`, each in its look ([`looks`]), and
+/// `level` drawn in grey; the legend in columns under the plotting area.
 fn chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
@@ -110,12 +222,12 @@ fn chart<DB: DrawingBackend>(
     if x_min > x_max {
         return Err("nothing to plot".to_owned());
     }
-    let (plot_area, legend_area) = area.split_horizontally(area.dim_in_pixel().0.saturating_sub(LEGEND_WIDTH));
+    let (plot_area, legend_area) = area.split_vertically(CHART_HEIGHT);
     let mut chart = ChartBuilder::on(&plot_area)
-        .caption(title, ("sans-serif", 22))
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(70)
+        .caption(title, ("sans-serif", TITLE))
+        .margin(12)
+        .x_label_area_size(44)
+        .y_label_area_size(64)
         .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 1.5).log_scale())
         .map_err(|e| e.to_string())?;
     chart
@@ -127,46 +239,54 @@ fn chart<DB: DrawingBackend>(
         .x_label_formatter(&|x| short_number(*x))
         .y_label_formatter(&|y| short_number(*y))
         .light_line_style(RGBColor(238, 238, 238))
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 16))
+        .label_style(("sans-serif", AXIS))
+        .axis_desc_style(("sans-serif", AXIS))
         .draw()
         .map_err(|e| e.to_string())?;
-    let mut legend: Vec<(String, ShapeStyle)> = Vec::new();
-    for (i, s) in lines.iter().enumerate() {
-        let style = PALETTE[i % PALETTE.len()].stroke_width(2);
-        chart.draw_series(LineSeries::new(s.points.clone(), style).point_size(3)).map_err(|e| e.to_string())?;
-        legend.push((s.label.clone(), style));
+    let mut legend: Vec<(String, Look)> = Vec::new();
+    for (s, look) in lines.iter().zip(looks(lines)) {
+        draw_line(&mut chart, s.points.clone(), look)?;
+        legend.push((s.label.clone(), look));
     }
     if let Some(level) = level {
+        // The copy is a measurement of another kind than the limit: grey and
+        // solid where the limit is black and dashed.
+        let look = Look { colour: RGBColor(120, 120, 120), dash: Dash::Solid, width: 3 };
         let line = vec![(x_min / 1.5, level.y), (x_max * 1.5, level.y)];
-        chart.draw_series(LineSeries::new(line, BLACK.stroke_width(1))).map_err(|e| e.to_string())?;
-        legend.push((level.label, BLACK.stroke_width(1)));
+        chart.draw_series(LineSeries::new(line, look.colour.stroke_width(look.width))).map_err(|e| e.to_string())?;
+        legend.push((level.label, look));
     }
-    // The legend: one short line and its label per series, top-aligned with
-    // the plotting area.
-    let (top, step) = (70, 22);
-    for (k, (label, style)) in legend.iter().enumerate() {
-        let y = top + step * k as i32;
-        legend_area.draw(&PathElement::new(vec![(0, y), (24, y)], *style)).map_err(|e| e.to_string())?;
+    // The legend: a sample of each line and its label, in columns.
+    let column = WIDTH as i32 / LEGEND_COLUMNS as i32;
+    let rows = legend.len().div_ceil(LEGEND_COLUMNS);
+    for (k, (label, look)) in legend.iter().enumerate() {
+        let (x, y) = (12 + column * (k / rows.max(1)) as i32, 10 + LEGEND_ROW * (k % rows.max(1)) as i32);
+        sample(&legend_area, (x, y), *look)?;
         legend_area
-            .draw(&Text::new(label.clone(), (32, y - 8), ("sans-serif", 14).into_font()))
+            .draw(&Text::new(label.clone(), (x + 38, y - 8), ("sans-serif", TEXT).into_font()))
             .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
 /// The plot of `document` as SVG: GB/s against n, or for an accuracy run
-/// one panel per array of the worst error against n.
+/// one panel per array of the worst error against n, or for a litmus run its
+/// heat map ([`super::heatmap`]).
 pub fn svg(document: &impl Document) -> Result<String, String> {
     let mut text = String::new();
     let device = document.device();
     match document.report().plot(device) {
         None => return Err("nothing to plot".to_owned()),
+        Some(Plot::Heat(panels)) => {
+            return super::heatmap::svg(&format!("{}: litmus weak outcomes", device.name), &panels);
+        }
         Some(Plot::Error(panels)) => {
             if panels.is_empty() {
                 return Err("nothing to plot".to_owned());
             }
-            let root = SVGBackend::with_string(&mut text, (1200, 560 * panels.len() as u32)).into_drawing_area();
+            let entries = panels.iter().map(|(_, lines)| lines.len()).max().unwrap_or(0);
+            let each = CHART_HEIGHT + legend_height(entries);
+            let root = SVGBackend::with_string(&mut text, (WIDTH, each * panels.len() as u32)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             for ((name, lines), area) in panels.iter().zip(root.split_evenly((panels.len(), 1))) {
                 let title = format!("{}: worst error against n, {name}", device.name);
@@ -175,7 +295,8 @@ pub fn svg(document: &impl Document) -> Result<String, String> {
             root.present().map_err(|e| e.to_string())?;
         }
         Some(Plot::Bandwidth { lines, copy }) => {
-            let root = SVGBackend::with_string(&mut text, (1200, 640)).into_drawing_area();
+            let height = CHART_HEIGHT + legend_height(lines.len() + usize::from(copy.is_some()));
+            let root = SVGBackend::with_string(&mut text, (WIDTH, height)).into_drawing_area();
             root.fill(&WHITE).map_err(|e| e.to_string())?;
             let title = format!("{}: GB/s of input against n", device.name);
             let level =
@@ -189,7 +310,7 @@ pub fn svg(document: &impl Document) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::short_number;
+    use super::{Dash, Series, looks, short_number};
 
     /// The accuracy plot draws one line per sum kernel and per CPU sum; past
     /// the palette's length two lines would share a colour. A new kernel that
@@ -198,6 +319,21 @@ mod tests {
     fn every_line_of_the_accuracy_plot_has_a_colour_of_its_own() {
         let lines = layout::sum::KERNELS.len() + crate::strategies::CpuSum::ALL.len();
         assert!(lines <= super::PALETTE.len(), "{lines} lines, {} colours", super::PALETTE.len());
+    }
+
+    /// The exercise's lines: the kernel is the colour, the block the dash;
+    /// the limit is black and dashed whatever its place.
+    #[test]
+    fn a_kernel_keeps_its_colour_across_blocks() {
+        let line = |label: &str| Series { label: label.to_owned(), points: vec![(1.0, 1.0)] };
+        let lines =
+            ["global atomic, block 64", "tree + atomic, block 64", "global atomic, block 256", "limit: empty launch"]
+                .map(line);
+        let l = looks(&lines);
+        assert_eq!(l[0].colour, l[2].colour);
+        assert_ne!(l[0].colour, l[1].colour);
+        assert_eq!((l[0].dash, l[2].dash), (Dash::Solid, Dash::Dashed));
+        assert_eq!((l[3].colour, l[3].dash), (plotters::style::BLACK, Dash::Dashed));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! `litmus`'s report: one row per (test, variant, placement) with the
 //! model's verdict and the weak outcomes counted; for `--tune`, the best
 //! environments per test; one CSV row per (test, variant, placement) and
-//! configuration; and the lines for a forbidden outcome. No plot.
+//! configuration; the heat map of a run's weak outcomes; and the lines for a
+//! forbidden outcome.
 
 use tabled::builder::Builder;
 
@@ -10,8 +11,9 @@ use crate::gpu::DeviceInfo;
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Environment, LitmusOptions, LitmusRow};
+use crate::report::heatmap::{Cell, Panel};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
-use crate::report::{Checks, Csv, Report};
+use crate::report::{Checks, Csv, Plot, Report};
 
 /// The columns of `litmus`'s CSV, for a run and for a search alike.
 const HEADER: [&str; 16] = [
@@ -40,6 +42,27 @@ impl Report for LitmusResults {
 
     fn csv(&self) -> Csv {
         Csv { header: &HEADER, rows: self.rows.iter().map(|r| csv_row(0, r)).collect() }
+    }
+
+    /// The heat map: one panel per placement, the sequential control left out
+    /// (its weak outcome is not what it counts).
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        let mut panels: Vec<Panel> = Vec::new();
+        for row in self.rows.iter().filter(|r| !r.sequential) {
+            let cell = Cell {
+                test: row.test().name().to_owned(),
+                variant: row.kernel.variant.key().to_owned(),
+                instances: row.counts.instances,
+                weak: row.weak(),
+                allowed: row.allowed,
+            };
+            let placement = row.placement.key();
+            match panels.iter_mut().find(|p| p.placement == placement) {
+                Some(panel) => panel.cells.push(cell),
+                None => panels.push(Panel { placement: placement.to_owned(), cells: vec![cell] }),
+            }
+        }
+        (!panels.is_empty()).then_some(Plot::Heat(panels))
     }
 
     fn checks(&self) -> Checks {
