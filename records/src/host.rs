@@ -74,11 +74,23 @@ pub enum Results {
     Other,
 }
 
-/// `sweep`'s results: the sweep (its determinism table is not read here).
+/// `sweep`'s results: the sweep and its determinism table.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 pub struct Sweep {
     /// The timed sums.
     pub sweep: SweepReport,
+    /// The determinism table, where the sweep made one.
+    #[serde(default)]
+    pub determinism: Option<Determinism>,
+}
+
+/// The determinism table: each kernel's sums of one inexact array.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+pub struct Determinism {
+    /// Elements summed.
+    pub n: u64,
+    /// Each kernel's registry name and its sums, one per run.
+    pub sums: Vec<(String, Vec<f32>)>,
 }
 
 /// The timed sums of a sweep, one row per size.

@@ -48,6 +48,7 @@ use crate::Error;
 mod check;
 pub mod columns;
 pub mod litmus;
+pub mod page;
 
 pub use check::{check, heading_ids, links, references};
 
@@ -239,8 +240,30 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             Err(_) => Made::Missing(format!("{results} has no sanitizer/{log}.log")),
         });
     }
+    if let Some(stem) = name.strip_prefix("rerun-").and_then(|n| n.strip_suffix(".md")) {
+        return rerun(stem, s);
+    }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
+        "page-t4.md" => match page::tables(&crate::paths::workspace_root(), s.results)? {
+            Some(tables) => Made::Text(format!("<div class=\"measured\">\n\n{tables}\n</div>\n")),
+            None => Made::Missing(format!("{results} has no sweep-256.json")),
+        },
+        "compare-rerun.md" => {
+            let rerun = crate::paths::workspace_root().join(RERUN);
+            let out = Command::new(s.host)
+                .arg("compare")
+                .args([s.results, &rerun])
+                .args(["--format", "markdown"])
+                .output()
+                .map_err(|e| Error(format!("cannot run {}: {e}", s.host.display())))?;
+            // Exit 1 is a comparison that found different bits: the table
+            // says so, and the book shows it.
+            if !matches!(out.status.code(), Some(0 | 1)) {
+                return Err(Error(format!("host compare failed: {}", String::from_utf8_lossy(&out.stderr).trim())));
+            }
+            Made::Text(without_machine_paths(&String::from_utf8_lossy(&out.stdout)))
+        }
         "sanitizer.md" => Made::Text(sanitizer_table(manifest)),
         "reference-run.md" => Made::Text(steps_table(manifest)),
         "litmus-headline.md" => match litmus::headline(s.results)? {
@@ -316,6 +339,29 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             }
         }
     })
+}
+
+/// The lab's second H200 run, a day after the reference run and on a later
+/// commit: every step but the litmus suite's and the sanitizer's (and the
+/// sanitizer's runs of what it added). The book shows from it what the
+/// reference run predates, each table with its own provenance line.
+pub const RERUN: &str = "results/h200-rerun";
+
+/// `rerun-NAME.md`: the second run's `NAME.json` as the host renders it,
+/// then the line naming that run.
+fn rerun(stem: &str, s: &Sources<'_>) -> Result<Made, Error> {
+    let dir = crate::paths::workspace_root().join(RERUN);
+    let json = dir.join(format!("{stem}.json"));
+    if !json.is_file() {
+        return Ok(Made::Missing(format!("{RERUN} has no {stem}.json")));
+    }
+    let manifest: Manifest = serde_json::from_str(&read(&dir.join(MANIFEST))?)
+        .map_err(|e| Error(format!("{RERUN}/{MANIFEST}: not a manifest written by `host evidence` ({e})")))?;
+    Ok(Made::Text(format!(
+        "<div class=\"measured\">\n\n{}\n</div>\n\n{}",
+        columns::fit(&render(s.host, &json, &["--format", "markdown"])?),
+        from_line(&manifest, &dir).replace("Every figure on this page is", "This table is")
+    )))
 }
 
 /// `cub-accuracy.md`: CUB's accuracy table from a comparison, or, for a run
