@@ -156,7 +156,7 @@ mod tests {
                 measured("tree_atomic", &[0.125]),
             ],
         };
-        let sweep = |rows| Sweep { sweep: SweepReport { rows } };
+        let sweep = |rows| Sweep { sweep: SweepReport { rows }, determinism: None };
         assert_eq!(page_medians(&sweep(vec![row])).unwrap(), [8.0, 0.375, 0.125]);
         assert!(page_medians(&sweep(Vec::new())).is_err());
     }
