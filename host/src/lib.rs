@@ -1,13 +1,17 @@
 //! The host side of the lab: load the PTX, launch and time the kernels, check
 //! every result against a CPU reference, and write the results.
 //!
-//! The pipeline, after hyperfine's: [`cli`] parses flags; [`app`] runs the
-//! command's [`commands::Command`], one folder per command under
-//! [`commands`] holding its flags, runner and report; the runners' results
-//! go into one [`record::Record`]; [`report`] turns a record into text or a
-//! plot through each result's [`commands::Report`]. Only [`gpu`] talks to the driver, and the
-//! statistics ([`stats`], [`reference`](mod@reference), [`input`]) are pure
-//! functions with their tests beside them.
+//! The pipeline, after hyperfine's, in layers that only point down: `main`
+//! parses the command line ([`cli`]); [`app`] runs the command's
+//! [`commands::Command`], one folder per command under [`commands`] holding
+//! its flags, runner and report; [`record`] turns a command's result into
+//! the one [`record::Record`] every exporter reads; [`report`], a leaf,
+//! turns it into text or a plot through the result's [`report::Report`].
+//! What two commands share sits below them ([`options`], [`sums`],
+//! [`verdict`], the [`litmus`] and [`pitfalls`] engines). Only [`gpu`] talks
+//! to the driver, and the statistics ([`stats`],
+//! [`reference`](mod@reference), [`input`]) are pure functions with their
+//! tests beside them. `tests/layers.rs` holds the layering.
 
 #![warn(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]

@@ -298,6 +298,8 @@ pub struct LitmusRow {
     pub placement: String,
     /// Whether the run was the sequential control.
     pub sequential: bool,
+    /// Whether the memory model allows the test's weak outcome here.
+    pub allowed: bool,
     /// The counts.
     pub counts: LitmusCounts,
 }

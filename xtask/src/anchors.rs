@@ -277,6 +277,7 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
             kernel: "wrc_relaxed_gpu".to_owned(),
             placement: "inter-block".to_owned(),
             sequential: false,
+            allowed: true,
             counts: LitmusCounts { instances: 1_000_000, histogram, seconds },
         }
     }

@@ -2,7 +2,7 @@
 //! `golden/`: the text table, Markdown, CSV, JSON (which must also read back
 //! to the same record) and, for the commands that plot, the SVG. After an
 //! intended change, regenerate them with
-//! `UPDATE_GOLDEN=1 cargo test -p host --lib report` and review the diff.
+//! `UPDATE_GOLDEN=1 cargo test -p host --lib record` and review the diff.
 
 use layout::{publish as variants, sum};
 

@@ -7,6 +7,8 @@
 use std::fs;
 use std::path::Path;
 
+use lab_records::host::{LitmusRow, Record, Results};
+
 use crate::Error;
 
 /// One row the chapter argues from: test, variant, placement, and what the
@@ -46,19 +48,15 @@ struct Count {
     allowed: bool,
 }
 
-/// The row `pick` of a `host litmus` record, if it ran.
-fn find(record: &serde_json::Value, (test, variant, placement, _): Pick) -> Option<Count> {
+/// The row `pick` of a `host litmus` run's rows, if it ran.
+fn find(rows: &[LitmusRow], (test, variant, placement, _): Pick) -> Option<Count> {
     let test_kind = layout::litmus::Test::ALL.iter().find(|t| t.key() == test)?;
     let kernel = format!("{test}_{}", variant.replace('-', "_"));
-    let row = record["results"]["rows"]
-        .as_array()?
-        .iter()
-        .find(|r| r["kernel"] == kernel.as_str() && r["placement"] == placement && r["sequential"] == false)?;
-    let counts = &row["counts"];
+    let row = rows.iter().find(|r| r.kernel == kernel && r.placement == placement && !r.sequential)?;
     Some(Count {
-        weak: counts["histogram"][test_kind.weak() as usize].as_u64()?,
-        instances: counts["instances"].as_u64()?,
-        allowed: row["allowed"].as_bool()?,
+        weak: *row.counts.histogram.get(test_kind.weak() as usize)?,
+        instances: row.counts.instances,
+        allowed: row.allowed,
     })
 }
 
@@ -91,9 +89,11 @@ pub fn headline(results: &Path) -> Result<Option<String>, Error> {
     for name in RUNS {
         let path = results.join(format!("{name}.json"));
         let Ok(text) = fs::read_to_string(&path) else { continue };
-        let record: serde_json::Value =
-            serde_json::from_str(&text).map_err(|e| Error(format!("{}: {e}", path.display())))?;
-        runs.push((name, record));
+        let record: Record = serde_json::from_str(&text).map_err(|e| Error(format!("{}: {e}", path.display())))?;
+        let Results::Litmus(litmus) = record.results else {
+            return Err(Error(format!("{}: not a `host litmus` record", path.display())));
+        };
+        runs.push((name, litmus.rows));
     }
     if runs.first().is_none_or(|(name, _)| *name != "litmus") {
         return Ok(None);
@@ -102,7 +102,7 @@ pub fn headline(results: &Path) -> Result<Option<String>, Error> {
 }
 
 /// The table over `runs` (step name, record), the default run first.
-fn table(runs: &[(&str, serde_json::Value)]) -> String {
+fn table(runs: &[(&str, Vec<LitmusRow>)]) -> String {
     let mut out = String::from(
         "| test | variant | placement | model | weak /M, default | best /M, preset | shows |\n\
          |---|---|---|---|---:|---|---|\n",
@@ -140,13 +140,20 @@ fn table(runs: &[(&str, serde_json::Value)]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use lab_records::host::LitmusCounts;
+
     use super::*;
 
-    fn run(weak: u64) -> serde_json::Value {
+    fn run(weak: u64) -> Vec<LitmusRow> {
         let mut histogram = vec![0u64; layout::litmus::BINS];
         histogram[layout::litmus::Test::Mp.weak() as usize] = weak;
-        serde_json::json!({"results": {"rows": [{"kernel": "mp_relaxed_gpu", "placement": "inter-block",
-            "sequential": false, "allowed": true, "counts": {"instances": 1_000_000, "histogram": histogram}}]}})
+        vec![LitmusRow {
+            kernel: "mp_relaxed_gpu".to_owned(),
+            placement: "inter-block".to_owned(),
+            sequential: false,
+            allowed: true,
+            counts: LitmusCounts { instances: 1_000_000, histogram, seconds: 1.0 },
+        }]
     }
 
     #[test]
