@@ -191,6 +191,13 @@ pub fn fit(markdown: &str) -> String {
             out.push_str("\n</div>\n<div class=\"measured\">\n");
         }
     }
+    // A split whose table of sentences came last reopened a measured block
+    // with nothing in it: leave it closed.
+    let reopened = "\n</div>\n<div class=\"measured\">\n";
+    if out.trim_end().ends_with(reopened.trim_end()) {
+        out.truncate(out.trim_end().len() - reopened.trim_end().len());
+        out.push('\n');
+    }
     out
 }
 
@@ -216,6 +223,15 @@ mod tests {
         for cell in ["two blocks of one grid, far apart", "gpu (.gpu)", "108134400", "0.111 [0.06, 0.19]"] {
             assert!(out.contains(cell), "{cell}: {out}");
         }
+    }
+
+    #[test]
+    fn a_split_that_ends_with_its_sentences_leaves_no_empty_block() {
+        let out = fit(WIDE);
+        // It closes the caller's measured block and opens the prose one,
+        // which the caller closes.
+        assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (1, 1), "{out}");
+        assert!(out.trim_end().ends_with('|'), "{out}");
     }
 
     #[test]
