@@ -64,42 +64,30 @@ impl Run {
         })?;
         let manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| data_error(&manifest_path, format!("not a manifest written by `host evidence` ({e})")))?;
-        let record = |step: &str| -> Result<Option<Results>, LabError> {
-            let path = dir.join(format!("{step}.json"));
-            if !path.exists() {
-                return Ok(None);
-            }
-            let text = std::fs::read_to_string(&path).map_err(|e| data_error(&path, e.to_string()))?;
-            let record: view::Record = serde_json::from_str(&text)
-                .map_err(|e| data_error(&path, format!("not a record written by `--format json` ({e})")))?;
-            Ok(Some(record.results))
-        };
-        let wrong = |step: &str| data_error(&dir.join(format!("{step}.json")), "holds another command's record".into());
         Ok(Run {
             dir: dir.to_path_buf(),
-            sweep: match record(SWEEP)? {
-                Some(Results::Sweep(r)) => Some(r),
-                Some(_) => return Err(wrong(SWEEP)),
-                None => None,
-            },
-            bench: match record(BENCH)? {
-                Some(Results::Bench(r)) => Some(r),
-                Some(_) => return Err(wrong(BENCH)),
-                None => None,
-            },
-            scopes: match record(SCOPES)? {
-                Some(Results::Scopes(r)) => Some(r),
-                Some(_) => return Err(wrong(SCOPES)),
-                None => None,
-            },
-            accuracy: match record(ACCURACY)? {
-                Some(Results::Accuracy(r)) => Some(r),
-                Some(_) => return Err(wrong(ACCURACY)),
-                None => None,
-            },
+            sweep: record(dir, SWEEP, |r| if let Results::Sweep(r) = r { Some(r) } else { None })?,
+            bench: record(dir, BENCH, |r| if let Results::Bench(r) = r { Some(r) } else { None })?,
+            scopes: record(dir, SCOPES, |r| if let Results::Scopes(r) = r { Some(r) } else { None })?,
+            accuracy: record(dir, ACCURACY, |r| if let Results::Accuracy(r) = r { Some(r) } else { None })?,
             manifest,
         })
     }
+}
+
+/// The record of `step` in `dir` as the command `pick` takes, if the run
+/// made it; a file that does not read, or holds another command's record,
+/// is an error naming it.
+fn record<T>(dir: &Path, step: &str, pick: fn(Results) -> Option<T>) -> Result<Option<T>, LabError> {
+    let path = dir.join(format!("{step}.json"));
+    if !path.exists() {
+        return Ok(None);
+    }
+    let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
+    let text = std::fs::read_to_string(&path).map_err(|e| data_error(e.to_string()))?;
+    let record: view::Record = serde_json::from_str(&text)
+        .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
+    pick(record.results).map(Some).ok_or_else(|| data_error("holds another command's record".to_owned()))
 }
 
 /// One figure measured in both runs.
