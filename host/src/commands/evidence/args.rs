@@ -26,13 +26,13 @@ pub struct EvidenceArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// Run only the steps whose names start with one of these, comma-separated
-    /// (e.g. `sweep,sanitize-racecheck`); every step by default.
+    /// Run only these steps, comma-separated: a step's name, or the first
+    /// words of several (`sweep` is `sweep-64`, `sweep-256` and `sweep-1024`;
+    /// `litmus-tune` is that step alone); every step by default.
     #[arg(long, value_delimiter = ',', value_name = "STEP")]
     pub only: Vec<String>,
 
-    /// Leave out the steps whose names start with one of these,
-    /// comma-separated. A run with `--only` or `--skip` into a directory that
+    /// Leave out these steps, named as `--only` names them, comma-separated. A run with `--only` or `--skip` into a directory that
     /// holds a run of the same commit on the same GPU completes that run: its
     /// steps replace those of the same name in the manifest, and the others
     /// stay.

@@ -30,7 +30,7 @@ use lab_records::{MANIFEST, Manifest, SANITIZE, Step, StepOutcome, sanitizer_ste
 
 use self::manifest::{build_commit, existing_manifest, gpu_record, merge};
 use self::plan::{RUNS, Run};
-use self::process::{find_on_path, ptx_arguments, run_step, step_arguments};
+use self::process::{csv_beside, find_on_path, ptx_arguments, run_step, step_arguments};
 use self::sanitize::{SANITIZER_TOOLS, sanitizer_arguments, sanitizer_runs};
 use crate::error::LabError;
 use crate::gpu::DeviceInfo;
@@ -45,22 +45,29 @@ pub struct EvidenceOptions {
     pub force: bool,
     /// The `--ptx` the steps pass on, if one was given.
     pub ptx: Option<PathBuf>,
-    /// Run only the steps whose names start with one of these; all if empty.
+    /// Run only the steps these select; all if empty.
     pub only: Vec<String>,
-    /// Leave out the steps whose names start with one of these.
+    /// Leave out the steps these select.
     pub skip: Vec<String>,
 }
 
 impl EvidenceOptions {
     fn wants(&self, step: &str) -> bool {
-        let starts = |prefixes: &[String]| prefixes.iter().any(|prefix| step.starts_with(prefix.as_str()));
-        (self.only.is_empty() || starts(&self.only)) && !starts(&self.skip)
+        let any = |selectors: &[String]| selectors.iter().any(|selector| selects(selector, step));
+        (self.only.is_empty() || any(&self.only)) && !any(&self.skip)
     }
 
     /// Whether this run is a part of one (`--only` or `--skip`).
     fn partial(&self) -> bool {
         !self.only.is_empty() || !self.skip.is_empty()
     }
+}
+
+/// Whether `selector` selects the step `step`: its whole name, or a group of
+/// steps named by whole words (`litmus` selects `litmus-tuned-mp`, and
+/// `litmus-tune` selects only itself, not `litmus-tuned-mp`).
+fn selects(selector: &str, step: &str) -> bool {
+    step.strip_prefix(selector).is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
 }
 
 /// Refuses a selection that names no step, and a directory that holds files
@@ -150,7 +157,15 @@ pub fn run(options: &EvidenceOptions, info: &DeviceInfo, bar: &Progress) -> Resu
         bar.message(step.name.to_owned());
         let (mut args, files) = step_arguments(step, &options.dir);
         args.splice(0..0, ptx_arguments(options));
-        let result = run_step(step.name, &exe, &args, files, None);
+        let mut result = run_step(step.name, &exe, &args, files, None);
+        // Every row of the record, also as CSV beside its JSON, for a reader
+        // who wants the counts in a spreadsheet rather than in the book.
+        if matches!(result.outcome, StepOutcome::Passed | StepOutcome::ChecksFailed) {
+            match csv_beside(&exe, &options.dir, step.name) {
+                Ok(csv) => result.files.push(csv),
+                Err(why) => result.note = Some(result.note.map_or(why.clone(), |note| format!("{note}; {why}"))),
+            }
+        }
         interrupted = result.outcome == StepOutcome::Interrupted || crate::interrupt::requested();
         steps.push(result);
         bar.step();
@@ -312,7 +327,7 @@ mod tests {
     }
 
     #[test]
-    fn only_selects_steps_by_prefix() {
+    fn only_selects_steps_by_whole_words() {
         let options = |only: &[&str]| EvidenceOptions {
             dir: PathBuf::new(),
             force: false,
@@ -323,6 +338,8 @@ mod tests {
         assert!(options(&[]).wants("sweep-64"));
         assert!(options(&["sweep"]).wants("sweep-64") && !options(&["sweep"]).wants("bench"));
         assert!(options(&["sanitize"]).wants("sanitize-memcheck-sweep"));
+        assert!(options(&["litmus-tune"]).wants("litmus-tune") && !options(&["litmus-tune"]).wants("litmus-tuned-mp"));
+        assert!(!options(&["sweep-6"]).wants("sweep-64"), "a selector is whole words, not a prefix");
         assert!(!options(&[]).wants("sweep-1024") && options(&[]).wants("sweep-256"), "--skip leaves out");
     }
 

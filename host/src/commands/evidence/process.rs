@@ -32,6 +32,26 @@ pub(super) fn step_arguments(step: &Run, dir: &Path) -> (Vec<OsString>, Vec<Stri
     (args, files)
 }
 
+/// Writes `NAME.csv` beside the step's `NAME.json` with `host render`,
+/// returning its file name, or the line that says why it could not.
+pub(super) fn csv_beside(exe: &Path, dir: &Path, name: &str) -> Result<String, String> {
+    let csv = format!("{name}.csv");
+    let output = Command::new(exe)
+        .arg("render")
+        .arg(dir.join(format!("{name}.json")))
+        .args(["--format", "csv", "--output"])
+        .arg(dir.join(&csv))
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("no CSV: cannot start {}: {e}", exe.display()))?;
+    if output.status.success() {
+        Ok(csv)
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(format!("no CSV: {}", stderr.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("render failed")))
+    }
+}
+
 pub(super) fn ptx_arguments(options: &EvidenceOptions) -> Vec<OsString> {
     options.ptx.iter().flat_map(|p| [OsString::from("--ptx"), p.clone().into_os_string()]).collect()
 }
