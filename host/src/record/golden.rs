@@ -158,7 +158,8 @@ fn histogram() -> Record {
 }
 
 /// Every variant: the correct ones clean, the relaxed one clean (not a
-/// proof), the wrong-scope one with timeouts.
+/// proof), the wrong-scope one stale with timeouts, the volatile one with
+/// timeouts alone (a progress failure, not an ordering one).
 fn publish() -> Record {
     let row = |spec: &variants::Variant, stale: u64, timeouts: u64| {
         let variant = PublishVariant::of(spec);
@@ -187,6 +188,7 @@ fn publish() -> Record {
             row(&variants::GRID_RELEASE_ACQUIRE, 0, 0),
             row(&variants::GRID_RELAXED, 1234, 0),
             row(&variants::GRID_WRONG_SCOPE, 12, 10_123),
+            row(&variants::GRID_VOLATILE, 0, 2_048),
             row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 0, 0),
             row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0),
             row(&variants::CLUSTER_BARRIER, 0, 0),

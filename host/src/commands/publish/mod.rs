@@ -138,7 +138,36 @@ mod tests {
     fn a_relaxed_run_without_stale_payloads_is_not_a_proof() {
         assert_eq!(row(&variants::BLOCK_RELAXED, 0, 0).verdict(), Verdict::NotAProof);
         assert_eq!(row(&variants::BLOCK_RELAXED, 3, 0).verdict(), Verdict::BrokenAndSeen);
-        assert_eq!(row(&variants::GRID_WRONG_SCOPE, 0, 9).verdict(), Verdict::BrokenAndSeen);
+        assert_eq!(row(&variants::GRID_WRONG_SCOPE, 13, 9).verdict(), Verdict::BrokenAndSeen);
+    }
+
+    #[test]
+    fn a_broken_variant_that_only_timed_out_showed_no_breakage_and_passes() {
+        use crate::report::Report;
+        // The reference run's `grid_wrong_scope`: no stale record, only
+        // flags never seen before the deadline.
+        let timed_out = row(&variants::GRID_WRONG_SCOPE, 0, 10_560);
+        assert_eq!(timed_out.verdict(), Verdict::NoProgress);
+        assert!(timed_out.verdict().text().contains(crate::verdict::PROGRESS_FAILURE));
+        let results = |rows| PublishResults {
+            options: PublishOptions {
+                variants: Vec::new(),
+                launches: 1,
+                rounds: None,
+                budget_ns: 1,
+                flags: FlagPlacement::Apart,
+                preload: false,
+                delay_ns: 0,
+            },
+            rows,
+            not_run: Vec::new(),
+        };
+        assert!(results(vec![timed_out]).checks().passed);
+        // The same timeouts on the guaranteed variant fail the run, as a
+        // progress failure.
+        let guaranteed = row(&variants::GRID_RELEASE_ACQUIRE, 0, 10_560);
+        assert_eq!(guaranteed.verdict(), Verdict::ProgressFailed);
+        assert!(!results(vec![guaranteed]).checks().passed);
     }
 
     #[test]
@@ -222,10 +251,11 @@ mod tests {
     }
 
     #[test]
-    fn a_guaranteed_variant_fails_on_any_stale_payload_or_timeout() {
+    fn a_guaranteed_variant_fails_on_a_stale_payload_and_on_a_timeout_as_progress() {
         assert_eq!(row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0).verdict(), Verdict::Correct);
         assert_eq!(row(&variants::BLOCK_RELEASE_ACQUIRE, 1, 0).verdict(), Verdict::Failed);
-        assert_eq!(row(&variants::GRID_RELEASE_ACQUIRE, 0, 1).verdict(), Verdict::Failed);
+        assert_eq!(row(&variants::GRID_RELEASE_ACQUIRE, 0, 1).verdict(), Verdict::ProgressFailed);
+        assert_eq!(row(&variants::GRID_RELEASE_ACQUIRE, 1, 1).verdict(), Verdict::Failed);
         assert_eq!(row(&variants::CLUSTER_DSMEM_RELEASE_ACQUIRE, 1, 0).verdict(), Verdict::Failed);
         assert_eq!(row(&variants::CLUSTER_BARRIER, 1, 0).verdict(), Verdict::Failed);
         assert_eq!(row(&variants::CLUSTER_DSMEM_WRONG_SCOPE, 0, 0).verdict(), Verdict::NotAProof);

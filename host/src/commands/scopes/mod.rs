@@ -22,6 +22,7 @@ use crate::gpu::publish::{PublishGeometry, PublishKernels, PublishVariant};
 use crate::gpu::system::{SystemGeometry, SystemKernels, SystemVariant};
 use crate::litmus::{self as suite, LitmusOptions, Preset};
 use crate::progress::Progress;
+use crate::verdict::PROGRESS_FAILURE;
 use layout::litmus::Split;
 
 /// What the runner does, from the flags.
@@ -297,7 +298,15 @@ fn publication(gpu: &Gpu, rung: Rung) -> Result<String, LabError> {
             PublishKernels::load(gpu)?.run(variant, PublishGeometry::for_device(variant, gpu.info.sm_count), 1)?;
         (counts.stale, counts.pairs, counts.timeouts)
     };
-    Ok(format!("{name}: {}, {timeouts} timeouts", count_line(stale, pairs, "stale", "pairs")))
+    Ok(publication_line(name, stale, pairs, timeouts))
+}
+
+/// The rung's correct publication in one line: its stale records of pairs
+/// and its timeouts, a timeout named as what it is, a progress failure and
+/// not an ordering one.
+pub fn publication_line(name: &str, stale: u64, pairs: u64, timeouts: u64) -> String {
+    let progress = if timeouts > 0 { format!(" ({PROGRESS_FAILURE})") } else { String::new() };
+    format!("{name}: {}, {timeouts} timeouts{progress}", count_line(stale, pairs, "stale", "pairs"))
 }
 
 /// The rung's MP row for [`LITMUS_INSTANCES`] instances in the default
@@ -347,7 +356,9 @@ pub fn fill_ratios(rungs: &mut [RungRow]) {
 }
 
 /// One line per failed check: a rung that ran but completed no round trip,
-/// timed out, or (`.gpu`) ran both agents on one SM.
+/// timed out (a progress failure: the memory model has no progress axiom,
+/// but the ladder's spins at their own scope must finish), or (`.gpu`) ran
+/// both agents on one SM.
 pub fn failures(results: &ScopesResults) -> Vec<String> {
     let mut lines = Vec::new();
     for row in &results.rungs {
@@ -357,7 +368,10 @@ pub fn failures(results: &ScopesResults) -> Vec<String> {
             lines.push(format!("{scope}: no round trip completed in {} launches", trips.launches));
         }
         if trips.timeouts > 0 {
-            lines.push(format!("{scope}: {} timeouts in {} launches", trips.timeouts, trips.launches));
+            lines.push(format!(
+                "{scope}: {} timeouts in {} launches: an agent {PROGRESS_FAILURE}",
+                trips.timeouts, trips.launches
+            ));
         }
         if row.rung == Rung::Gpu && trips.sms.iter().any(|(a, b)| a == b) {
             lines.push(format!("{scope}: both agents ran on one SM in a launch ({:?})", trips.sms));
@@ -403,6 +417,15 @@ mod tests {
     }
 
     #[test]
+    fn a_publication_s_timeouts_are_named_a_progress_failure() {
+        let clean = publication_line("grid-release-acquire", 0, 2_162_688, 0);
+        assert_eq!(clean, "grid-release-acquire: 0 stale in 2162688 pairs (< 1.387 per million), 0 timeouts");
+        let timed_out = publication_line("grid-release-acquire", 0, 2_162_600, 88);
+        assert!(timed_out.ends_with(&format!("88 timeouts ({PROGRESS_FAILURE})")), "{timed_out}");
+        assert!(timed_out.contains("0 stale in 2162600 pairs"), "{timed_out}");
+    }
+
+    #[test]
     fn failures_name_timeouts_empty_rungs_and_a_shared_sm() {
         let mut results = report::tests::fixture();
         assert_eq!(failures(&results), Vec::<String>::new());
@@ -411,8 +434,13 @@ mod tests {
         gpu.sms[0] = (3, 3);
         assert_eq!(
             failures(&results),
-            [".gpu: 1 timeouts in 2 launches", ".gpu: both agents ran on one SM in a launch ([(3, 3), (2, 4)])"]
+            [
+                ".gpu: 1 timeouts in 2 launches: an agent never saw the flag before the deadline: a progress failure, \
+                 not an ordering one",
+                ".gpu: both agents ran on one SM in a launch ([(3, 3), (2, 4)])"
+            ]
         );
+        assert!(failures(&results)[0].contains(PROGRESS_FAILURE));
         results.rungs[0].trips.as_mut().unwrap().trips = 0;
         assert_eq!(failures(&results)[0], ".cta: no round trip completed in 2 launches");
     }

@@ -1,6 +1,7 @@
 //! `scopes`' report: the ladder table, one row per rung, in the table and in
-//! CSV. No plot. A rung that ran with a timeout, no round trip, or (`.gpu`)
-//! both agents on one SM fails the run, one line each.
+//! CSV. No plot. A rung that ran with a timeout (a progress failure, not an
+//! ordering one), no round trip, or (`.gpu`) both agents on one SM fails the
+//! run, one line each.
 
 use tabled::builder::Builder;
 
