@@ -275,6 +275,49 @@ pub fn weak_allowed(test: Test, variant: Variant, positions: &[Position]) -> boo
     allows(&program(test, variant, positions), &bin_condition(test, test.weak()))
 }
 
+/// Whether histogram bin `bin` is an outcome `test` can report at all: for a
+/// test whose outcome is its registers, a bin below
+/// [`layout::litmus::OTHER_BIN`] with no bit set past its registers (a
+/// register the test does not load stays 0); for a test with final values,
+/// a bin whose digits past its registers and final values are 0. Such a bin
+/// may still be one the model forbids; any other bin (such as
+/// [`layout::litmus::OTHER_BIN`]) is no outcome of the test. Since
+/// [`bin_condition`] ignores the digits a test does not use,
+/// [`allowed_bins_for`] asks this first.
+pub fn is_outcome(test: Test, bin: u32) -> bool {
+    if test.finals().is_empty() {
+        return (bin as usize) < layout::litmus::OTHER_BIN && bin >> test.registers() == 0;
+    }
+    let used = test.registers() as usize + test.finals().len();
+    layout::litmus::final_digits(bin as usize).is_some_and(|digits| digits.iter().skip(used).all(|&d| d == 0))
+}
+
+/// The model's verdict on every histogram bin of `test` for `program` (the
+/// test's program, or a mutant of it): element `b` of the result is whether
+/// some consistent execution ends in bin `b`'s outcome ([`is_outcome`] and
+/// [`bin_condition`]), for `b` below [`Test::bins`]. The weak outcome's
+/// element is [`weak_allowed`]'s answer; every other outcome gets one of its
+/// own, so that an outcome no named rule is about (a load that misses its
+/// own thread's earlier store, say) is judged too.
+///
+/// # Panics
+/// If the program has a [`Program::problem`].
+pub fn allowed_bins_for(test: Test, program: &Program) -> Vec<bool> {
+    let outcomes = crate::outcomes(program);
+    (0..test.bins() as u32)
+        .map(|bin| {
+            let condition = bin_condition(test, bin);
+            is_outcome(test, bin) && outcomes.iter().any(|o| condition.holds(o))
+        })
+        .collect()
+}
+
+/// [`allowed_bins_for`] the program of `test` in `variant`, role `r` at
+/// `positions[r]`: the verdict `host litmus` holds every bin of a row to.
+pub fn allowed_bins(test: Test, variant: Variant, positions: &[Position]) -> Vec<bool> {
+    allowed_bins_for(test, &program(test, variant, positions))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,6 +623,65 @@ mod tests {
             (Step::Access(load, "ld.volatile.global.u32"), Step::Access(load, "ld.relaxed.sys.global.u32"));
         assert_eq!(event_of(volatile), event_of(relaxed_sys));
         assert_eq!(event_of(volatile).unwrap(), Event::Load { loc: 0, reg: 0, sem: Sem::Relaxed, scope: Scope::Sys });
+    }
+
+    /// Every bin's verdict agrees with the weak outcome's where the two
+    /// meet, the sequential outcome is always allowed, and nothing that is
+    /// no outcome of the test is, for every test, variant and placement.
+    #[test]
+    fn every_bin_has_a_verdict_that_agrees_with_the_weak_one() {
+        for test in Test::ALL {
+            for variant in Variant::ALL {
+                for split in Split::ALL.into_iter().filter(|s| s.fits(test)) {
+                    let positions = placement_positions(test, split);
+                    let bins = allowed_bins(test, variant, &positions);
+                    assert_eq!(bins.len(), test.bins());
+                    let at = |bin: u32| bins[bin as usize];
+                    assert_eq!(
+                        at(test.weak()),
+                        weak_allowed(test, variant, &positions),
+                        "{test:?} {variant:?} {split:?}"
+                    );
+                    assert!(at(test.sequential()), "{test:?} {variant:?} {split:?}");
+                    assert!(!at(layout::litmus::OTHER_BIN as u32));
+                    for (bin, &allowed) in bins.iter().enumerate() {
+                        assert!(!allowed || is_outcome(test, bin as u32), "{test:?} {variant:?} bin {bin}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The outcomes no test names as its weak one, which a run must fail on
+    /// all the same: a load that misses its own thread's earlier store
+    /// (CoWR, `r0=0`), a load that sees its own thread's later store (CoRW2,
+    /// `r0=1`), in every variant, weak accesses included (two accesses of one
+    /// thread are morally strong relative to each other); and what the model
+    /// allows beside them.
+    #[test]
+    fn a_thread_never_misses_its_own_store_nor_sees_its_later_one() {
+        use layout::litmus::final_bin;
+        for variant in [Variant::Weak, Variant::RelaxedGpu, Variant::RelaxedCta] {
+            for placement in [Placement::IntraBlock, Placement::InterBlock] {
+                let cowr = allowed_bins(Test::Cowr, variant, &placement_positions(Test::Cowr, placement));
+                // CoWR's outcome is r0, then x's final value.
+                for x in [1, 2] {
+                    assert!(!cowr[final_bin(&[0, x]) as usize], "CoWR {variant:?} {placement:?}: r0=0 x={x}");
+                }
+                assert!(cowr[final_bin(&[1, 2]) as usize] && cowr[final_bin(&[1, 1]) as usize]);
+                let corw2 = allowed_bins(Test::Corw2, variant, &placement_positions(Test::Corw2, placement));
+                for x in [1, 2] {
+                    assert!(!corw2[final_bin(&[1, x]) as usize], "CoRW2 {variant:?} {placement:?}: r0=1 x={x}");
+                }
+                assert!(corw2[final_bin(&[0, 1]) as usize] && corw2[final_bin(&[0, 2]) as usize]);
+            }
+        }
+        // A bin with a digit past the test's, or a register the test does
+        // not load, is no outcome of it.
+        assert!(!is_outcome(Test::Cowr, final_bin(&[1, 2, 1])));
+        assert!(is_outcome(Test::Cowr, final_bin(&[1, 2, 0])));
+        assert!(!is_outcome(Test::Mp, 0b100));
+        assert!(is_outcome(Test::Iriw, 0b1111));
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! `host litmus`: the suite's runner. Each (test, variant, placement) runs in
 //! one environment for a budget; its outcomes are counted on the GPU, and
-//! each row carries the model's verdict on its weak outcome.
+//! each row carries the model's verdict on its weak outcome. Every other bin
+//! of its histogram is judged by the model too ([`model::allowed_bins`]):
+//! a count in any bin the model forbids fails the run, not only in the weak
+//! one.
 
 pub mod environment;
 pub mod keys;
@@ -11,7 +14,7 @@ pub mod tune;
 use layout::litmus::{Location, OTHER_BIN, REGISTERS, Split, Test, final_digits};
 
 pub use environment::{Environment, Preset};
-pub use model::{Verdict, verdict};
+pub use model::{Verdict, allowed_bins, verdict};
 
 use crate::error::LabError;
 use crate::gpu::litmus::{Budget, LitmusCounts, LitmusKernel, LitmusKernels};
@@ -61,9 +64,63 @@ pub struct LitmusRow {
     pub reason: String,
     /// The counts.
     pub counts: LitmusCounts,
+    /// The bins this run counted that break a rule
+    /// ([`LitmusRow::forbidden_bins`]), as it judged them: normally none.
+    /// Empty in a record written before every bin was judged; reading such
+    /// a record, [`LitmusRow::forbidden_bins`] judges its histogram again.
+    #[serde(default)]
+    pub forbidden_seen: Vec<ForbiddenBin>,
+}
+
+/// A histogram bin that breaks a rule, and the instances counted in it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ForbiddenBin {
+    /// The bin ([`layout::litmus::outcome_bin`], [`layout::litmus::final_bin`]).
+    pub bin: usize,
+    /// Its outcome, as [`outcome_text`] writes it: `"r0=0 x=2"`.
+    pub outcome: String,
+    /// The instances that ended in it.
+    pub count: u64,
+}
+
+/// Which rule a bin breaks ([`LitmusRow::broken_rule`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Broken {
+    /// A register (or final value) holds a value no thread wrote
+    /// ([`OTHER_BIN`]).
+    Garbage,
+    /// The sequential control ended in an outcome program order does not give.
+    Sequential,
+    /// The model forbids the test's weak outcome here.
+    Weak,
+    /// The model forbids this outcome, which is not the test's weak one.
+    Other,
 }
 
 impl LitmusRow {
+    /// The row of `kernel` in `placement` that counted `counts`: the model's
+    /// verdict on its weak outcome, with its reason, and the bins it counted
+    /// that break a rule ([`LitmusRow::forbidden_seen`]).
+    pub fn new(kernel: LitmusKernel, placement: Split, sequential: bool, grid: u32, counts: LitmusCounts) -> LitmusRow {
+        let v = verdict(kernel.test, kernel.variant, placement);
+        let mut row = LitmusRow {
+            kernel,
+            placement,
+            sequential,
+            grid,
+            allowed: v.allowed,
+            reason: v.reason.to_owned(),
+            counts,
+            forbidden_seen: Vec::new(),
+        };
+        let test = row.test();
+        row.forbidden_seen = row
+            .forbidden_bins()
+            .map(|(bin, count)| ForbiddenBin { bin, outcome: outcome_text(bin, test), count })
+            .collect();
+        row
+    }
+
     /// The test.
     pub fn test(&self) -> Test {
         self.kernel.test
@@ -86,26 +143,44 @@ impl LitmusRow {
         self.counts.histogram[self.test().weak() as usize]
     }
 
-    /// Instances whose outcome breaks a rule: the weak outcome where the
-    /// model forbids it; in the sequential control, any outcome but the
-    /// sequential one; and always a register holding a value no thread wrote.
+    /// Instances whose outcome breaks a rule: any outcome the model forbids
+    /// here, the weak one or another ([`allowed_bins`]); in the sequential
+    /// control, any outcome but the sequential one; and always a register
+    /// holding a value no thread wrote.
     pub fn forbidden(&self) -> u64 {
         self.forbidden_bins().map(|(_, count)| count).sum()
     }
 
     /// The histogram bins that break a rule (as [`LitmusRow::forbidden`]
-    /// counts them) and their counts, the empty ones left out.
+    /// counts them) and their counts, the empty ones left out. Each bin is
+    /// judged by the model checker now, so a record written before every
+    /// bin was judged is held to the same rules as a new one.
     pub fn forbidden_bins(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
-        let test = self.test();
+        let allowed = allowed_bins(self.test(), self.kernel.variant, self.placement);
         self.counts.histogram.iter().enumerate().filter_map(move |(bin, &count)| {
-            let broken = bin == OTHER_BIN
-                || if self.sequential {
-                    bin != test.sequential() as usize
-                } else {
-                    !self.allowed && bin == test.weak() as usize
-                };
-            (broken && count > 0).then_some((bin, count))
+            (count > 0 && self.rule_broken(bin, &allowed).is_some()).then_some((bin, count))
         })
+    }
+
+    /// The rule an instance ending in `bin` breaks, if any.
+    pub fn broken_rule(&self, bin: usize) -> Option<Broken> {
+        self.rule_broken(bin, &allowed_bins(self.test(), self.kernel.variant, self.placement))
+    }
+
+    /// [`LitmusRow::broken_rule`], given the model's verdict on every bin.
+    fn rule_broken(&self, bin: usize, allowed: &[bool]) -> Option<Broken> {
+        let test = self.test();
+        if bin == OTHER_BIN {
+            Some(Broken::Garbage)
+        } else if self.sequential && bin != test.sequential() as usize {
+            Some(Broken::Sequential)
+        } else if allowed.get(bin).copied().unwrap_or(false) {
+            None
+        } else if bin == test.weak() as usize {
+            Some(Broken::Weak)
+        } else {
+            Some(Broken::Other)
+        }
     }
 
     /// The weak outcomes per million instances, with the 95% interval.
@@ -214,16 +289,7 @@ pub fn run_one_with(
         Some(f) => kernels.run_function(f, kernel, params, grid, options.budget, options.batch, shift)?,
         None => kernels.run(kernel, params, grid, options.budget, options.batch, shift)?,
     };
-    let v = verdict(kernel.test, kernel.variant, placement);
-    Ok(LitmusRow {
-        kernel,
-        placement,
-        sequential: options.sequential,
-        grid,
-        allowed: v.allowed,
-        reason: v.reason.to_owned(),
-        counts,
-    })
+    Ok(LitmusRow::new(kernel, placement, options.sequential, grid, counts))
 }
 
 /// The (kernel, placement) pairs of `options`, kernel by kernel: each kernel
@@ -273,16 +339,8 @@ mod tests {
         for &(bin, count) in histogram {
             h[bin] = count;
         }
-        let v = verdict(kernel.test, kernel.variant, placement);
-        LitmusRow {
-            kernel,
-            placement: placement.into(),
-            sequential,
-            grid: 264,
-            allowed: v.allowed,
-            reason: v.reason.to_owned(),
-            counts: LitmusCounts { launches: 1, instances: h.iter().sum(), histogram: h, seconds: 0.5 },
-        }
+        let counts = LitmusCounts { launches: 1, instances: h.iter().sum(), histogram: h, seconds: 0.5 };
+        LitmusRow::new(kernel, placement.into(), sequential, 264, counts)
     }
 
     #[test]
@@ -308,6 +366,42 @@ mod tests {
         assert_eq!((r.weak(), r.forbidden()), (1, 1));
         // Bins in code order: r0 is the low digit, so r0=2 x=1 comes before r0=1 x=2.
         assert_eq!(r.outcomes(), [("r0=2 x=1".to_owned(), 1), ("r0=1 x=2".to_owned(), 9)]);
+    }
+
+    /// The outcomes the model forbids that are not the test's weak one:
+    /// CoWR's load that misses its own thread's earlier store, and CoRW2's
+    /// load that sees its own thread's later store, even with weak accesses
+    /// (two accesses of one thread are morally strong relative to each
+    /// other), and in a row whose weak outcome the model allows.
+    #[test]
+    fn every_bin_the_model_forbids_counts_not_only_the_weak_one() {
+        let missed = layout::litmus::final_bin(&[0, 2]) as usize;
+        let seq = Test::Cowr.sequential() as usize;
+        let r = row("litmus_cowr_weak", Placement::InterBlock, false, &[(seq, 9), (missed, 3)]);
+        assert!(r.allowed, "CoWR's weak outcome is allowed with weak accesses");
+        assert_eq!((r.weak(), r.forbidden()), (0, 3));
+        assert_eq!(r.broken_rule(missed), Some(Broken::Other));
+        assert_eq!(r.forbidden_seen, [ForbiddenBin { bin: missed, outcome: "r0=0 x=2".to_owned(), count: 3 }]);
+        let own_later = layout::litmus::final_bin(&[1, 2]) as usize;
+        let r = row("litmus_corw2_relaxed_gpu", Placement::IntraBlock, false, &[(own_later, 1)]);
+        assert_eq!(r.forbidden(), 1);
+        // An allowed outcome that is not the weak one breaks nothing.
+        let mp = row("litmus_mp_rel_acq_gpu", Placement::InterBlock, false, &[(0b00, 5), (0b10, 5), (0b11, 5)]);
+        assert_eq!(mp.forbidden(), 0);
+        assert!(mp.forbidden_seen.is_empty());
+    }
+
+    /// A record written before every bin was judged has no `forbidden_seen`;
+    /// read back, its bins are judged again.
+    #[test]
+    fn an_old_record_without_bin_verdicts_is_judged_again() {
+        let missed = layout::litmus::final_bin(&[0, 1]) as usize;
+        let r = row("litmus_cowr_relaxed_gpu", Placement::InterBlock, false, &[(missed, 2)]);
+        let mut json = serde_json::to_value(&r).unwrap();
+        json.as_object_mut().unwrap().remove("forbidden_seen");
+        let old: LitmusRow = serde_json::from_value(json).unwrap();
+        assert!(old.forbidden_seen.is_empty());
+        assert_eq!(old.forbidden_bins().collect::<Vec<_>>(), [(missed, 2)]);
     }
 
     #[test]

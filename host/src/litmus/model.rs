@@ -26,6 +26,9 @@
 //! every test, variant and placement, so a reason can never say "allowed" where
 //! the model says forbidden.
 
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
 use layout::Scope;
 use layout::litmus::{Reason, Split, Test, Variant};
 
@@ -97,6 +100,31 @@ pub fn verdict(test: Test, variant: Variant, placement: impl Into<Split>) -> Ver
     let positions = memory_model::lab::placement_positions(test, placement);
     let allowed = memory_model::lab::weak_allowed(test, variant, &positions);
     Verdict { allowed, reason: explain(test, variant, placement).reason }
+}
+
+/// The model's verdict on every histogram bin of `test` in `variant` and
+/// `placement`: element `b` is whether the checker finds a consistent
+/// execution that ends in bin `b`'s outcome
+/// ([`memory_model::lab::allowed_bins`]), for every bin below
+/// [`Test::bins`]. The weak bin's element is [`verdict`]'s `allowed`; the
+/// others have no hand-written rule, only the checker's answer. Each answer
+/// is computed once per process: a tuning search asks for the same ones
+/// thousands of times.
+pub fn allowed_bins(test: Test, variant: Variant, placement: impl Into<Split>) -> Vec<bool> {
+    type Key = (Test, Variant, Split);
+    static CACHE: OnceLock<Mutex<HashMap<Key, Vec<bool>>>> = OnceLock::new();
+    let placement = placement.into();
+    let cache = CACHE.get_or_init(Mutex::default);
+    // A poisoned lock means a thread panicked while the checker computed an
+    // answer, before it was inserted: the map holds only complete answers,
+    // so it is used as it is.
+    let mut map = cache.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    map.entry((test, variant, placement))
+        .or_insert_with(|| {
+            let positions = memory_model::lab::placement_positions(test, placement);
+            memory_model::lab::allowed_bins(test, variant, &positions)
+        })
+        .clone()
 }
 
 /// The hand-written rule for `test` in `variant` and `placement`: what
@@ -258,6 +286,21 @@ mod tests {
             }
         }
         assert!(disagree.is_empty(), "{}", disagree.join("\n"));
+    }
+
+    /// Every bin's verdict is the checker's, and the weak bin's is the
+    /// row's verdict, for every kernel and placement; asking twice gives the
+    /// cached answer.
+    #[test]
+    fn every_bin_of_every_kernel_is_judged_and_the_weak_one_agrees() {
+        for k in &KERNELS {
+            for p in Split::ALL.into_iter().filter(|s| s.fits(k.test)) {
+                let bins = allowed_bins(k.test, k.variant, p);
+                assert_eq!(bins.len(), k.test.bins());
+                assert_eq!(bins[k.test.weak() as usize], verdict(k.test, k.variant, p).allowed, "{}", k.entry.symbol);
+                assert_eq!(bins, allowed_bins(k.test, k.variant, p));
+            }
+        }
     }
 
     /// Except in CoWW, whose accesses are all one thread's: the PTX model

@@ -317,16 +317,8 @@ fn litmus_row(
     for &(bin, n) in bins {
         histogram[bin] = n;
     }
-    let v = crate::litmus::verdict(kernel.test, kernel.variant, placement);
-    crate::litmus::LitmusRow {
-        kernel,
-        placement: placement.into(),
-        sequential,
-        grid: 1056,
-        allowed: v.allowed,
-        reason: v.reason.to_owned(),
-        counts: LitmusCounts { launches: 4, instances: histogram.iter().sum(), histogram, seconds: 0.0125 },
-    }
+    let counts = LitmusCounts { launches: 4, instances: histogram.iter().sum(), histogram, seconds: 0.0125 };
+    crate::litmus::LitmusRow::new(kernel, placement.into(), sequential, 1056, counts)
 }
 
 fn litmus() -> Record {

@@ -1,8 +1,17 @@
-//! `litmus-headline.md`: the few litmus rows that carry the chapter's
-//! argument, each with its count in the default environment and its best
-//! rate over the presets' runs. Which rows is the chapter's choice
-//! ([`HEADLINE`]); every number is the run's. The rest of the counts are in
-//! the appendix's full tables and in CSV.
+//! The litmus chapter's own tables, from the run's litmus records:
+//!
+//! - `litmus-headline.md`: the few litmus rows that carry the chapter's
+//!   argument, each with its count in the default environment and its best
+//!   rate over the presets' runs. Which rows is the chapter's choice
+//!   ([`HEADLINE`]); every number is the run's. The rest of the counts are
+//!   in the appendix's full tables and in CSV.
+//! - `litmus-coverage.md`: how many of the default run's rows whose weak
+//!   outcome the model allows showed it, and, test by test, the variants
+//!   that did not, with the fewest instances among them and so the largest
+//!   bound ([`coverage`]).
+//! - `litmus-unseen.md`: each of those rows with its own instances and
+//!   bound, whether its machine code keeps the program's order, and which
+//!   preset's run showed it ([`unseen`]).
 
 use std::fs;
 use std::path::Path;
@@ -82,9 +91,12 @@ fn per_million(c: Count) -> String {
     }
 }
 
-/// The headline table from the litmus runs of `results`, or `None` when it
-/// has no `litmus.json`.
-pub fn headline(results: &Path) -> Result<Option<String>, Error> {
+/// A litmus run's step name and its rows.
+type Run = (&'static str, Vec<LitmusRow>);
+
+/// The litmus runs of `results` ([`RUNS`]) that it has, by step name, or
+/// `None` when it has no `litmus.json` (the default run, always first).
+fn read_runs(results: &Path) -> Result<Option<Vec<Run>>, Error> {
     let mut runs = Vec::new();
     for name in RUNS {
         let path = results.join(format!("{name}.json"));
@@ -95,10 +107,193 @@ pub fn headline(results: &Path) -> Result<Option<String>, Error> {
         };
         runs.push((name, litmus.rows));
     }
-    if runs.first().is_none_or(|(name, _)| *name != "litmus") {
-        return Ok(None);
+    Ok(runs.first().is_some_and(|(name, _)| *name == "litmus").then_some(runs))
+}
+
+/// The headline table from the litmus runs of `results`, or `None` when it
+/// has no `litmus.json`.
+pub fn headline(results: &Path) -> Result<Option<String>, Error> {
+    Ok(read_runs(results)?.map(|runs| table(&runs)))
+}
+
+/// The chapter's coverage paragraph and table from the default run of
+/// `results`, or `None` when it has no `litmus.json`.
+pub fn coverage(results: &Path) -> Result<Option<String>, Error> {
+    Ok(read_runs(results)?.map(|runs| coverage_text(&runs[0].1)))
+}
+
+/// The appendix's table of every allowed row the default run never showed
+/// the weak outcome of, or `None` when `results` has no `litmus.json`.
+pub fn unseen(results: &Path) -> Result<Option<String>, Error> {
+    Ok(read_runs(results)?.map(|runs| unseen_table(&runs)))
+}
+
+/// A row of a run as the registry knows it: its test (from the kernel's
+/// name, so that a row whose kernel has since left the registry still has
+/// one) and, if the registry still has it, its kernel.
+fn test_of(row: &LitmusRow) -> Option<(layout::litmus::Test, Option<&'static layout::litmus::Kernel>)> {
+    let symbol = format!("litmus_{}", row.kernel);
+    let kernel = layout::litmus::KERNELS.iter().find(|k| k.entry.symbol == symbol);
+    let test = match kernel {
+        Some(k) => k.test,
+        // The longest test key the name starts with (`s_` is a prefix of no
+        // other test's kernels, but a key could be).
+        None => *layout::litmus::Test::ALL
+            .iter()
+            .filter(|t| row.kernel.starts_with(&format!("{}_", t.key())))
+            .max_by_key(|t| t.key().len())?,
+    };
+    Some((test, kernel))
+}
+
+/// The variant part of a row's kernel name, as the tables write variants
+/// (`rel-acq-cta`).
+fn variant_of(row: &LitmusRow, test: layout::litmus::Test) -> String {
+    row.kernel.strip_prefix(&format!("{}_", test.key())).unwrap_or(&row.kernel).replace('_', "-")
+}
+
+/// One row of the default run whose weak outcome the model allows and which
+/// never showed it.
+struct Unseen<'a> {
+    row: &'a LitmusRow,
+    test: layout::litmus::Test,
+    kernel: Option<&'static layout::litmus::Kernel>,
+}
+
+/// The rows of `rows` (a run's) whose weak outcome the model allows, and of
+/// those the ones that never showed it. The sequential control's rows are
+/// not judged by the model, and are left out.
+fn allowed_and_unseen(rows: &[LitmusRow]) -> (usize, Vec<Unseen<'_>>) {
+    let mut allowed = 0;
+    let mut unseen = Vec::new();
+    for row in rows.iter().filter(|r| r.allowed && !r.sequential) {
+        allowed += 1;
+        let Some((test, kernel)) = test_of(row) else { continue };
+        if row.counts.histogram.get(test.weak() as usize).copied().unwrap_or(0) == 0 {
+            unseen.push(Unseen { row, test, kernel });
+        }
     }
-    Ok(Some(table(&runs)))
+    (allowed, unseen)
+}
+
+/// The rule of three's bound on a zero in `instances`, per million.
+fn bound(instances: u64) -> String {
+    format!("< {}", significant(lab_stats::rule_of_three(instances) * 1e6))
+}
+
+/// `n` instances, shortly: `1.08e9`.
+fn instances(n: u64) -> String {
+    format!("{n:.2e}")
+}
+
+/// The coverage paragraph and the per-test table of `rows` (the default
+/// run's).
+fn coverage_text(rows: &[LitmusRow]) -> String {
+    let (allowed, unseen) = allowed_and_unseen(rows);
+    let mut placements: Vec<&str> = Vec::new();
+    for u in &unseen {
+        if !placements.contains(&u.row.placement.as_str()) {
+            placements.push(&u.row.placement);
+        }
+    }
+    let mut out = format!(
+        "In the default run, **{} of the {allowed}** rows whose weak outcome the model allows showed it. The other {}, \
+         test by test, with the fewest instances any of them ran and so the largest bound:\n\n",
+        allowed - unseen.len(),
+        unseen.len()
+    );
+    out += "| test |";
+    for p in &placements {
+        out += &format!(" not seen, {p} |");
+    }
+    out += " fewest instances | largest bound /M |\n|---|";
+    out += &"---|".repeat(placements.len());
+    out += "---:|---:|\n";
+    for test in layout::litmus::Test::ALL {
+        let of: Vec<&Unseen<'_>> = unseen.iter().filter(|u| u.test == test).collect();
+        let Some(fewest) = of.iter().map(|u| u.row.counts.instances).min() else { continue };
+        out += &format!("| {} |", test.name());
+        for p in &placements {
+            let variants: Vec<String> =
+                of.iter().filter(|u| u.row.placement == *p).map(|u| format!("`{}`", variant_of(u.row, test))).collect();
+            out += &format!(" {} |", variants.join(" "));
+        }
+        out += &format!(" {} | {} |\n", instances(fewest), bound(fewest));
+    }
+    out += "\n";
+    out += &sass_sentence(&unseen);
+    out += "\n";
+    out
+}
+
+/// What the lab knows of `unseen`'s machine code: the SASS test holds every
+/// kernel's accesses to the program, in program order, except the weak
+/// kernels whose loads `ptxas` reorders
+/// ([`layout::litmus::Kernel::loads_reordered_by_ptxas`]), so a zero there
+/// is the hardware's, not the compiler's.
+fn sass_sentence(unseen: &[Unseen<'_>]) -> String {
+    let reordered = unseen.iter().filter(|u| u.kernel.is_some_and(|k| k.loads_reordered_by_ptxas())).count();
+    let unknown = unseen.iter().filter(|u| u.kernel.is_none()).count();
+    let ordered = unseen.len() - reordered - unknown;
+    let rows = |n: usize| if n == 1 { "1 row".to_owned() } else { format!("{n} rows") };
+    let mut out = if reordered + unknown == 0 {
+        "The SASS test finds each of these rows' accesses in the machine code, in program order and with its \
+         variant's strength, so these zeros are the hardware's in this environment, not the compiler's."
+            .to_owned()
+    } else {
+        format!(
+            "The SASS test finds the accesses of {} of these in the machine code, in program order and with their \
+             variant's strength, so their zeros are the hardware's in this environment, not the compiler's.",
+            rows(ordered)
+        )
+    };
+    if reordered > 0 {
+        out += &format!(" `ptxas` reorders the weak loads of {}.", rows(reordered));
+    }
+    if unknown > 0 {
+        out += &format!(" The kernels of {} are no longer in the registry.", rows(unknown));
+    }
+    out + " No reading of the SASS the lab has rules any of them out."
+}
+
+/// The appendix's table: every allowed row of the default run (`runs[0]`)
+/// that never showed its weak outcome, with its instances and bound,
+/// whether `ptxas` keeps its loads in program order, and the other runs of
+/// `runs` that showed it.
+fn unseen_table(runs: &[(&str, Vec<LitmusRow>)]) -> String {
+    let (_, unseen) = allowed_and_unseen(&runs[0].1);
+    let mut out = String::from(
+        "| test | variant | placement | instances | bound /M | SASS | seen in |\n|---|---|---|---:|---:|---|---|\n",
+    );
+    for u in &unseen {
+        let sass = match u.kernel {
+            Some(k) if k.loads_reordered_by_ptxas() => "loads reordered",
+            Some(_) => "program order",
+            None => "not in the registry",
+        };
+        let seen: Vec<&str> = runs[1..]
+            .iter()
+            .filter(|(_, rows)| {
+                rows.iter().any(|r| {
+                    r.kernel == u.row.kernel
+                        && r.placement == u.row.placement
+                        && !r.sequential
+                        && r.counts.histogram.get(u.test.weak() as usize).is_some_and(|&w| w > 0)
+                })
+            })
+            .map(|(step, _)| step.strip_prefix("litmus-").unwrap_or(step))
+            .collect();
+        let seen = if seen.is_empty() { format!("none of {}", runs.len() - 1) } else { seen.join(", ") };
+        out += &format!(
+            "| {} | `{}` | {} | {} | {} | {sass} | {seen} |\n",
+            u.test.name(),
+            variant_of(u.row, u.test),
+            u.row.placement,
+            u.row.counts.instances,
+            bound(u.row.counts.instances),
+        );
+    }
+    out
 }
 
 /// The table over `runs` (step name, record), the default run first.
@@ -164,6 +359,82 @@ mod tests {
         assert!(t.contains("| SB | `fence-sc-gpu` | inter-block | not run |"), "{t}");
         let t = table(&[("litmus", run(5))]);
         assert!(t.contains("| 5.00 | 5.00 (default) |"), "{t}");
+    }
+
+    /// A row of `kernel` in `placement` with `weak` weak outcomes in
+    /// `instances`, allowed or not.
+    fn one(kernel: &str, placement: &str, allowed: bool, weak: u64, instances: u64) -> LitmusRow {
+        let (test, _) = test_of(&LitmusRow {
+            kernel: kernel.to_owned(),
+            placement: String::new(),
+            sequential: false,
+            allowed,
+            counts: LitmusCounts { instances: 0, histogram: Vec::new(), seconds: 0.0 },
+        })
+        .unwrap();
+        let mut histogram = vec![0u64; layout::litmus::BINS];
+        histogram[test.weak() as usize] = weak;
+        LitmusRow {
+            kernel: kernel.to_owned(),
+            placement: placement.to_owned(),
+            sequential: false,
+            allowed,
+            counts: LitmusCounts { instances, histogram, seconds: 1.0 },
+        }
+    }
+
+    #[test]
+    fn coverage_counts_allowed_rows_and_lists_the_unseen_ones_with_their_bounds() {
+        let rows = vec![
+            one("mp_relaxed_gpu", "inter-block", true, 7, 1_000_000),
+            one("mp_relaxed_gpu", "intra-block", true, 0, 1_000_000),
+            one("mp_rel_acq_cta", "inter-block", true, 0, 3_000_000),
+            one("mp_weak", "intra-block", true, 0, 2_000_000),
+            // Forbidden rows, and the sequential control, are not counted.
+            one("mp_rel_acq_gpu", "inter-block", false, 0, 1_000_000),
+            LitmusRow { sequential: true, ..one("sb_weak", "intra-block", true, 0, 1_000_000) },
+            one("cowr_weak", "inter-block", true, 0, 6_000_000),
+        ];
+        let text = coverage_text(&rows);
+        assert!(
+            text.starts_with("In the default run, **1 of the 5** rows whose weak outcome the model allows"),
+            "{text}"
+        );
+        assert!(text.contains("The other 4,"), "{text}");
+        assert!(
+            text.contains("| MP | `relaxed-gpu` `weak` | `rel-acq-cta` | 1.00e6 | < 3.00 |"),
+            "the fewest instances and so the largest bound: {text}"
+        );
+        assert!(text.contains("| CoWR |  | `weak` | 6.00e6 | < 0.500 |"), "{text}");
+        assert!(!text.contains("| SB |"), "{text}");
+        // MP's weak loads are reordered by ptxas: the SASS sentence says so.
+        assert!(
+            text.contains("accesses of 3 rows of these") && text.contains("`ptxas` reorders the weak loads of 1 row."),
+            "{text}"
+        );
+
+        let later = vec![one("mp_rel_acq_cta", "inter-block", true, 2, 1_000_000)];
+        let table = unseen_table(&[("litmus", rows), ("litmus-tuned-mp", later)]);
+        assert!(
+            table.contains("| MP | `rel-acq-cta` | inter-block | 3000000 | < 1.00 | program order | tuned-mp |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| MP | `weak` | intra-block | 2000000 | < 1.50 | loads reordered | none of 1 |"),
+            "{table}"
+        );
+        assert_eq!(table.lines().count(), 2 + 4, "{table}");
+    }
+
+    #[test]
+    fn a_row_whose_kernel_left_the_registry_keeps_its_test() {
+        let row = one("mp_relaxed_gpu", "inter-block", true, 0, 1);
+        let gone = LitmusRow { kernel: "mp_relaxed_warp".to_owned(), ..row };
+        let (test, kernel) = test_of(&gone).unwrap();
+        assert_eq!((test, kernel.is_none()), (layout::litmus::Test::Mp, true));
+        assert_eq!(variant_of(&gone, test), "relaxed-warp");
+        let text = coverage_text(&[gone]);
+        assert!(text.contains("accesses of 0 rows of these") && text.contains("of 1 row are no longer"), "{text}");
     }
 
     #[test]

@@ -18,7 +18,9 @@
 //! - `NAME.csv` for a run `NAME.json`: the host's CSV exporter, every row;
 //! - `NAME.txt`: the results directory's file, copied;
 //! - `litmus-headline.md`: the litmus chapter's few rows, from the runs of
-//!   every preset ([`litmus`]);
+//!   every preset; `litmus-coverage.md` and `litmus-unseen.md`: how many
+//!   allowed rows showed their weak outcome, and each that did not, with its
+//!   instances and bound ([`litmus`]);
 //! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
 //! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
 //! - `cub-accuracy.md`: CUB's modes on the accuracy command's arrays, from
@@ -275,6 +277,17 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
         "litmus-headline.md" => match litmus::headline(s.results)? {
             // Not a `measured` block: its last columns are words, which
             // wrap; its variants' names do not (theme/wide.css).
+            Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
+            None => Made::Missing(format!("{results} has no litmus.json")),
+        },
+        "litmus-coverage.md" => match litmus::coverage(s.results)? {
+            // As the headline: its variant lists wrap, the names in them do not.
+            Some(text) => Made::Text(format!("<div class=\"headline\">\n\n{text}\n</div>\n")),
+            None => Made::Missing(format!("{results} has no litmus.json")),
+        },
+        "litmus-unseen.md" => match litmus::unseen(s.results)? {
+            // Not split to fit: one table of every such row reads better,
+            // and its last column of run names wraps in a headline block.
             Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
             None => Made::Missing(format!("{results} has no litmus.json")),
         },

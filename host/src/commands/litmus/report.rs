@@ -10,7 +10,7 @@ use super::{LitmusResults, MutantResults, TuneResults};
 use crate::gpu::DeviceInfo;
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
-use crate::litmus::{Environment, LitmusOptions, LitmusRow};
+use crate::litmus::{Broken, Environment, LitmusOptions, LitmusRow};
 use crate::report::heatmap::{Cell, Panel};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
 use crate::report::{Checks, Csv, Plot, Report};
@@ -129,7 +129,7 @@ fn heading(options: &LitmusOptions) -> String {
     let preset = options.preset.map_or("custom".to_owned(), |p| format!("{p:?}"));
     let sequential = if options.sequential { " SEQUENTIAL CONTROL: roles separated by barriers." } else { "" };
     format!(
-        "Litmus: each instance's outcome counted on the GPU; the weak outcome judged by the PTX memory model.{sequential}\n\
+        "Litmus: each instance's outcome counted on the GPU, and every outcome judged by the PTX memory model.{sequential}\n\
          Environment ({preset}): {}\n",
         options.environment.summary()
     )
@@ -146,6 +146,7 @@ pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String
         "instances",
         "weak",
         "weak per million [95%]",
+        "forbidden seen",
         "M inst/s",
         "why",
     ]);
@@ -158,21 +159,48 @@ pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String
             row.counts.instances.to_string(),
             row.weak().to_string(),
             rate(row),
+            forbidden_seen(row),
             format!("{:.0}", row.instances_per_second() / 1e6),
             row.reason.clone(),
         ]);
     }
-    let table = render_some(builder, look, 4..8);
+    let table = render_some(builder, look, 4..9);
     let broken: u64 = rows.iter().map(LitmusRow::forbidden).sum();
     let total: u64 = rows.iter().map(|r| r.counts.instances).sum();
     let verdict = if broken == 0 {
         format!(
-            "No outcome the model forbids in {total} instances. A zero is not a proof: its bound is in the rate column.\n"
+            "No outcome the model forbids, in any bin of any row, in {total} instances. A zero is not a proof: its \
+             bound is in the rate column.\n"
         )
     } else {
         format!("{broken} instances ended in an outcome the model forbids; they are listed on stderr.\n")
     };
-    format!("{}{table}\n{verdict}", heading(options))
+    format!("{}{table}\n{verdict}{}", heading(options), coverage(rows))
+}
+
+/// The "forbidden seen" cell: `0`, or each bin that breaks a rule as
+/// `count: outcome`, `;`-separated.
+fn forbidden_seen(row: &LitmusRow) -> String {
+    let bins: Vec<String> = row
+        .forbidden_bins()
+        .map(|(bin, count)| format!("{count}: {}", crate::litmus::outcome_text(bin, row.test())))
+        .collect();
+    if bins.is_empty() { "0".to_owned() } else { bins.join("; ") }
+}
+
+/// How many of the rows whose weak outcome the model allows showed it in
+/// this run, as one line (empty for the sequential control, whose rows the
+/// model does not judge).
+fn coverage(rows: &[LitmusRow]) -> String {
+    let allowed: Vec<&LitmusRow> = rows.iter().filter(|r| r.allowed && !r.sequential).collect();
+    if allowed.is_empty() {
+        return String::new();
+    }
+    let seen = allowed.iter().filter(|r| r.weak() > 0).count();
+    format!(
+        "Allowed rows that showed their weak outcome: {seen} of {} (a zero on the others is a bound, not a verdict).\n",
+        allowed.len()
+    )
 }
 
 /// `--tune`'s table: per test, the five environments that showed its weak
@@ -373,21 +401,29 @@ fn percent(part: usize, whole: usize) -> String {
     if whole == 0 { "-".to_owned() } else { format!("{:.0}%", 100.0 * part as f64 / whole as f64) }
 }
 
-/// One line per row with an outcome the model (or the sequential order)
-/// forbids: what, where, in which environment, and the registers.
+/// One line per histogram bin, of each row, that breaks a rule: what,
+/// where, in which environment, the outcome's registers and why it is
+/// forbidden.
 pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
     let mut out = String::new();
     for (row, environment) in rows {
         for (bin, count) in row.forbidden_bins() {
+            let why = match row.broken_rule(bin) {
+                Some(Broken::Garbage) => "a value no thread wrote",
+                Some(Broken::Sequential) => "the sequential control predicts one outcome only",
+                Some(Broken::Weak) => &row.reason,
+                Some(Broken::Other) | None => {
+                    "the PTX memory model allows no execution that ends so, though it is not the test's weak outcome"
+                }
+            };
             out += &format!(
-                "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({}). This is a bug in the GPU, the \
+                "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({why}). This is a bug in the GPU, the \
                      compiler or the lab. Environment: {}\n",
                 row.test().name(),
                 row.kernel.variant.key(),
                 row.placement.key(),
                 row.counts.instances,
                 crate::litmus::outcome_text(bin, row.test()),
-                if row.sequential { "the sequential control predicts one outcome only" } else { &row.reason },
                 environment.summary(),
             );
         }
@@ -399,7 +435,7 @@ pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
 mod tests {
     use super::*;
     use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
-    use crate::litmus::{Preset, verdict};
+    use crate::litmus::Preset;
     use layout::Placement;
     use layout::litmus::{BINS, KERNELS, OTHER_BIN};
 
@@ -409,16 +445,8 @@ mod tests {
         for &(bin, n) in bins {
             histogram[bin] = n;
         }
-        let v = verdict(kernel.test, kernel.variant, Placement::InterBlock);
-        LitmusRow {
-            kernel,
-            placement: Placement::InterBlock.into(),
-            sequential,
-            grid: 1056,
-            allowed: v.allowed,
-            reason: v.reason.to_owned(),
-            counts: LitmusCounts { launches: 1, instances: histogram.iter().sum(), histogram, seconds: 1.0 },
-        }
+        let counts = LitmusCounts { launches: 1, instances: histogram.iter().sum(), histogram, seconds: 1.0 };
+        LitmusRow::new(kernel, Placement::InterBlock.into(), sequential, 1056, counts)
     }
 
     #[test]
@@ -434,6 +462,47 @@ mod tests {
         assert!(
             lines.iter().all(|l| l.contains("a bug in the GPU, the compiler or the lab") && l.contains("lane x13"))
         );
+    }
+
+    /// Issue 36's case: a CoWR row whose load missed its own thread's
+    /// earlier store. The row's weak outcome is not involved (none was
+    /// counted, and with weak accesses the model allows it), and the run
+    /// fails all the same, naming the outcome's registers.
+    #[test]
+    fn a_forbidden_bin_that_is_not_the_weak_one_fails_the_run() {
+        let environment = Preset::Parallel.environment();
+        let sequential = layout::litmus::Test::Cowr.sequential() as usize;
+        let missed = layout::litmus::final_bin(&[0, 2]) as usize;
+        let r = row("litmus_cowr_weak", false, &[(sequential, 1_000), (missed, 3)]);
+        assert!(r.allowed && r.weak() == 0);
+        let results = LitmusResults {
+            options: crate::litmus::LitmusOptions {
+                kernels: vec![r.kernel],
+                placements: vec![r.placement],
+                budget: crate::gpu::litmus::Budget::Instances(1),
+                batch: 1,
+                preset: Some(Preset::Parallel),
+                environment: environment.clone(),
+                sequential: false,
+                seed: 1,
+            },
+            rows: vec![r],
+        };
+        let checks = results.checks();
+        assert!(!checks.passed);
+        let failures = checks.lines;
+        println!("{failures}");
+        assert_eq!(failures.lines().count(), 1, "{failures}");
+        assert!(
+            failures.starts_with(
+                "FORBIDDEN: CoWR weak inter-block: 3 of 1003 instances ended r0=0 x=2 (the PTX memory \
+                 model allows no execution that ends so"
+            ),
+            "{failures}"
+        );
+        let table = litmus(&results.options, &results.rows, Look::Plain);
+        assert!(table.contains("3 instances ended in an outcome the model forbids"), "{table}");
+        assert!(table.contains("3: r0=0 x=2"), "{table}");
     }
 
     #[test]
