@@ -24,7 +24,11 @@
 //! the window, over a denominator that means something. For the reads to
 //! overlap at all, the writer first waits for every reader to arrive (up to
 //! `layout::pitfall::RECORD_WAIT_NS`, since a reader block that is not
-//! resident never arrives).
+//! resident never arrives). The last reader to arrive then reads from before
+//! the first update to after the last, one read after another, so unless it
+//! runs out of reads first, one of its reads loads `done` before the writer
+//! is done and `started` after it has started: even a writer much faster
+//! than its readers leaves a denominator above zero.
 
 use layout::pitfall::{RECORD_DONE, RECORD_READY, RECORD_STARTED, RECORD_WAIT_NS};
 
