@@ -273,27 +273,30 @@ pub const PHASE_TICKET: Kernel = kernel(
 
 /// A record of two fields, each written by its own atomic exchange and read
 /// by its own load: readers can see one field updated and not the other.
+/// The fences and the release and acquire are the writer's window
+/// (`started`, `done`), never between the two field loads.
 pub const RECORD_TWO_ATOMICS: Kernel = kernel(
     Some(Pitfall::TornRecord),
     "pitfall_record_two_atomics",
     &RECORD_PARAMS,
     SharedBytes::Fixed(0),
-    &["atom.global.exch.b32", "ld.relaxed.gpu.b32"],
-    &["ld.relaxed.gpu.b64", "st.relaxed.gpu.b64", "fence."],
+    &["atom.global.exch.b32", "ld.relaxed.gpu.b32", "st.release.gpu.b32", "ld.acquire.gpu.b32", "%globaltimer"],
+    &["ld.relaxed.gpu.b64", "st.relaxed.gpu.b64"],
     &["ATOMG.E.EXCH.STRONG.GPU"],
-    &["MEMBAR"],
+    &[],
 );
 
 /// Both fields in one 64-bit word, written by one store and read by one load.
+/// Its fences are the writer's window, as the broken kernel's are.
 pub const RECORD_ONE_WORD: Kernel = kernel(
     Some(Pitfall::TornRecord),
     "pitfall_record_one_word",
     &RECORD_PARAMS,
     SharedBytes::Fixed(0),
-    &["st.relaxed.gpu.b64", "ld.relaxed.gpu.b64"],
-    &["atom.global.exch", "fence."],
+    &["st.relaxed.gpu.b64", "ld.relaxed.gpu.b64", "%globaltimer"],
+    &["atom.global.exch"],
     &[],
-    &["MEMBAR", "ATOMG"],
+    &["ATOMG"],
 );
 
 /// Both fields behind a sequence lock: the writer makes the count odd, writes,
@@ -409,10 +412,29 @@ pub const PHASE_HEADER_WORDS: usize = 2;
 /// the grid barrier passed its deadline.
 pub const PHASE_TIMEOUTS: usize = 1;
 
-/// Where the record kernels keep the record and its sequence count, in words
-/// of `scratch`: field `a` at 0, field `b` at 1 (together one aligned 64-bit
-/// word), the sequence at 2.
-pub const RECORD_WORDS: usize = 3;
+/// Where the record kernels keep the record and the words around it, in
+/// words of `scratch`: field `a` at 0, field `b` at 1 (together one aligned
+/// 64-bit word), then [`RECORD_SEQUENCE`], [`RECORD_STARTED`],
+/// [`RECORD_DONE`] and [`RECORD_READY`].
+pub const RECORD_WORDS: usize = 6;
+/// The sequence lock's count: odd while an update is under way, `2k` after
+/// update `k`.
+pub const RECORD_SEQUENCE: usize = 2;
+/// Set to 1 by the writer before its first update (a relaxed store, then a
+/// fence): a reader that loads it after its read and finds 0 read before any
+/// update.
+pub const RECORD_STARTED: usize = 3;
+/// Set to 1 by the writer after its last update (a release store): a reader
+/// that acquires it before its read reads the final record.
+pub const RECORD_DONE: usize = 4;
+/// The readers that have arrived: the writer waits for all of them, up to
+/// [`RECORD_WAIT_NS`], so that its updates overlap their reads.
+pub const RECORD_READY: usize = 5;
+
+/// How long the record writer waits for its readers to arrive before it
+/// starts anyway: a bound, since a reader block that is not resident never
+/// arrives.
+pub const RECORD_WAIT_NS: u64 = 10_000_000;
 
 /// Attempts the sequence lock's reader makes at one read before it gives up
 /// on it: a bound, so that a writer that never pauses cannot make a reader
@@ -420,14 +442,23 @@ pub const RECORD_WORDS: usize = 3;
 pub const RECORD_TRIES: u32 = 64;
 
 /// What a record kernel adds into `out`, by index: reads that saw the two
-/// fields disagree, reads kept, and reads a sequence lock threw away.
+/// fields disagree, among the reads kept that overlapped the writer's
+/// updates ([`RECORD_READS`]); attempts a sequence lock threw away
+/// ([`RECORD_RETRIES`]); reads it gave up on after [`RECORD_TRIES`] attempts
+/// ([`RECORD_ABANDONED`]); and reads made before the writer's first update,
+/// which are not counted as reads ([`RECORD_BEFORE`]). A reader stops when
+/// it sees the writer done, so it makes no read after the last update.
 pub const RECORD_TORN: usize = 0;
 /// See [`RECORD_TORN`].
 pub const RECORD_READS: usize = 1;
 /// See [`RECORD_TORN`].
 pub const RECORD_RETRIES: usize = 2;
+/// See [`RECORD_TORN`].
+pub const RECORD_ABANDONED: usize = 3;
+/// See [`RECORD_TORN`].
+pub const RECORD_BEFORE: usize = 4;
 /// The counters a record kernel's `out` holds.
-pub const RECORD_COUNTERS: usize = 3;
+pub const RECORD_COUNTERS: usize = 5;
 
 /// Threads of page 2's demo launch: `<<<1, 64>>>`, thread 0 the producer
 /// and thread 32, in the second warp, the consumer.

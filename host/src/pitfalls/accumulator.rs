@@ -33,9 +33,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         failures: u64::from(left != sum),
         out_of: 1,
         unit: "wrong sums reported".to_owned(),
+        per: "timing loops (the value the loop leaves)".to_owned(),
         detail: Some(format!("the accumulator held {left}: {:.2} times the sum", f64::from(left) / f64::from(sum))),
         time_ms: None,
         refused: None,
+        also: Vec::new(),
     };
     let measured = lab.sums.measure(kernel, &input, block, Plan { warmup: 0, runs: LAUNCHES, cold: false })?;
     let wrong = measured.sums.iter().filter(|&&s| s != sum).count() as u64;
@@ -46,9 +48,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         failures: wrong,
         out_of: measured.sums.len() as u64,
         unit: "wrong sums".to_owned(),
+        per: "launches".to_owned(),
         detail: None,
         time_ms: stats::median(&measured.times_ms),
         refused: None,
+        also: Vec::new(),
     };
     Ok(vec![broken, fixed])
 }

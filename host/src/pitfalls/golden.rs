@@ -38,6 +38,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             failures: failed,
             out_of: tests.len() as u64,
             unit: "test runs that failed".to_owned(),
+            per: "test runs".to_owned(),
             detail: Some(format!(
                 "{} distinct sums in {} launches",
                 stats::distinct_bits(&measured.sums),
@@ -45,6 +46,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             )),
             time_ms: None,
             refused: None,
+            also: Vec::new(),
         });
     }
     Ok(trials)

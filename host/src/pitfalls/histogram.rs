@@ -3,7 +3,7 @@
 use layout::histogram::PRIVATIZED;
 use layout::pitfall::{HISTOGRAM_NO_FLUSH_BARRIER, HISTOGRAM_NO_ZEROING_BARRIER};
 
-use super::{Lab, Size, Trial, fill_shared};
+use super::{Figure, Lab, Size, Trial, fill_shared};
 use crate::error::LabError;
 use crate::gpu::histogram::HistogramKernel;
 use crate::gpu::launch::Block;
@@ -31,11 +31,10 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let mut trials = Vec::new();
     let input = lab.pitfalls.upload(&values)?;
     let grid = block.grid_for(n);
-    let wrong_bins = |counts: &[u32]| counts.iter().zip(&expected).filter(|(c, e)| c != e).count() as u64;
-    let lost = |counts: &[u32]| n as i64 - counts.iter().map(|&c| i64::from(c)).sum::<i64>();
+    let compare = |counts: &[u32]| Off::of(counts, &expected);
     for spec in [&HISTOGRAM_NO_ZEROING_BARRIER, &HISTOGRAM_NO_FLUSH_BARRIER] {
         let kernel = PitfallKernel::of(spec);
-        let (mut wrong, mut missing) = (0, 0);
+        let mut off = Off::default();
         for _ in 0..launches {
             fill_shared(lab)?;
             let mut bins = lab.pitfalls.zeros(BINS as usize)?;
@@ -50,10 +49,9 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             // below `BINS` (`bin_indices`), one thread per value.
             unsafe { lab.pitfalls.launch(kernel, grid, block.threads(), buffers)? };
             let counts = lab.pitfalls.read(&bins)?;
-            wrong += wrong_bins(&counts);
-            missing += lost(&counts);
+            off = off.plus(compare(&counts));
         }
-        trials.push(bins_trial(kernel.key().to_owned(), true, how.clone(), wrong, missing, n, launches));
+        trials.push(bins_trial(kernel.key().to_owned(), true, how.clone(), off, n, launches));
     }
     // The fix is the lab's own kernel, through its own wrapper.
     fill_shared(lab)?;
@@ -61,45 +59,79 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let device_values = lab.histograms.upload(&values, BINS)?;
     let measured =
         lab.histograms.measure(fix, &device_values, block, Plan { warmup: 0, runs: launches, cold: false })?;
-    let wrong: u64 = measured.counts.iter().map(|c| wrong_bins(c)).sum();
-    let missing: i64 = measured.counts.iter().map(|c| lost(c)).sum();
-    trials.push(bins_trial(format!("histogram_{}", fix.key()), false, how, wrong, missing, n, launches));
+    let off = measured.counts.iter().fold(Off::default(), |off, counts| off.plus(compare(counts)));
+    trials.push(bins_trial(format!("histogram_{}", fix.key()), false, how, off, n, launches));
     Ok(trials)
 }
 
-/// One version's trial: its wrong bins out of every bin of every launch, and
-/// how far the counts were off when any bin was wrong.
-fn bins_trial(name: String, broken: bool, how: String, wrong: u64, missing: i64, n: usize, launches: usize) -> Trial {
-    Trial {
-        name,
-        broken,
-        how,
-        failures: wrong,
-        out_of: u64::from(BINS) * launches as u64,
-        unit: "wrong bins".to_owned(),
-        detail: (wrong > 0).then(|| counted(missing, n, launches)),
-        time_ms: None,
-        refused: None,
+/// How far a histogram is from the CPU's, bin for bin. A bin below its count
+/// lost values (a zeroing store that wiped increments out, a flush before
+/// they landed); a bin above it holds counts no value made (the fill pattern
+/// in a bin never zeroed). Kept apart, so that one never hides the other in
+/// a net total.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Off {
+    /// Bins whose count differs.
+    wrong_bins: u64,
+    /// Values missing from the bins that came out low.
+    lost: u64,
+    /// Counts beyond the values in the bins that came out high.
+    extra: u64,
+}
+
+impl Off {
+    /// `counts` against `expected`, bin for bin.
+    fn of(counts: &[u32], expected: &[u32]) -> Off {
+        counts.iter().zip(expected).fold(Off::default(), |off, (&c, &e)| Off {
+            wrong_bins: off.wrong_bins + u64::from(c != e),
+            lost: off.lost + u64::from(e.saturating_sub(c)),
+            extra: off.extra + u64::from(c.saturating_sub(e)),
+        })
+    }
+
+    /// Two launches' differences together.
+    fn plus(self, other: Off) -> Off {
+        Off {
+            wrong_bins: self.wrong_bins + other.wrong_bins,
+            lost: self.lost + other.lost,
+            extra: self.extra + other.extra,
+        }
     }
 }
 
-/// How far the bins' total was from the values counted, over all launches.
-fn counted(missing: i64, n: usize, launches: usize) -> String {
-    let total = n as i64 * launches as i64;
-    if missing >= 0 {
-        format!("{missing} of {total} values lost")
-    } else {
-        format!("{} counts more than the {total} values", -missing)
+/// One version's trial: its wrong bins out of every bin of every launch,
+/// then the values lost and the extra counts, each out of every value
+/// counted.
+fn bins_trial(name: String, broken: bool, how: String, off: Off, n: usize, launches: usize) -> Trial {
+    let values = n as u64 * launches as u64;
+    let bins = u64::from(BINS) * launches as u64;
+    Trial {
+        also: vec![
+            Figure::failures(off.lost, values, "values lost", "values counted"),
+            Figure::failures(off.extra, values, "extra counts", "values counted"),
+        ],
+        ..Trial::new(
+            name,
+            broken,
+            how,
+            Figure::failures(off.wrong_bins, bins, "wrong bins", "bins (every bin of every launch)"),
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::counted;
+    use super::Off;
 
     #[test]
-    fn lost_and_extra_counts_are_said_as_such() {
-        assert_eq!(counted(30, 1 << 20, 5), "30 of 5242880 values lost");
-        assert_eq!(counted(-4, 100, 1), "4 counts more than the 100 values");
+    fn lost_values_and_extra_counts_are_kept_apart() {
+        let expected = [5, 5, 5, 5];
+        // One bin lost 3, another gained 3: the net total is right, and
+        // both are still reported.
+        let off = Off::of(&[2, 8, 5, 5], &expected);
+        assert_eq!(off, Off { wrong_bins: 2, lost: 3, extra: 3 });
+        assert_eq!(Off::of(&expected, &expected), Off::default());
+        let both = off.plus(Off::of(&[5, 5, 5, 0x0100_0005], &expected));
+        assert_eq!(both, Off { wrong_bins: 3, lost: 3, extra: 3 + 0x0100_0000 });
     }
 }

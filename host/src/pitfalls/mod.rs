@@ -98,6 +98,14 @@ pub struct Finding {
 
 /// One version of a pitfall, run under the condition that makes the mistake
 /// show.
+///
+/// Its main figure is `failures` out of `out_of`, each a count of things
+/// that could have gone wrong (`per`), never of everything the run did: a
+/// block that cannot meet the mistake, or a read outside the writer's
+/// updates, is not in the denominator. A version that can go wrong in two
+/// ways with different denominators (a wrong sum per launch, a block that
+/// gave up waiting per block) reports the second in [`Trial::also`], so a
+/// count never exceeds its own denominator.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Trial {
     /// What ran: a kernel's key, or what the host did.
@@ -112,27 +120,102 @@ pub struct Trial {
     pub out_of: u64,
     /// What one failure is ("wrong block sums").
     pub unit: String,
+    /// What one of `out_of` is, in the plural ("launches that had threads
+    /// past n"): the rate is per one of these. Empty in records written
+    /// before it was kept.
+    #[serde(default)]
+    pub per: String,
     /// What the failures looked like, where a value says it.
     pub detail: Option<String>,
     /// The median of its timed launches, in milliseconds, where it was timed.
     pub time_ms: Option<f32>,
     /// The driver's one line, where it declined the launch.
     pub refused: Option<String>,
+    /// Further figures, each with its own denominator.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<Figure>,
+}
+
+/// A count out of its own denominator: a trial's further figure.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Figure {
+    /// How many.
+    pub count: u64,
+    /// Out of how many that could have been counted.
+    pub out_of: u64,
+    /// What one counted thing is ("blocks that never saw every block arrive
+    /// before the deadline").
+    pub unit: String,
+    /// What one of `out_of` is, in the plural ("blocks").
+    pub per: String,
+    /// Whether a count above zero is the version going wrong (a fix fails,
+    /// a mistake shows), or a cost reported beside it (reads a sequence lock
+    /// gave up on).
+    pub fails: bool,
+}
+
+impl Figure {
+    /// A count of things gone wrong.
+    pub fn failures(count: u64, out_of: u64, unit: &str, per: &str) -> Figure {
+        Figure { count, out_of, unit: unit.to_owned(), per: per.to_owned(), fails: true }
+    }
+
+    /// A count of a cost, never a failure.
+    pub fn cost(count: u64, out_of: u64, unit: &str, per: &str) -> Figure {
+        Figure { fails: false, ..Figure::failures(count, out_of, unit, per) }
+    }
+
+    /// Whether it counts a failure that happened.
+    pub fn failed(&self) -> bool {
+        self.fails && self.count > 0
+    }
 }
 
 impl Trial {
+    /// A trial whose main figure is `counted`, with no detail, time,
+    /// refusal or further figure.
+    pub fn new(name: impl Into<String>, broken: bool, how: String, counted: Figure) -> Trial {
+        Trial {
+            name: name.into(),
+            broken,
+            how,
+            failures: counted.count,
+            out_of: counted.out_of,
+            unit: counted.unit,
+            per: counted.per,
+            detail: None,
+            time_ms: None,
+            refused: None,
+            also: Vec::new(),
+        }
+    }
+
+    /// Its main figure, as a [`Figure`].
+    pub fn main(&self) -> Figure {
+        Figure::failures(self.failures, self.out_of, &self.unit, &self.per)
+    }
+
+    /// Whether any of its figures counts a failure that happened.
+    fn went_wrong(&self) -> bool {
+        self.failures > 0 || self.also.iter().any(Figure::failed)
+    }
+
     /// A fix that went wrong, or was not allowed to run: what makes `host
     /// pitfalls` exit 1.
     pub fn fix_failed(&self) -> bool {
-        !self.broken && (self.failures > 0 || self.refused.is_some() || self.out_of == 0)
+        !self.broken && (self.went_wrong() || self.refused.is_some() || self.out_of == 0)
     }
 
     /// A broken version whose mistake showed this run: failures, or the
     /// driver's refusal.
     pub fn shown(&self) -> bool {
-        self.broken && (self.failures > 0 || self.refused.is_some())
+        self.broken && (self.went_wrong() || self.refused.is_some())
     }
 }
+
+/// The words for a block whose bounded wait ended at its deadline: it never
+/// saw what it waited for, which says nothing about memory order.
+pub const PROGRESS_FAILURE: &str = "a progress failure, not an ordering one";
 
 /// What a pitfall is, in the report's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,16 +316,29 @@ mod tests {
 
     fn trial(broken: bool, failures: u64, out_of: u64, refused: Option<&str>) -> Trial {
         Trial {
-            name: "k".to_owned(),
-            broken,
-            how: String::new(),
-            failures,
-            out_of,
-            unit: "wrong sums".to_owned(),
-            detail: None,
-            time_ms: None,
             refused: refused.map(str::to_owned),
+            ..Trial::new("k", broken, String::new(), Figure::failures(failures, out_of, "wrong sums", "launches"))
         }
+    }
+
+    #[test]
+    fn a_further_figure_fails_a_fix_or_shows_a_mistake_only_if_it_counts_failures() {
+        let with = |broken: bool, figure: Figure| Trial { also: vec![figure], ..trial(broken, 0, 10, None) };
+        assert!(with(false, Figure::failures(2, 40, "blocks that gave up", "blocks")).fix_failed());
+        assert!(with(true, Figure::failures(2, 40, "blocks that gave up", "blocks")).shown());
+        assert!(!with(false, Figure::failures(0, 40, "blocks that gave up", "blocks")).fix_failed());
+        assert!(!with(false, Figure::cost(5, 40, "abandoned reads", "reads")).fix_failed(), "a cost is no failure");
+        assert!(!with(true, Figure::cost(5, 40, "abandoned reads", "reads")).shown());
+    }
+
+    #[test]
+    fn a_record_without_the_new_fields_still_reads() {
+        let old = r#"{"name":"k","broken":true,"how":"","failures":1,"out_of":2,"unit":"u",
+                      "detail":null,"time_ms":null,"refused":null}"#;
+        let t: Trial = serde_json::from_str(old).unwrap();
+        assert_eq!((t.per.as_str(), t.also.len()), ("", 0));
+        let back = serde_json::to_string(&trial(true, 1, 2, None)).unwrap();
+        assert!(!back.contains("also"), "no further figure, no field: {back}");
     }
 
     #[test]

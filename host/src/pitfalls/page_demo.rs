@@ -7,7 +7,7 @@ use layout::pitfall::{
     PAGE_THREADS, PAGE_TIMED_OUT, PAGE_WORDS,
 };
 
-use super::{Lab, Size, Trial};
+use super::{Lab, PROGRESS_FAILURE, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel};
 
@@ -50,7 +50,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             f32::from_bits(first[PAGE_OBSERVED_SCORE]),
             first[PAGE_ERROR]
         );
-        let detail = if timeouts > 0 { format!("{observed}; {timeouts} waits timed out") } else { observed };
+        let detail = if timeouts > 0 {
+            format!("{observed}; {timeouts} consumers never saw the flag before the deadline: {PROGRESS_FAILURE}")
+        } else {
+            observed
+        };
         trials.push(Trial {
             name: kernel.key().to_owned(),
             broken,
@@ -58,9 +62,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             failures: errors,
             out_of: ran - timeouts,
             unit: "launches with error = 1".to_owned(),
+            per: "launches whose consumer saw the flag before the deadline".to_owned(),
             detail: Some(detail),
             time_ms: None,
             refused: None,
+            also: Vec::new(),
         });
     }
     Ok(trials)

@@ -4,7 +4,7 @@
 
 use layout::pitfall::{PHASE_GRID_BARRIER, PHASE_HEADER_WORDS, PHASE_PARTIALS, PHASE_TICKET, PHASE_TIMEOUTS};
 
-use super::{Lab, Size, Trial};
+use super::{Figure, Lab, PROGRESS_FAILURE, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel, Words};
 use crate::gpu::timing::{self, Plan};
@@ -16,6 +16,9 @@ const THREADS: u32 = 256;
 const DEADLINE_NS: u64 = 2_000_000;
 /// How many times the resident grid the too-large launches ask for.
 const OVERSUBSCRIBED: u32 = 4;
+/// What a block that timed out at the grid barrier is: one whose spin never
+/// saw the count reach the grid.
+const GAVE_UP: &str = "blocks that never saw every block arrive before the deadline";
 
 /// Every way, each sum checked exactly; the correct ones timed.
 pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
@@ -46,24 +49,25 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     // the spin is bounded by `DEADLINE_NS`.
     unsafe { lab.pitfalls.launch(barrier, big, THREADS, buffers)? };
     let (sum, header) = (read(&out)?[0], read(&scratch)?);
+    let timeouts = u64::from(header[PHASE_TIMEOUTS]);
+    // Two figures with their own denominators: the blocks that gave up, of
+    // every block, and the one launch's sum, of one launch.
+    let mut words = Vec::new();
+    if timeouts > 0 {
+        words.push(format!("they never saw every block arrive: {PROGRESS_FAILURE}"));
+    }
+    if sum != expected {
+        words.push(format!("block 0 added the partials it had: {sum}, not {expected}"));
+    }
+    let ordinary = format!(
+        "ordinary launch of {big} blocks ({OVERSUBSCRIBED}x the {resident} that fit at once), \
+         each spin bounded at {} ms",
+        DEADLINE_NS / 1_000_000
+    );
     trials.push(Trial {
-        name: barrier.key().to_owned(),
-        broken: true,
-        how: format!(
-            "ordinary launch of {big} blocks ({OVERSUBSCRIBED}x the {resident} that fit at once), \
-             each spin bounded at {} ms",
-            DEADLINE_NS / 1_000_000
-        ),
-        failures: u64::from(header[PHASE_TIMEOUTS]),
-        out_of: u64::from(big),
-        unit: "blocks that gave up waiting".to_owned(),
-        detail: Some(if sum == expected {
-            "the sum was right".to_owned()
-        } else {
-            format!("block 0 added the partials it had: {sum}, not {expected}")
-        }),
-        time_ms: None,
-        refused: None,
+        detail: (!words.is_empty()).then(|| words.join("; ")),
+        also: vec![Figure::failures(u64::from(sum != expected), 1, "wrong sums", "launches")],
+        ..Trial::new(barrier.key(), true, ordinary, Figure::failures(timeouts, u64::from(big), GAVE_UP, "blocks"))
     });
 
     // The same grid through the cooperative launch: the driver says no.
@@ -71,16 +75,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     let buffers = whole_grid(&input, n, &mut out, &mut scratch);
     // SAFETY: as above.
     let refused = unsafe { lab.pitfalls.launch_cooperative(barrier, big, THREADS, buffers)? }.err().map(|r| r.0);
+    let ran = u64::from(refused.is_none());
+    let same = format!("cooperative launch of the same {big} blocks");
     trials.push(Trial {
-        name: barrier.key().to_owned(),
-        broken: true,
-        how: format!("cooperative launch of the same {big} blocks"),
-        failures: 0,
-        out_of: if refused.is_some() { 0 } else { 1 },
-        unit: "launches".to_owned(),
-        detail: None,
-        time_ms: None,
         refused,
+        ..Trial::new(barrier.key(), true, same, Figure::failures(0, ran, "wrong sums", "launches"))
     });
 
     // Two launches: the end of the first kernel is the phase boundary.
@@ -144,9 +143,16 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
         let what = if cooperative { "cooperative launch" } else { "one ordinary launch" };
         let mut trial = checked(kernel.key(), how(what), &read(&sums)?, expected, &times, refusal);
         if cooperative {
-            trial.failures += timeouts;
+            // A block that timed out is a failure of its own, per block: it
+            // is not added to the wrong sums, whose denominator is launches.
+            let blocks = if trial.refused.is_some() { 0 } else { u64::from(grid) * launches as u64 };
+            trial.also.push(Figure::failures(timeouts, blocks, GAVE_UP, "blocks"));
             if timeouts > 0 {
-                trial.detail = Some(format!("{timeouts} blocks gave up waiting"));
+                let gave_up = format!("{timeouts} blocks never saw every block arrive: {PROGRESS_FAILURE}");
+                trial.detail = Some(match trial.detail.take() {
+                    Some(wrong) => format!("{wrong}; {gave_up}"),
+                    None => gave_up,
+                });
             }
         }
         trials.push(trial);
@@ -170,15 +176,11 @@ fn whole_grid<'a>(input: &'a Words, n: usize, out: &'a mut Words, scratch: &'a m
 /// A correct way's trial: every launch's sum against the CPU's.
 fn checked(name: &str, how: String, sums: &[u32], expected: u32, times: &[f32], refused: Option<String>) -> Trial {
     let wrong: Vec<u32> = sums.iter().copied().filter(|&s| s != expected).collect();
+    let ran = if refused.is_some() { 0 } else { sums.len() as u64 };
     Trial {
-        name: name.to_owned(),
-        broken: false,
-        how,
-        failures: wrong.len() as u64,
-        out_of: if refused.is_some() { 0 } else { sums.len() as u64 },
-        unit: "wrong sums".to_owned(),
         detail: wrong.first().map(|s| format!("summed {s}, not {expected}")),
         time_ms: if refused.is_some() { None } else { stats::median(times) },
         refused,
+        ..Trial::new(name, false, how, Figure::failures(wrong.len() as u64, ran, "wrong sums", "launches"))
     }
 }

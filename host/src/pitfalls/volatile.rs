@@ -5,7 +5,7 @@
 
 use layout::publish::{GRID_RELAXED, GRID_RELEASE_ACQUIRE, GRID_VOLATILE, Variant};
 
-use super::{Lab, Size, Trial};
+use super::{Lab, PROGRESS_FAILURE, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::publish::{PublishGeometry, PublishVariant};
 
@@ -42,9 +42,13 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             failures: counts.stale,
             out_of: counts.pairs,
             unit: "stale records".to_owned(),
-            detail: (counts.timeouts > 0).then(|| format!("{} waits timed out", counts.timeouts)),
+            per: "pairs whose consumer saw the flag before the deadline".to_owned(),
+            detail: (counts.timeouts > 0).then(|| {
+                format!("{} waits never saw the flag before the deadline: {PROGRESS_FAILURE}", counts.timeouts)
+            }),
             time_ms: None,
             refused: None,
+            also: Vec::new(),
         });
     }
     Ok(trials)

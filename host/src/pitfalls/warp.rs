@@ -54,9 +54,11 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             failures: total(EXCHANGE_WRONG),
             out_of: total(EXCHANGE_READS),
             unit: "wrong reads".to_owned(),
+            per: "reads".to_owned(),
             detail: None,
             time_ms: stats::median(&times),
             refused: None,
+            also: Vec::new(),
         });
     }
     Ok(trials)

@@ -548,46 +548,72 @@ fn an_interrupted_run_is_marked_partial_in_the_tables_and_the_json() {
 /// mistake was not seen, with a driver's refusal and a fix that failed.
 fn pitfalls() -> Record {
     use crate::commands::pitfalls::{PitfallsOptions, PitfallsReport};
-    use crate::pitfalls::{Finding, Size, Trial};
+    use crate::pitfalls::{Figure, Finding, Size, Trial};
     use layout::pitfall::Pitfall;
-    let trial = |name: &str, broken: bool, failures: u64, out_of: u64| Trial {
-        name: name.to_owned(),
-        broken,
-        how: "n = 16228".to_owned(),
-        failures,
-        out_of,
-        unit: "wrong block sums".to_owned(),
-        detail: None,
-        time_ms: None,
-        refused: None,
+    let trial = |name: &str, broken: bool, failures: u64, out_of: u64, per: &str| {
+        Trial::new(name, broken, "n = 16228".to_owned(), Figure::failures(failures, out_of, "wrong sums", per))
     };
+    let gave_up = "blocks that never saw every block arrive before the deadline";
     let findings = vec![
         Finding {
             pitfall: Pitfall::DivergentBarrier,
             trials: vec![
                 Trial {
                     detail: Some("each wrong sum was over by 0x9c000000".to_owned()),
-                    ..trial("barrier_in_bounds_check", true, 10, 640)
+                    also: vec![Figure::failures(0, 630, "wrong sums", "blocks with no thread past n")],
+                    ..trial("barrier_in_bounds_check", true, 10, 10, "blocks with threads past n")
                 },
-                trial("barrier_every_thread", false, 0, 640),
+                trial("barrier_every_thread", false, 0, 10, "blocks with threads past n"),
             ],
         },
         Finding {
             pitfall: Pitfall::DevicePhase,
             trials: vec![
-                trial("phase_grid_barrier", true, 0, 4224),
+                Trial {
+                    also: vec![Figure::failures(1, 1, "wrong sums", "launches")],
+                    ..Trial::new(
+                        "phase_grid_barrier",
+                        true,
+                        "n = 16228".to_owned(),
+                        Figure::failures(3960, 4224, gave_up, "blocks"),
+                    )
+                },
                 Trial {
                     refused: Some(
                         "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: too many blocks in cooperative launch".to_owned(),
                     ),
-                    ..trial("phase_grid_barrier", true, 0, 0)
+                    ..trial("phase_grid_barrier", true, 0, 0, "launches")
                 },
-                Trial { time_ms: Some(0.0412), ..trial("phase_ticket", false, 1, 12) },
+                Trial {
+                    time_ms: Some(0.0412),
+                    also: vec![Figure::failures(0, 12672, gave_up, "blocks")],
+                    ..trial("phase_ticket", false, 1, 12, "launches")
+                },
             ],
+        },
+        Finding {
+            pitfall: Pitfall::TornRecord,
+            trials: vec![Trial {
+                also: vec![Figure::cost(
+                    12,
+                    1000,
+                    "reads abandoned after 64 attempts",
+                    "reads during the updates, kept or abandoned",
+                )],
+                ..Trial::new(
+                    "record_seqlock",
+                    false,
+                    "a sequence lock".to_owned(),
+                    Figure::failures(0, 988, "torn reads", "reads during the writer's updates"),
+                )
+            }],
         },
     ];
     record(Results::Pitfalls(PitfallsReport {
-        options: PitfallsOptions { pitfalls: vec![Pitfall::DivergentBarrier, Pitfall::DevicePhase], size: Size::Full },
+        options: PitfallsOptions {
+            pitfalls: vec![Pitfall::DivergentBarrier, Pitfall::DevicePhase, Pitfall::TornRecord],
+            size: Size::Full,
+        },
         findings,
     }))
 }
@@ -603,7 +629,8 @@ fn pitfalls_in_every_format() {
     );
     let Results::Pitfalls(report) = &record.results else { unreachable!() };
     assert!(!report.fixes_held(), "the ticket's wrong sum fails the run");
-    assert_eq!(crate::report::Report::checks(report).lines.lines().count(), 1);
+    assert_eq!(crate::report::Report::checks(report).lines.lines().count(), 1, "the abandoned reads fail nothing");
+    assert!(text.contains("a cost, not a failure") && text.contains("10 blocks with threads past n"), "{text}");
 }
 
 /// The scope ladder with made-up figures (`commands::scopes::report`'s

@@ -14,8 +14,9 @@
 //! No kernel here can hang the GPU. A block barrier that some threads never
 //! reach is released by their exit (the broken barrier kernel's threads
 //! return; they do not wait elsewhere), the grid barrier's spin gives up at a
-//! deadline on the global timer, and the sequence lock's reader retries a
-//! read at most `layout::pitfall::RECORD_TRIES` times.
+//! deadline on the global timer, the record writer's wait for its readers
+//! gives up at `layout::pitfall::RECORD_WAIT_NS`, and the sequence lock's
+//! reader retries a read at most `layout::pitfall::RECORD_TRIES` times.
 
 mod barrier_every_thread;
 mod barrier_in_bounds_check;
@@ -29,6 +30,7 @@ mod phase_ticket;
 mod record_one_word;
 mod record_seqlock;
 mod record_two_atomics;
+mod record_window;
 
 pub use barrier_every_thread::pitfall_barrier_every_thread;
 pub use barrier_in_bounds_check::pitfall_barrier_in_bounds_check;

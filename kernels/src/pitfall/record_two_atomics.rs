@@ -1,5 +1,6 @@
-use layout::pitfall::{RECORD_READS, RECORD_TORN};
+use layout::pitfall::{RECORD_BEFORE, RECORD_READS, RECORD_TORN};
 
+use super::record_window::Window;
 use crate::order::{AtomicRef, Device, Relaxed};
 use crate::{atomic, thread};
 
@@ -13,16 +14,24 @@ use crate::{atomic, thread};
 /// atomics on two fields can still be observed between updates unless a
 /// larger protocol prevents the intermediate observation."
 ///
+/// Only the reads that overlapped the writer's updates are counted
+/// (`record_window.rs` says how a reader tells): a read before the first
+/// update or after the last cannot be torn, and counting it would dilute the
+/// rate.
+///
 /// # Launch
 ///
-/// At least two blocks of any size; thread 0 of block 0 writes, thread 0 of
-/// every other block reads `rounds` times. `scratch` holds
+/// At least two blocks of any size, all resident at once for the reads to
+/// overlap the writes; thread 0 of block 0 writes, thread 0 of every other
+/// block reads up to `rounds` times. `scratch` holds
 /// `layout::pitfall::RECORD_WORDS` zeroed words (fields at 0 and 1), `out`
-/// three zeroed counters.
+/// `layout::pitfall::RECORD_COUNTERS` zeroed counters.
 ///
 /// # Thread mapping
 ///
-/// One writer, `grid - 1` readers; the other threads do nothing.
+/// One writer, `grid - 1` readers; the other threads do nothing. The writer
+/// waits for every reader to arrive (bounded), then updates; a reader stops
+/// at `rounds` reads or when it sees the writer done.
 ///
 /// # Safety
 ///
@@ -33,7 +42,11 @@ pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, round
         return;
     }
     let (a, b) = (scratch, scratch.wrapping_add(1));
+    // SAFETY: `scratch` holds the record's words, as the caller guarantees.
+    let window = unsafe { Window::of(scratch) };
     if thread::block_idx_x() == 0 {
+        window.wait_for(thread::grid_dim_x() - 1);
+        window.open();
         for k in 1..=rounds {
             // SAFETY: both fields are words of `scratch`.
             unsafe {
@@ -41,18 +54,31 @@ pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, round
                 atomic::global_exchange_u32(b, k);
             }
         }
+        window.close();
         return;
     }
     // SAFETY: both fields are words of `scratch`, written only by atomics.
     let (a, b) = unsafe { (AtomicRef::<u32, Device>::from_ptr(a), AtomicRef::<u32, Device>::from_ptr(b)) };
-    let mut torn = 0u32;
+    window.arrive();
+    let (mut torn, mut during, mut before) = (0u32, 0u32, 0u32);
     for _ in 0..rounds {
+        if window.done() {
+            break;
+        }
+        // The two loads stay next to each other: nothing between them orders
+        // one against the writer's two exchanges, which is the mistake.
         let (seen_a, seen_b) = (a.load(Relaxed), b.load(Relaxed));
-        torn += u32::from(seen_a != seen_b);
+        if window.started() {
+            during += 1;
+            torn += u32::from(seen_a != seen_b);
+        } else {
+            before += 1;
+        }
     }
-    // SAFETY: `out` holds three counters.
+    // SAFETY: `out` holds `RECORD_COUNTERS` counters.
     unsafe {
         atomic::global_add_u32(out.add(RECORD_TORN), torn);
-        atomic::global_add_u32(out.add(RECORD_READS), rounds);
+        atomic::global_add_u32(out.add(RECORD_READS), during);
+        atomic::global_add_u32(out.add(RECORD_BEFORE), before);
     }
 }
