@@ -14,8 +14,10 @@ use std::process::Command;
 use crate::Error;
 
 mod accesses;
+mod dataflow;
 
-pub use accesses::{LitmusSass, kept_live, litmus_sass, memory_opcodes};
+pub use accesses::{LitmusSass, Operand, kept_live, litmus_sass, memory_opcodes};
+pub use dataflow::Roots;
 
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers
