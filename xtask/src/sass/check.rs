@@ -8,6 +8,7 @@
 
 use super::accesses::{Operand, litmus_sass};
 use super::dataflow::Roots;
+use layout::litmus::Location;
 
 /// Where the kernel parameters start in the constant bank on sm_90.
 pub const PARAMETER_BASE: u32 = 0x210;
@@ -27,43 +28,46 @@ fn parameter_word(entry: &layout::Entry, name: &str) -> Option<u32> {
     None
 }
 
-/// Which location an address points at, as far as its computation tells:
-/// `x` (instance times stride) is computed without the environment's
-/// `location_offset` and `location_multiplier`, `y` and `z` with both (the
-/// SASS test does not tell `y` from `z`). `None` for an address that does
-/// not point into the location buffer, or not in either of those ways.
-fn location_class(kernel: &layout::litmus::Kernel, address: &Roots) -> Option<&'static str> {
+/// Why `access` cannot be the program's access to `location`, if its
+/// address shows that it cannot.
+///
+/// `x` is the instance times the stride; `y` and `z` are computed from the
+/// environment's `location_offset` and `location_multiplier` too (the SASS
+/// check does not tell `y` from `z`). The data flow gives two answers
+/// (`Operand`): what the address is computed from on some path, which
+/// where `ptxas` reuses a register on two paths holds both computations,
+/// and on every path, which where the paths compute one location in two
+/// ways keeps only what they share. So the check is sound both ways: an
+/// access to `y` or `z` must point into the location buffer and use both
+/// fields on some path, and an access to `x` must not use either on every
+/// path.
+fn location_problem(kernel: &layout::litmus::Kernel, access: &Operand, location: Location) -> Option<String> {
     use std::mem::offset_of;
     let entry = &kernel.entry;
-    let (params, locations) = (parameter_word(entry, "params")?, parameter_word(entry, "locations")?);
-    let field = |offset: usize| address.loaded.contains(&(params, offset as u64));
-    if !address.constants.contains(&locations) {
-        return None;
+    let (Some(params), Some(locations)) = (parameter_word(entry, "params"), parameter_word(entry, "locations")) else {
+        return Some("an address the check cannot read: no `params` or `locations` parameter".to_owned());
+    };
+    let fields = [
+        ("location_offset", offset_of!(layout::litmus::Params, location_offset)),
+        ("location_multiplier", offset_of!(layout::litmus::Params, location_multiplier)),
+    ];
+    let uses = |roots: &Roots, offset: usize| roots.loaded.contains(&(params, offset as u64));
+    if !access.address.constants.contains(&locations) {
+        return Some("an address not computed from the `locations` parameter".to_owned());
     }
-    let offset = field(offset_of!(layout::litmus::Params, location_offset));
-    let multiplier = field(offset_of!(layout::litmus::Params, location_multiplier));
-    match (offset, multiplier) {
-        (false, false) => Some("x"),
-        (true, true) => Some("y or z"),
-        _ => None,
-    }
-}
-
-/// Whether an address of class `found` may be one of class `want`. Where
-/// paths join, the data flow adds every definition that reaches, so an
-/// address of `x` can pick up the fields of `y`'s computation from a
-/// register `ptxas` used for both on another path, but never lose them:
-/// an access the program makes to `y` or `z` must be computed from both
-/// fields, and one it makes to `x` may look like any.
-fn class_fits(found: Option<&str>, want: &str) -> bool {
-    want == "x" || found == Some(want)
-}
-
-/// The class [`location_class`] expects of a program location.
-fn expected_class(location: layout::litmus::Location) -> &'static str {
     match location {
-        layout::litmus::Location::X => "x",
-        _ => "y or z",
+        Location::X => {
+            let used: Vec<&str> =
+                fields.iter().filter(|(_, o)| uses(&access.address_on_every_path, *o)).map(|(f, _)| *f).collect();
+            (!used.is_empty())
+                .then(|| format!("an address computed from {} on every path, so not x", used.join(" and ")))
+        }
+        Location::Y | Location::Z => {
+            let unused: Vec<&str> =
+                fields.iter().filter(|(_, o)| !uses(&access.address, *o)).map(|(f, _)| *f).collect();
+            (!unused.is_empty())
+                .then(|| format!("an address computed without {} on any path, so not y or z", unused.join(" or ")))
+        }
     }
 }
 
@@ -93,20 +97,16 @@ pub fn litmus_problems(kernel: &layout::litmus::Kernel, body: &str) -> (Vec<Stri
         broken.push(format!("{name}: test accesses {:?}, expected {expected:?}", sass.accesses));
     }
     let ops: Vec<Op> = kernel.test.roles().iter().flat_map(|r| r.ops.iter().copied()).collect();
-    let program_stores: Vec<(layout::litmus::Location, u32)> =
+    let program_stores: Vec<(Location, u32)> =
         ops.iter().filter_map(|op| if let Op::Store(l, v) = *op { Some((l, v)) } else { None }).collect();
     if sass.stores.len() != program_stores.len() {
         broken.push(format!("{name}: {} test stores, the program has {}", sass.stores.len(), program_stores.len()));
     }
     for (n, (store, &(location, value))) in sass.stores.iter().zip(&program_stores).enumerate() {
-        let found = location_class(kernel, &store.address);
-        let want = expected_class(location);
-        if !class_fits(found, want) {
+        if let Some(why) = location_problem(kernel, store, location) {
             broken.push(format!(
-                "{name}: store {n} ({} at /*{:04x}*/) writes {}, but program store {n} writes {location:?} ({want})",
-                store.opcode,
-                store.at,
-                found.map_or_else(|| "no location of the location buffer".to_owned(), |c| format!("location {c}")),
+                "{name}: store {n} ({} at /*{:04x}*/) writes {why}, but program store {n} writes {location:?}",
+                store.opcode, store.at
             ));
         }
         if store.value != Some(value) {
@@ -139,10 +139,9 @@ pub fn litmus_problems(kernel: &layout::litmus::Kernel, body: &str) -> (Vec<Stri
                     _ => None,
                 });
                 let Some(location) = program else { continue };
-                let (found, want) = (location_class(kernel, &load.address), expected_class(location));
-                if !class_fits(found, want) {
+                if let Some(why) = location_problem(kernel, load, location) {
                     broken.push(format!(
-                        "{name}: the load of r{r} ({} at /*{:04x}*/) reads {found:?}, but r{r} loads {location:?} ({want})",
+                        "{name}: the load of r{r} ({} at /*{:04x}*/) reads {why}, but r{r} loads {location:?}",
                         load.opcode, load.at
                     ));
                 }

@@ -127,15 +127,24 @@ pub(super) fn address_register(operand: &str) -> Option<String> {
 pub(super) struct Flow<'a> {
     all: &'a [Instruction],
     predecessors: Vec<Vec<usize>>,
-    memo: HashMap<(usize, String), Roots>,
+    memo: HashMap<(usize, String, bool), Option<Roots>>,
 }
 
 impl<'a> Flow<'a> {
     /// The graph of `all`, a function's instructions in listing order.
     pub(super) fn new(all: &'a [Instruction]) -> Flow<'a> {
+        Flow::without(all, 0..0)
+    }
+
+    /// The graph of `all` with the instructions of `cut` left out: no path
+    /// enters or leaves them.
+    pub(super) fn without(all: &'a [Instruction], cut: std::ops::Range<usize>) -> Flow<'a> {
         let at: HashMap<u64, usize> = all.iter().enumerate().map(|(i, ins)| (ins.address, i)).collect();
         let mut predecessors = vec![Vec::new(); all.len()];
         for (i, ins) in all.iter().enumerate() {
+            if cut.contains(&i) {
+                continue;
+            }
             let op = ins.opcode.as_str();
             if op == "BRA"
                 && let Some(target) =
@@ -148,6 +157,9 @@ impl<'a> Flow<'a> {
             if !ends && i + 1 < all.len() {
                 predecessors[i + 1].push(i);
             }
+        }
+        for p in &mut predecessors {
+            p.retain(|i| !cut.contains(i));
         }
         Flow { all, predecessors, memo: HashMap::new() }
     }
@@ -174,35 +186,66 @@ impl<'a> Flow<'a> {
         found
     }
 
-    /// What `register`, read at instruction `at`, is computed from.
+    /// What `register`, read at instruction `at`, is computed from on some
+    /// path: the union over every definition that reaches it.
     pub(super) fn roots(&mut self, at: usize, register: &str) -> Roots {
-        let key = (at, register.to_owned());
+        self.follow(at, register, false).unwrap_or_default()
+    }
+
+    /// What `register`, read at instruction `at`, is computed from on every
+    /// path: the intersection over the definitions that reach it (each
+    /// definition's own roots being the union over its sources). Where
+    /// `ptxas` reuses a register on two paths, [`Flow::roots`] mixes their
+    /// computations; this keeps only what they share.
+    pub(super) fn roots_on_every_path(&mut self, at: usize, register: &str) -> Roots {
+        self.follow(at, register, true).unwrap_or_default()
+    }
+
+    /// [`Flow::roots`] (`every_path` false) or [`Flow::roots_on_every_path`];
+    /// `None` while a loop is being followed round, which neither adds to a
+    /// union nor takes from an intersection.
+    fn follow(&mut self, at: usize, register: &str, every_path: bool) -> Option<Roots> {
+        let key = (at, register.to_owned(), every_path);
         if let Some(known) = self.memo.get(&key) {
             return known.clone();
         }
-        // A loop reaches itself: its second visit adds nothing.
-        self.memo.insert(key.clone(), Roots::default());
-        let mut roots = Roots::default();
+        self.memo.insert(key.clone(), None);
+        let mut found: Option<Roots> = None;
         for d in self.reaching(at, register) {
             let ins = &self.all[d];
+            let mut roots = Roots::default();
             roots.constants.extend(ins.operands.iter().skip(1).filter_map(|o| constant(o)));
             let is_load =
                 ins.opcode.starts_with("LD") && !ins.opcode.starts_with("LDC") && !ins.opcode.starts_with("LDS");
             if is_load && let Some(address) = ins.operands.get(1) {
                 if let Some(base) = address_register(address) {
                     let offset = super::accesses::offset(address).unwrap_or(0);
-                    let pointer = self.roots(d, &base);
+                    let pointer = self.follow(d, &base, every_path).unwrap_or_default();
                     roots.loaded.extend(pointer.constants.iter().map(|&c| (c, offset)));
                 }
-                continue;
+            } else {
+                for source in sources(ins) {
+                    if let Some(more) = self.follow(d, &source, every_path) {
+                        roots.extend(&more);
+                    }
+                }
             }
-            for source in sources(ins) {
-                let more = self.roots(d, &source);
-                roots.extend(&more);
-            }
+            found = Some(match found {
+                None => roots,
+                Some(mut so_far) if every_path => {
+                    so_far.constants.retain(|c| roots.constants.contains(c));
+                    so_far.loaded.retain(|l| roots.loaded.contains(l));
+                    so_far
+                }
+                Some(mut so_far) => {
+                    so_far.extend(&roots);
+                    so_far
+                }
+            });
         }
-        self.memo.insert(key, roots.clone());
-        roots
+        let found = Some(found.unwrap_or_default());
+        self.memo.insert(key, found.clone());
+        found
     }
 
     /// The value `register` holds at instruction `at` when every definition
@@ -303,6 +346,9 @@ mod tests {
         let roots = flow.roots(10, "R10");
         assert_eq!(roots.constants, BTreeSet::from([0x220]));
         assert_eq!(roots.loaded, BTreeSet::from([(0x210, 0x1c)]), "through the path that skips the move");
+        let every = flow.roots_on_every_path(10, "R10");
+        assert_eq!(every.constants, BTreeSet::from([0x220]));
+        assert!(every.loaded.is_empty(), "the path through the move reads no field");
         assert_eq!(flow.constant_value(10, "R15"), Some(1));
         assert_eq!(flow.constant_value(7, "R15"), Some(1), "the one definition that reaches the join");
         assert_eq!(flow.constant_value(7, "R14"), None, "a load and a zero reach the join");
