@@ -370,7 +370,8 @@ fn litmus_accesses_survive_to_sm_90_sass_in_program_order() {
 /// MP's real sm_90 SASS passes it, and the same text with its two test
 /// stores swapped (so the flag is written before the data, with opcodes
 /// and order of opcodes unchanged), or with the second store aimed at the
-/// first one's address, fails it, naming the store.
+/// first one's address, fails it, naming the store; and so does the same
+/// text with its preload made an evict-first load (`LDG.E.EF`).
 #[test]
 fn mp_with_its_stores_swapped_or_aimed_at_one_address_fails_the_sass_check() {
     let kernel = layout::litmus::KERNELS
@@ -408,6 +409,15 @@ fn mp_with_its_stores_swapped_or_aimed_at_one_address_fails_the_sass_check() {
     let (problems, _) = xtask::sass::litmus_problems(kernel, &aimed);
     println!("second store at the first's address:\n{}", problems.join("\n"));
     assert!(problems.iter().any(|p| p.contains("store 1 ") && p.contains("so not y or z")), "{problems:?}");
+
+    // The preload made a load that does not allocate in L1 fails too.
+    let locations = xtask::sass::parameter_word(&kernel.entry, "locations").expect("a `locations` parameter");
+    let preload = sass.environment_loads.iter().find(|l| l.address.constants.contains(&locations));
+    let p = line(preload.expect("MP's preload of x").at);
+    let bypassing = body.replace(p, &p.replacen("LDG.E ", "LDG.E.EF ", 1));
+    let (problems, _) = xtask::sass::litmus_problems(kernel, &bypassing);
+    println!("preload made evict-first:\n{}", problems.join("\n"));
+    assert!(problems.iter().any(|p| p.contains("preload loads") && p.contains("LDG.E.EF")), "{problems:?}");
 }
 
 /// The cluster variants whose record lives in the producer block's shared

@@ -20,7 +20,7 @@ mod check;
 mod dataflow;
 
 pub use accesses::{LitmusSass, Operand, kept_live, litmus_sass, memory_opcodes};
-pub use check::{PARAMETER_BASE, litmus_problems};
+pub use check::{PARAMETER_BASE, litmus_problems, parameter_word};
 pub use dataflow::Roots;
 
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,

@@ -15,7 +15,7 @@ pub const PARAMETER_BASE: u32 = 0x210;
 
 /// The byte in the constant bank where `entry`'s parameter `name` lies on
 /// sm_90: the parameters start at 0x210, each aligned to its size.
-fn parameter_word(entry: &layout::Entry, name: &str) -> Option<u32> {
+pub fn parameter_word(entry: &layout::Entry, name: &str) -> Option<u32> {
     let mut at: u32 = PARAMETER_BASE;
     for param in entry.params {
         let size = if param.ty.ptx().contains("64") { 8 } else { 4 };
