@@ -117,6 +117,11 @@ fn cases() -> Vec<Case> {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
+    cases.push(("broken_ptx_shows_the_jit_linkers_log".to_owned(), Box::new(|_| broken_ptx_shows_the_jit_log())));
+    cases.push((
+        "jit_cubin_sass_keeps_the_registry_and_litmus_promises".to_owned(),
+        Box::new(jit_cubin_sass_is_checked),
+    ));
     cases.push((
         "cluster_launch_gives_each_block_its_rank_and_its_neighbours_shared_memory".to_owned(),
         Box::new(cluster_launch_places_blocks_as_documented),
@@ -757,6 +762,92 @@ fn broken_ptx_names_the_file() -> Result<(), String> {
         Err(e) => Err(format!("wrong error: {e}")),
         Ok(_) => Err("the driver accepted broken PTX".to_owned()),
     }
+}
+
+/// PTX the driver's JIT linker rejects fails in one line that names the
+/// file, the driver's error and the linker's own log (which names the line).
+fn broken_ptx_shows_the_jit_log() -> Result<(), String> {
+    let path = std::env::temp_dir().join(format!("broken-jit-{}.ptx", std::process::id()));
+    std::fs::write(&path, ".version 7.0\n.target sm_70\n.address_size 64\nthis is not ptx\n")
+        .map_err(|e| e.to_string())?;
+    match Gpu::open(&PtxSource::File(path.clone())) {
+        Err(e @ LabError::PtxLoad { .. }) => {
+            let text = e.to_string();
+            let one_line = !text.contains('\n');
+            if one_line && text.contains("JIT linker") && text.contains("line 4") {
+                Ok(())
+            } else {
+                Err(format!("not one line with the JIT linker's log: {text}"))
+            }
+        }
+        Err(e) => Err(format!("wrong error: {e}")),
+        Ok(_) => Err("the driver accepted broken PTX".to_owned()),
+    }
+}
+
+/// The machine code that ran: the cubins the driver's JIT linker made of
+/// the embedded PTX on this GPU (`Gpu::cubin`), disassembled with
+/// `cuobjdump` (which runs `nvdisasm`), keep every registry entry's SASS
+/// promise and every litmus kernel's accesses, as `tests/ptx.rs` checks of
+/// `ptxas`'s SASS of the same PTX. Without the disassemblers it says so in
+/// one line and passes; the checks read sm_90's parameter bank, so a GPU
+/// before Hopper is told so too.
+fn jit_cubin_sass_is_checked(gpu: &Gpu) -> Result<(), String> {
+    let root = xtask::paths::workspace_root();
+    let tools = (xtask::ptxas::find_tool(&root, "cuobjdump"), xtask::ptxas::find_tool(&root, "nvdisasm"));
+    let (Some(cuobjdump), Some(_)) = tools else {
+        println!("skipped: no nvdisasm/cuobjdump on PATH");
+        return Ok(());
+    };
+    if gpu.info.compute_capability.0 < 9 {
+        println!("skipped: the SASS checks read sm_90 machine code; this GPU is {:?}", gpu.info.compute_capability);
+        return Ok(());
+    }
+    let dir = std::env::temp_dir().join(format!("lab-jit-sass-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    let mut loaded = Vec::new();
+    for module in layout::Module::ALL {
+        let cubin = match gpu.cubin(module) {
+            Ok(cubin) => cubin,
+            Err(e) => {
+                println!("  {}: not loaded on this GPU ({e})", module.file_name());
+                continue;
+            }
+        };
+        let path = dir.join(format!("{}.jit.cubin", module.arch()));
+        std::fs::write(&path, cubin).map_err(|e| format!("{}: {e}", path.display()))?;
+        text += &xtask::sass::disassemble_cubin(&cuobjdump, &path).map_err(|e| e.to_string())?;
+        loaded.push(module);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let functions = xtask::sass::split_functions(&text);
+    let summaries = xtask::sass::summarize(&text);
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for entry in layout::entries().filter(|e| loaded.contains(&e.module)) {
+        match summaries.iter().find(|s| s.kernel == entry.symbol) {
+            None => broken.push(format!("{}: not in the JIT cubin", entry.symbol)),
+            Some(summary) => {
+                checked += 1;
+                for promise in summary.broken_promises(entry) {
+                    broken.push(format!("{}: {promise} ({})", entry.symbol, summary.line()));
+                }
+            }
+        }
+    }
+    let mut stress_loads = std::collections::BTreeSet::new();
+    for kernel in layout::litmus::KERNELS.iter().filter(|k| loaded.contains(&k.entry.module)) {
+        let Some((_, body)) = functions.iter().find(|(f, _)| f == kernel.entry.symbol) else { continue };
+        let (problems, stress) = xtask::sass::litmus_problems(kernel, body);
+        broken.extend(problems);
+        stress_loads.insert(stress);
+    }
+    if stress_loads.len() > 1 {
+        broken.push(format!("the litmus kernels have different numbers of stress loads: {stress_loads:?}"));
+    }
+    println!("  checked the driver's JIT SASS of {checked} kernels with {}", cuobjdump.display());
+    if broken.is_empty() { Ok(()) } else { Err(broken.join("\n")) }
 }
 
 fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {

@@ -5,7 +5,9 @@
 //! instructions, and that is where questions like "is a shared-memory float
 //! atomic one instruction or a compare-and-swap loop?" are answered.
 //! [`summarize`] is a pure function over `cuobjdump -sass` text, tested here
-//! and on the lab's real PTX in `tests/ptx.rs`.
+//! and on the lab's real PTX in `tests/ptx.rs`; [`litmus_problems`] holds a
+//! litmus kernel's SASS to its program (`sass/check.rs`), reading it with
+//! `sass/accesses.rs` and following registers with `sass/dataflow.rs`.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,8 +16,12 @@ use std::process::Command;
 use crate::Error;
 
 mod accesses;
+mod check;
+mod dataflow;
 
-pub use accesses::{LitmusSass, kept_live, litmus_sass, memory_opcodes};
+pub use accesses::{LitmusSass, Operand, kept_live, litmus_sass, memory_opcodes};
+pub use check::{PARAMETER_BASE, litmus_problems, parameter_word};
+pub use dataflow::Roots;
 
 /// The opcode families that synchronize or communicate: atomics (`ATOM`,
 /// `ATOMS` shared, `ATOMG` global), reductions (`RED`, `REDG`), barriers
@@ -117,6 +123,13 @@ pub fn disassemble(
     if !out.status.success() {
         return Err(Error(format!("ptxas -arch={arch} failed:\n{resources}")));
     }
+    let sass = disassemble_cubin(cuobjdump, &cubin)?;
+    Ok((sass, resources))
+}
+
+/// `cuobjdump -sass` of a cubin: its SASS text, one `Function :` section
+/// per kernel.
+pub fn disassemble_cubin(cuobjdump: &Path, cubin: &Path) -> Result<String, Error> {
     // cuobjdump runs nvdisasm, which sits beside it.
     let mut cmd = Command::new(cuobjdump);
     if let Some(dir) = cuobjdump.parent() {
@@ -126,11 +139,11 @@ pub fn disassemble(
         cmd.env("PATH", std::env::join_paths(dirs).unwrap_or(path));
     }
     let out =
-        cmd.arg("-sass").arg(&cubin).output().map_err(|e| Error(format!("cannot run {}: {e}", cuobjdump.display())))?;
+        cmd.arg("-sass").arg(cubin).output().map_err(|e| Error(format!("cannot run {}: {e}", cuobjdump.display())))?;
     if !out.status.success() {
         return Err(Error(format!("cuobjdump failed: {}", String::from_utf8_lossy(&out.stderr))));
     }
-    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), resources))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// `ptxas -v`'s resource lines for `kernel`: registers, shared memory,

@@ -11,7 +11,9 @@
 //! launch shape is written twice. Each wrapper pushes a launch's arguments
 //! by walking its entry's parameter list (`args`), so no argument list is
 //! written twice either. [`timing`] holds the event stopwatches and
-//! the one timed loop.
+//! the one timed loop. Every module is loaded from the cubin the driver's
+//! JIT linker makes of its PTX for this device (`jit`), whose bytes [`Gpu`]
+//! keeps ([`Gpu::cubin`]): the machine code that ran, for the SASS checks.
 
 mod args;
 pub mod baseline;
@@ -19,6 +21,7 @@ mod device_repr;
 mod driver_error;
 pub mod histogram;
 mod host_memory;
+mod jit;
 pub mod ladder;
 pub mod launch;
 pub mod litmus;
@@ -126,10 +129,12 @@ pub struct Gpu {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
-    /// The Hopper module, loaded at open on a device of compute capability
-    /// 9.0 or above; otherwise (or if the driver refused it) why not, which
-    /// every request for one of its kernels reports.
-    hopper: Result<Arc<CudaModule>, LabError>,
+    /// The cubin `module` was loaded from: the driver's JIT of the PTX.
+    cubin: Vec<u8>,
+    /// The Hopper module and its cubin, loaded at open on a device of
+    /// compute capability 9.0 or above; otherwise (or if the driver refused
+    /// it) why not, which every request for one of its kernels reports.
+    hopper: Result<(Arc<CudaModule>, Vec<u8>), LabError>,
     ptx_name: String,
     /// The PTX text the module was loaded from: what litmus mutants are
     /// made from.
@@ -183,15 +188,14 @@ impl Gpu {
         let stream = context.default_stream();
         let info = query_info(&context)?;
 
-        let module = context
-            .load_module(Ptx::from_src(text.as_str()))
-            .map_err(|e| LabError::PtxLoad { source_name: ptx_name.clone(), reason: describe(&e) })?;
+        let (module, cubin) = load_linked(&context, &text, &ptx_name)?;
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
         let hopper = load_hopper(&context, info.compute_capability);
         Ok(Gpu {
             context,
             stream,
             module,
+            cubin,
             hopper,
             ptx_name,
             ptx_text: text,
@@ -211,10 +215,7 @@ impl Gpu {
     /// litmus mutant: one kernel's PTX with one instruction changed), loaded
     /// beside the lab's own. `source_name` names it in messages.
     pub fn function_in(&self, source_name: &str, ptx: &str, symbol: &str) -> Result<CudaFunction, LabError> {
-        let module = self
-            .context
-            .load_module(Ptx::from_src(ptx))
-            .map_err(|e| LabError::PtxLoad { source_name: source_name.to_owned(), reason: describe(&e) })?;
+        let (module, _) = load_linked(&self.context, ptx, source_name)?;
         kernel_in(&module, source_name, symbol)
     }
 
@@ -223,10 +224,7 @@ impl Gpu {
     fn instrument(&self, symbol: &str) -> Result<CudaFunction, LabError> {
         let mut slot = self.instruments.borrow_mut();
         if slot.is_none() {
-            let module = self
-                .context
-                .load_module(Ptx::from_src(EMBEDDED_PTX))
-                .map_err(|e| LabError::PtxLoad { source_name: PtxSource::Embedded.name(), reason: describe(&e) })?;
+            let (module, _) = load_linked(&self.context, EMBEDDED_PTX, &PtxSource::Embedded.name())?;
             *slot = Some(module);
         }
         kernel_in(slot.as_ref().expect("loaded above"), &PtxSource::Embedded.name(), symbol)
@@ -240,7 +238,7 @@ impl Gpu {
         match entry.module {
             Module::Base => self.function(entry.symbol),
             Module::Hopper => {
-                let module = self.hopper.as_ref().map_err(Clone::clone)?;
+                let (module, _) = self.hopper.as_ref().map_err(Clone::clone)?;
                 kernel_in(module, HOPPER_NAME, entry.symbol)
             }
         }
@@ -264,6 +262,17 @@ impl Gpu {
             })
             .collect::<Result<_, _>>()?;
         Ok(Functions(functions))
+    }
+
+    /// The cubin the driver's JIT linker made of `module`'s PTX on this
+    /// device, from which its kernels were loaded: the base module's from
+    /// the loaded PTX (embedded, or `--ptx`), the Hopper module's only where
+    /// it is loaded.
+    pub fn cubin(&self, module: Module) -> Result<&[u8], LabError> {
+        match module {
+            Module::Base => Ok(&self.cubin),
+            Module::Hopper => self.hopper.as_ref().map(|(_, cubin)| cubin.as_slice()).map_err(Clone::clone),
+        }
     }
 
     /// The loaded PTX's text.
@@ -328,7 +337,10 @@ impl Functions {
 const HOPPER_NAME: &str = "embedded Hopper PTX (target/ptx/kernels-sm90.ptx at build time)";
 
 /// Loads the Hopper module if a device of `compute_capability` can run it.
-fn load_hopper(context: &Arc<CudaContext>, compute_capability: (i32, i32)) -> Result<Arc<CudaModule>, LabError> {
+fn load_hopper(
+    context: &Arc<CudaContext>,
+    compute_capability: (i32, i32),
+) -> Result<(Arc<CudaModule>, Vec<u8>), LabError> {
     let needed = Module::Hopper.min_compute_capability();
     if compute_capability < needed {
         return Err(LabError::Unrunnable(format!(
@@ -337,9 +349,21 @@ fn load_hopper(context: &Arc<CudaContext>, compute_capability: (i32, i32)) -> Re
             needed.0, needed.1, compute_capability.0, compute_capability.1
         )));
     }
-    context
-        .load_module(Ptx::from_src(EMBEDDED_HOPPER_PTX))
-        .map_err(|e| LabError::PtxLoad { source_name: HOPPER_NAME.to_owned(), reason: describe(&e) })
+    load_linked(context, EMBEDDED_HOPPER_PTX, HOPPER_NAME)
+}
+
+/// `ptx` linked by the driver's JIT for `context`'s device, then the module
+/// loaded from that cubin (`cuModuleLoadData`), with the cubin's bytes.
+fn load_linked(
+    context: &Arc<CudaContext>,
+    ptx: &str,
+    source_name: &str,
+) -> Result<(Arc<CudaModule>, Vec<u8>), LabError> {
+    let cubin = jit::link(context, ptx, source_name)?;
+    let module = context
+        .load_module(Ptx::from_binary(cubin.clone()))
+        .map_err(|e| LabError::PtxLoad { source_name: source_name.to_owned(), reason: describe(&e) })?;
+    Ok((module, cubin))
 }
 
 /// The kernel named `symbol` in `module`, loaded from `source_name`; its

@@ -27,15 +27,17 @@
 //! stores it says which register, so which of the test's loads, it is: the
 //! order `ptxas` issued the loads in.
 
+use super::dataflow::{self, Flow, Roots};
+
 /// One SASS instruction: its opcode (`LDG.E.STRONG.GPU`) and operands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Instruction {
     /// Its address in the function.
-    address: u64,
+    pub(super) address: u64,
     /// Whether it runs under a predicate (`@P0`, `@!P0`).
-    predicated: bool,
+    pub(super) predicated: bool,
     pub(super) opcode: String,
-    operands: Vec<String>,
+    pub(super) operands: Vec<String>,
 }
 
 /// The instruction of one `cuobjdump -sass` line such as
@@ -98,7 +100,7 @@ fn is_record(opcode: &str) -> bool {
 }
 
 /// The byte offset in an address operand such as `desc[UR14][R4.64+0x4]`.
-fn offset(operand: &str) -> Option<u64> {
+pub(super) fn offset(operand: &str) -> Option<u64> {
     let inner = operand.rsplit('[').next()?.trim_end_matches(']');
     match inner.split_once('+') {
         Some((_, hex)) => u64::from_str_radix(hex.trim_start_matches("0x"), 16).ok(),
@@ -137,6 +139,38 @@ pub struct LitmusSass {
     /// Folds of environment loads kept live before the start (`ISETP`
     /// against `-0x1`).
     pub kept_live: usize,
+    /// The test's stores, in listing order, each with what its address is
+    /// computed from and the constant it stores.
+    pub stores: Vec<Operand>,
+    /// The test's loads, in listing order (the order of
+    /// [`LitmusSass::load_registers`]), each with what its address is
+    /// computed from.
+    pub loads: Vec<Operand>,
+    /// The environment's global loads before the start (and in the
+    /// environment code `ptxas` placed after the poll loop): its reads of
+    /// the parameters, its preload and its stress loads, in listing order,
+    /// each with its full opcode, which names its caching (`LDG.E` is an
+    /// ordinary load that allocates in L1).
+    pub environment_loads: Vec<Operand>,
+}
+
+/// One memory instruction's opcode, and where its address and (for a
+/// store) its value come from, followed back through every path of the
+/// function's control flow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand {
+    /// The full opcode (`STG.E.STRONG.GPU`, `LDG.E`).
+    pub opcode: String,
+    /// Its address in the listing, for messages.
+    pub at: u64,
+    /// What the address is computed from on some path: the kernel
+    /// parameters (constant bank words) and the words loaded through them.
+    pub address: Roots,
+    /// What the address is computed from on every path that reaches it.
+    pub address_on_every_path: Roots,
+    /// For a store, the value stored when every definition of its register
+    /// that reaches it is the same immediate.
+    pub value: Option<u32>,
 }
 
 /// The opcodes of one function's global, generic and shared loads and
@@ -160,6 +194,22 @@ fn is_keep_live(i: &Instruction) -> bool {
     i.opcode.starts_with("ISETP") && i.operands.get(3).is_some_and(|o| o == "-0x1")
 }
 
+/// The [`Operand`] of the memory instruction at `index` of `all`.
+fn operand(flow: &mut Flow<'_>, all: &[Instruction], index: usize) -> Operand {
+    let ins = &all[index];
+    let store = ins.opcode.starts_with("ST");
+    let address_operand = if store { ins.operands.first() } else { ins.operands.get(1) };
+    let register = address_operand.and_then(|a| dataflow::address_register(a));
+    let address = register.as_ref().map(|r| flow.roots(index, r)).unwrap_or_default();
+    let address_on_every_path = register.as_ref().map(|r| flow.roots_on_every_path(index, r)).unwrap_or_default();
+    let value = if store {
+        ins.operands.get(1).and_then(|v| flow.constant_value(index, v.trim_end_matches(".reuse")))
+    } else {
+        None
+    };
+    Operand { opcode: ins.opcode.clone(), at: ins.address, address, address_on_every_path, value }
+}
+
 /// Reads one litmus kernel's SASS (the body of its `Function :` section), or
 /// `None` if it has no synchronised-start poll to split it at.
 pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
@@ -167,7 +217,7 @@ pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
     let start = all.iter().rposition(|i| i.opcode.starts_with("LD.E.STRONG.GPU"))?;
     let (begin, skipped) = test_start(&all, start);
     let (environment, test) = (&all[..start], &all[begin..]);
-    let kept_live = environment.iter().chain(&all[skipped]).filter(|i| is_keep_live(i)).count();
+    let kept_live = environment.iter().chain(&all[skipped.clone()]).filter(|i| is_keep_live(i)).count();
     let accesses = test.iter().filter(|i| is_test_access(&i.opcode)).map(|i| i.opcode.clone()).collect();
     let recorded = test
         .iter()
@@ -193,7 +243,21 @@ pub fn litmus_sass(function: &str) -> Option<LitmusSass> {
             None
         })
         .collect();
-    Some(LitmusSass { accesses, load_registers, recorded, kept_live })
+    // The environment code the poll loop's exit jumps over is a stressing
+    // block's, which exits before the test: no path through it reaches a
+    // test access, so the test's addresses are followed without it.
+    let mut test_flow = Flow::without(&all, skipped.clone());
+    let test_indices = begin..all.len();
+    let stores =
+        test_indices.clone().filter(|&i| is_store(&all[i].opcode)).map(|i| operand(&mut test_flow, &all, i)).collect();
+    let loads = test_indices.filter(|&i| is_load(&all[i].opcode)).map(|i| operand(&mut test_flow, &all, i)).collect();
+    let mut flow = Flow::new(&all);
+    let environment_loads = (0..start)
+        .chain(skipped)
+        .filter(|&i| all[i].opcode.starts_with("LDG"))
+        .map(|i| operand(&mut flow, &all, i))
+        .collect();
+    Some(LitmusSass { accesses, load_registers, recorded, kept_live, stores, loads, environment_loads })
 }
 
 #[cfg(test)]
