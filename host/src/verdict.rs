@@ -13,9 +13,12 @@
 //! named as a progress failure, never as a stale record.
 
 /// What a timeout is, in the words every table and pitfall uses for it: the
-/// consumer never saw the flag before its deadline. Other reports (the
-/// pitfalls among them) should quote this rather than word it again.
+/// consumer never saw the flag before its deadline.
 pub const PROGRESS_FAILURE: &str = "never saw the flag before the deadline: a progress failure, not an ordering one";
+
+/// The kind of failure alone, for a wait that waited on something other than
+/// a flag (the pitfalls' grid barriers): the end of [`PROGRESS_FAILURE`].
+pub const NOT_AN_ORDERING_FAILURE: &str = "a progress failure, not an ordering one";
 
 /// The verdict on one publication variant's run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -124,5 +127,10 @@ mod tests {
             assert!(!verdict.text().contains("progress"), "{}", verdict.text());
         }
         assert!(Verdict::Failed.text().contains("stale record"));
+    }
+
+    #[test]
+    fn the_pitfalls_words_end_the_publications() {
+        assert!(PROGRESS_FAILURE.ends_with(NOT_AN_ORDERING_FAILURE));
     }
 }

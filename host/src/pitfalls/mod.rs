@@ -215,7 +215,7 @@ impl Trial {
 
 /// The words for a block whose bounded wait ended at its deadline: it never
 /// saw what it waited for, which says nothing about memory order.
-pub const PROGRESS_FAILURE: &str = "a progress failure, not an ordering one";
+pub use crate::verdict::NOT_AN_ORDERING_FAILURE as PROGRESS_FAILURE;
 
 /// What a pitfall is, in the report's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
