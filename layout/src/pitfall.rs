@@ -441,6 +441,13 @@ pub const RECORD_WAIT_NS: u64 = 10_000_000;
 /// spin for ever.
 pub const RECORD_TRIES: u32 = 64;
 
+/// How long the sequence lock's writer pauses after each update, in
+/// nanoseconds. A sequence lock is for records read far more often than
+/// written: against a writer that never pauses, every attempt of a reader
+/// overlaps a write (on the H200 every read between the first update and the
+/// last was abandoned), and the fix would be tested on no read at all.
+pub const SEQLOCK_PAUSE_NS: u64 = 4_000;
+
 /// What a record kernel adds into `out`, by index: reads that saw the two
 /// fields disagree, among the reads kept that overlapped the writer's
 /// updates ([`RECORD_READS`]); attempts a sequence lock threw away

@@ -2,7 +2,7 @@
 
 use layout::pitfall::{
     RECORD_ABANDONED, RECORD_BEFORE, RECORD_COUNTERS as COUNTERS, RECORD_ONE_WORD, RECORD_READS, RECORD_RETRIES,
-    RECORD_SEQLOCK, RECORD_TORN, RECORD_TRIES, RECORD_TWO_ATOMICS, RECORD_WORDS,
+    RECORD_SEQLOCK, RECORD_TORN, RECORD_TRIES, RECORD_TWO_ATOMICS, RECORD_WORDS, SEQLOCK_PAUSE_NS,
 };
 
 use super::{Figure, Lab, Size, Trial};
@@ -51,12 +51,13 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
                 *total += u64::from(count);
             }
         }
+        let seqlock = spec == &RECORD_SEQLOCK;
+        let pause = if seqlock { format!(" pausing {SEQLOCK_PAUSE_NS} ns after each") } else { String::new() };
         let how = format!(
-            "{how}: 1 writer, {} readers, {rounds} updates, up to {rounds} reads each until the writer is done; \
-             {launches} launches",
+            "{how}: 1 writer, {} readers, {rounds} updates{pause}, up to {rounds} reads each until the writer is \
+             done; {launches} launches",
             grid - 1
         );
-        let seqlock = spec == &RECORD_SEQLOCK;
         let counted = Figure::failures(totals[RECORD_TORN], totals[RECORD_READS], "torn reads", PER);
         trials.push(Trial {
             detail: Some(detail(&totals, seqlock)),

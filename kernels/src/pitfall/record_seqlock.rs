@@ -1,5 +1,6 @@
 use layout::pitfall::{
     RECORD_ABANDONED, RECORD_BEFORE, RECORD_READS, RECORD_RETRIES, RECORD_SEQUENCE, RECORD_TORN, RECORD_TRIES as TRIES,
+    SEQLOCK_PAUSE_NS,
 };
 
 use super::record_window::Window;
@@ -11,7 +12,9 @@ use crate::{atomic, thread};
 ///
 /// The writer makes the sequence odd (relaxed store, then a release-acquire
 /// fence so the fields' stores cannot move before it), writes both fields,
-/// and makes it even again with a release store. A reader loads the sequence
+/// and makes it even again with a release store, then pauses for
+/// `layout::pitfall::SEQLOCK_PAUSE_NS` before the next update, as a sequence
+/// lock's writer must if its readers are to get through. A reader loads the sequence
 /// with acquire, both fields, then an acquire fence and the sequence again:
 /// if the two readings are the same even number, no write overlapped the
 /// read. If a field load saw a write of update `k`, the fence pair makes the
@@ -66,6 +69,9 @@ pub unsafe fn pitfall_record_seqlock(scratch: *mut u32, out: *mut u32, rounds: u
             a.store(k, Relaxed);
             b.store(k, Relaxed);
             sequence.store(2 * k, Release);
+            // The pause is bounded by the timer, not by a count of loads.
+            let paused = thread::global_timer_ns();
+            while thread::global_timer_ns().wrapping_sub(paused) < SEQLOCK_PAUSE_NS {}
         }
         return;
     }
