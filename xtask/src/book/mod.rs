@@ -248,9 +248,6 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             Err(_) => Made::Missing(format!("{results} has no sanitizer/{log}.log")),
         });
     }
-    if let Some(stem) = name.strip_prefix("rerun-").and_then(|n| n.strip_suffix(".md")) {
-        return rerun(stem, s);
-    }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
         "page-t4.md" => match page::tables(&crate::paths::workspace_root(), s.results)? {
@@ -360,28 +357,10 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     })
 }
 
-/// The lab's second H200 run, a day after the reference run and on a later
-/// commit: every step but the litmus suite's and the sanitizer's (and the
-/// sanitizer's runs of what it added). The book shows from it what the
-/// reference run predates, each table with its own provenance line.
+/// An earlier H200 run of an earlier commit (every step but the litmus
+/// suite's and the sanitizer's): the second run of the Setup chapter's
+/// `host compare` example.
 pub const RERUN: &str = "results/h200-rerun";
-
-/// `rerun-NAME.md`: the second run's `NAME.json` as the host renders it,
-/// then the line naming that run.
-fn rerun(stem: &str, s: &Sources<'_>) -> Result<Made, Error> {
-    let dir = crate::paths::workspace_root().join(RERUN);
-    let json = dir.join(format!("{stem}.json"));
-    if !json.is_file() {
-        return Ok(Made::Missing(format!("{RERUN} has no {stem}.json")));
-    }
-    let manifest: Manifest = serde_json::from_str(&read(&dir.join(MANIFEST))?)
-        .map_err(|e| Error(format!("{RERUN}/{MANIFEST}: not a manifest written by `host evidence` ({e})")))?;
-    Ok(Made::Text(format!(
-        "<div class=\"measured\">\n\n{}\n</div>\n\n{}",
-        columns::fit(&render(s.host, &json, &["--format", "markdown"])?),
-        from_line(&manifest, &dir).replace("Every figure on this page is", "This table is")
-    )))
-}
 
 /// `cub-accuracy.md`: CUB's accuracy table from a comparison, or, for a run
 /// made before nvcc-compare measured it, a line saying it is not in the run.
