@@ -573,7 +573,7 @@ fn every_litmus_mutant_assembles_and_keeps_its_mutated_program_in_sass() {
 /// vocabulary, of `layout`'s descriptions, of the build) is proved to, and
 /// the reference run still stands for it. A change that means to alter a
 /// kernel, or adds one, records the new fingerprints with
-/// `UPDATE_FINGERPRINTS=1 cargo test -p lab-tests --test ptx fingerprints`,
+/// `UPDATE_FINGERPRINTS=1 cargo test -p lab-tests --test ptx every_kernels_instructions_match`,
 /// and its diff names the kernels whose machine code changed: those need a
 /// new reference run.
 #[test]
