@@ -79,12 +79,14 @@ impl Table {
     }
 
     /// Whether column `k` holds sentences: its header says so ([`PROSE`]),
-    /// or its cells are long and mostly words.
+    /// or its filled cells are long and mostly words. Empty cells (a second
+    /// figure of the same row, which repeats nothing) are not counted.
     fn is_prose(&self, k: usize) -> bool {
         let h = self.header[k].to_lowercase();
-        let rows = self.rows.len().max(1);
-        let chars: usize = self.rows.iter().map(|r| r[k].chars().count()).sum();
-        let spaced = self.rows.iter().filter(|r| r[k].matches(' ').count() >= 2).count();
+        let filled: Vec<&str> = self.rows.iter().map(|r| r[k].trim()).filter(|c| !c.is_empty()).collect();
+        let rows = filled.len().max(1);
+        let chars: usize = filled.iter().map(|c| c.chars().count()).sum();
+        let spaced = filled.iter().filter(|c| c.matches(' ').count() >= 2).count();
         PROSE.iter().any(|p| h.contains(p)) || (chars / rows > 24 && spaced * 2 > rows)
     }
 
