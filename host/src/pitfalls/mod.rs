@@ -213,10 +213,6 @@ impl Trial {
     }
 }
 
-/// The words for a block whose bounded wait ended at its deadline: it never
-/// saw what it waited for, which says nothing about memory order.
-pub use crate::verdict::NOT_AN_ORDERING_FAILURE as PROGRESS_FAILURE;
-
 /// What a pitfall is, in the report's words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Description {

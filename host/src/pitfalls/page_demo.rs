@@ -7,9 +7,10 @@ use layout::pitfall::{
     PAGE_THREADS, PAGE_TIMED_OUT, PAGE_WORDS,
 };
 
-use super::{Lab, PROGRESS_FAILURE, Size, Trial};
+use super::{Lab, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel};
+use crate::verdict::PROGRESS_FAILURE;
 
 /// How long the consumer may wait for the flag: far longer than the
 /// producer's three stores take, short enough that a lost flag ends the run.
@@ -50,11 +51,8 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             f32::from_bits(first[PAGE_OBSERVED_SCORE]),
             first[PAGE_ERROR]
         );
-        let detail = if timeouts > 0 {
-            format!("{observed}; {timeouts} consumers never saw the flag before the deadline: {PROGRESS_FAILURE}")
-        } else {
-            observed
-        };
+        let detail =
+            if timeouts > 0 { format!("{observed}; {timeouts} consumers {PROGRESS_FAILURE}") } else { observed };
         trials.push(Trial {
             name: kernel.key().to_owned(),
             broken,

@@ -4,11 +4,12 @@
 
 use layout::pitfall::{PHASE_GRID_BARRIER, PHASE_HEADER_WORDS, PHASE_PARTIALS, PHASE_TICKET, PHASE_TIMEOUTS};
 
-use super::{Figure, Lab, PROGRESS_FAILURE, Size, Trial};
+use super::{Figure, Lab, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::pitfall::{Buffers, PitfallKernel, Words};
 use crate::gpu::timing::{self, Plan};
 use crate::stats;
+use crate::verdict::NOT_AN_ORDERING_FAILURE;
 
 /// Threads per block.
 const THREADS: u32 = 256;
@@ -54,7 +55,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
     // every block, and the one launch's sum, of one launch.
     let mut words = Vec::new();
     if timeouts > 0 {
-        words.push(format!("they never saw every block arrive: {PROGRESS_FAILURE}"));
+        words.push(format!("they never saw every block arrive: {NOT_AN_ORDERING_FAILURE}"));
     }
     if sum != expected {
         words.push(format!("block 0 added the partials it had: {sum}, not {expected}"));
@@ -148,7 +149,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             let blocks = if trial.refused.is_some() { 0 } else { u64::from(grid) * launches as u64 };
             trial.also.push(Figure::failures(timeouts, blocks, GAVE_UP, "blocks"));
             if timeouts > 0 {
-                let gave_up = format!("{timeouts} blocks never saw every block arrive: {PROGRESS_FAILURE}");
+                let gave_up = format!("{timeouts} blocks never saw every block arrive: {NOT_AN_ORDERING_FAILURE}");
                 trial.detail = Some(match trial.detail.take() {
                     Some(wrong) => format!("{wrong}; {gave_up}"),
                     None => gave_up,

@@ -5,9 +5,10 @@
 
 use layout::publish::{GRID_RELAXED, GRID_RELEASE_ACQUIRE, GRID_VOLATILE, Variant};
 
-use super::{Lab, PROGRESS_FAILURE, Size, Trial};
+use super::{Lab, Size, Trial};
 use crate::error::LabError;
 use crate::gpu::publish::{PublishGeometry, PublishVariant};
+use crate::verdict::PROGRESS_FAILURE;
 
 /// The publication demo's stale-record condition (`host evidence`'s
 /// `publish-stale` step): the consumer preloads the record into its L1, and
@@ -43,9 +44,7 @@ pub fn run(lab: &Lab<'_>, size: Size) -> Result<Vec<Trial>, LabError> {
             out_of: counts.pairs,
             unit: "stale records".to_owned(),
             per: "pairs whose consumer saw the flag before the deadline".to_owned(),
-            detail: (counts.timeouts > 0).then(|| {
-                format!("{} waits never saw the flag before the deadline: {PROGRESS_FAILURE}", counts.timeouts)
-            }),
+            detail: (counts.timeouts > 0).then(|| format!("{} waits {PROGRESS_FAILURE}", counts.timeouts)),
             time_ms: None,
             refused: None,
             also: Vec::new(),

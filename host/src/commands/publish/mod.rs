@@ -125,6 +125,19 @@ mod tests {
 
     use super::*;
 
+    /// The options of a one-launch run of `variants`, for the tests' records.
+    fn options(variants: Vec<PublishVariant>) -> PublishOptions {
+        PublishOptions {
+            variants,
+            launches: 1,
+            rounds: None,
+            budget_ns: 1,
+            flags: FlagPlacement::Apart,
+            preload: false,
+            delay_ns: 0,
+        }
+    }
+
     fn row(spec: &Variant, stale: u64, timeouts: u64) -> PublishRow {
         let variant = PublishVariant::of(spec);
         PublishRow {
@@ -149,19 +162,7 @@ mod tests {
         let timed_out = row(&variants::GRID_WRONG_SCOPE, 0, 10_560);
         assert_eq!(timed_out.verdict(), Verdict::NoProgress);
         assert!(timed_out.verdict().text().contains(crate::verdict::PROGRESS_FAILURE));
-        let results = |rows| PublishResults {
-            options: PublishOptions {
-                variants: Vec::new(),
-                launches: 1,
-                rounds: None,
-                budget_ns: 1,
-                flags: FlagPlacement::Apart,
-                preload: false,
-                delay_ns: 0,
-            },
-            rows,
-            not_run: Vec::new(),
-        };
+        let results = |rows| PublishResults { options: options(Vec::new()), rows, not_run: Vec::new() };
         assert!(results(vec![timed_out]).checks().passed);
         // The same timeouts on the guaranteed variant fail the run, as a
         // progress failure.
@@ -218,15 +219,7 @@ mod tests {
             PublishVariant::all().filter(|v| v.entry().module == layout::Module::Hopper).collect();
         assert_eq!(left_out.len(), 5);
         let results = PublishResults {
-            options: PublishOptions {
-                variants: vec![PublishVariant::of(&variants::BLOCK_RELEASE_ACQUIRE)],
-                launches: 1,
-                rounds: None,
-                budget_ns: 1,
-                flags: FlagPlacement::Apart,
-                preload: false,
-                delay_ns: 0,
-            },
+            options: options(vec![PublishVariant::of(&variants::BLOCK_RELEASE_ACQUIRE)]),
             rows: vec![row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0)],
             not_run: left_out.clone(),
         };
