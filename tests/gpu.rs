@@ -6,7 +6,8 @@
 //! libtest's output capture, `cargo test --release --test gpu -- NAME` runs
 //! only the tests whose name contains NAME, and one summary line ends the run.
 
-use std::process::ExitCode;
+use std::path::Path;
+use std::process::{Command, ExitCode};
 use std::sync::Mutex;
 
 use host::commands::{publish, publish_sys};
@@ -33,6 +34,11 @@ use libtest_mimic::{Arguments, Failed, Trial};
 const SIZES: [usize; 7] = [1, 31, 32, 4097, 65_536, 1_000_003, reference::MAX_EXACT_N];
 const BLOCKS: [u32; 4] = [32, 64, 256, 1024];
 
+/// Set in the environment of the child that `driver_sass_is_checked` starts:
+/// the child opens the GPU, so the driver compiles both modules into the
+/// JIT cache the child's environment names, and exits.
+const LOAD_ONLY: &str = "LAB_GPU_TESTS_LOAD_ONLY";
+
 /// One test: its name and what it runs on the shared GPU.
 type Case = (String, Box<dyn Fn(&Gpu) -> Result<(), String> + Send>);
 
@@ -49,6 +55,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if std::env::var_os(LOAD_ONLY).is_some() {
+        return ExitCode::SUCCESS;
+    }
     println!("running GPU tests on {} (compute capability {:?})", gpu.info.name, gpu.info.compute_capability);
     // One context and module for every test, used by one test at a time:
     // tests that time or stress the GPU must not share it with each other.
@@ -117,11 +126,8 @@ fn cases() -> Vec<Case> {
         cases.push((format!("histograms_are_exact/bins_{bins}"), Box::new(move |gpu| histograms_are_exact(gpu, bins))));
     }
     cases.push(("broken_ptx_names_the_file".to_owned(), Box::new(|_| broken_ptx_names_the_file())));
-    cases.push(("broken_ptx_shows_the_jit_linkers_log".to_owned(), Box::new(|_| broken_ptx_shows_the_jit_log())));
-    cases.push((
-        "jit_cubin_sass_keeps_the_registry_and_litmus_promises".to_owned(),
-        Box::new(jit_cubin_sass_is_checked),
-    ));
+    cases.push(("broken_ptx_shows_the_jit_compilers_log".to_owned(), Box::new(|_| broken_ptx_shows_the_jit_log())));
+    cases.push(("driver_sass_keeps_the_registry_and_litmus_promises".to_owned(), Box::new(driver_sass_is_checked)));
     cases.push((
         "cluster_launch_gives_each_block_its_rank_and_its_neighbours_shared_memory".to_owned(),
         Box::new(cluster_launch_places_blocks_as_documented),
@@ -764,8 +770,8 @@ fn broken_ptx_names_the_file() -> Result<(), String> {
     }
 }
 
-/// PTX the driver's JIT linker rejects fails in one line that names the
-/// file, the driver's error and the linker's own log (which names the line).
+/// PTX the driver's JIT compiler rejects fails in one line that names the
+/// file, the driver's error and the compiler's own log (which names the line).
 fn broken_ptx_shows_the_jit_log() -> Result<(), String> {
     let path = std::env::temp_dir().join(format!("broken-jit-{}.ptx", std::process::id()));
     std::fs::write(&path, ".version 7.0\n.target sm_70\n.address_size 64\nthis is not ptx\n")
@@ -774,10 +780,10 @@ fn broken_ptx_shows_the_jit_log() -> Result<(), String> {
         Err(e @ LabError::PtxLoad { .. }) => {
             let text = e.to_string();
             let one_line = !text.contains('\n');
-            if one_line && text.contains("JIT linker") && text.contains("line 4") {
+            if one_line && text.contains("JIT compiler says") && text.contains("line 4") {
                 Ok(())
             } else {
-                Err(format!("not one line with the JIT linker's log: {text}"))
+                Err(format!("not one line with the JIT compiler's log: {text}"))
             }
         }
         Err(e) => Err(format!("wrong error: {e}")),
@@ -785,14 +791,17 @@ fn broken_ptx_shows_the_jit_log() -> Result<(), String> {
     }
 }
 
-/// The machine code that ran: the cubins the driver's JIT linker made of
-/// the embedded PTX on this GPU (`Gpu::cubin`), disassembled with
-/// `cuobjdump` (which runs `nvdisasm`), keep every registry entry's SASS
-/// promise and every litmus kernel's accesses, as `tests/ptx.rs` checks of
-/// `ptxas`'s SASS of the same PTX. Without the disassemblers it says so in
-/// one line and passes; the checks read sm_90's parameter bank, so a GPU
-/// before Hopper is told so too.
-fn jit_cubin_sass_is_checked(gpu: &Gpu) -> Result<(), String> {
+/// The machine code that ran. The lab loads its modules from PTX
+/// (`cuModuleLoadData`), which the driver compiles itself and keeps in its
+/// JIT cache. A child of this test binary opens the GPU with the cache
+/// pointed at an empty folder, so the driver writes the cubin of each module
+/// it compiled there; each is disassembled with `cuobjdump` (which runs
+/// `nvdisasm`) and held to every registry entry's SASS promise and every
+/// litmus kernel's accesses, as `tests/ptx.rs` holds `ptxas`'s SASS of the
+/// same PTX. Without the disassemblers it says so in one line and passes;
+/// the checks read sm_90's parameter bank, so a GPU before Hopper is told
+/// so too.
+fn driver_sass_is_checked(gpu: &Gpu) -> Result<(), String> {
     let root = xtask::paths::workspace_root();
     let tools = (xtask::ptxas::find_tool(&root, "cuobjdump"), xtask::ptxas::find_tool(&root, "nvdisasm"));
     let (Some(cuobjdump), Some(_)) = tools else {
@@ -803,31 +812,37 @@ fn jit_cubin_sass_is_checked(gpu: &Gpu) -> Result<(), String> {
         println!("skipped: the SASS checks read sm_90 machine code; this GPU is {:?}", gpu.info.compute_capability);
         return Ok(());
     }
-    let dir = std::env::temp_dir().join(format!("lab-jit-sass-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let dir = std::env::temp_dir().join(format!("lab-jit-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let status = Command::new(exe)
+        .env(LOAD_ONLY, "1")
+        .env("CUDA_CACHE_PATH", &dir)
+        .env("CUDA_CACHE_MAXSIZE", "4294967296")
+        .env_remove("CUDA_CACHE_DISABLE")
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("the child that loads the modules failed: {status}"));
+    }
+    let cubins = cached_cubins(&dir)?;
+    if cubins.is_empty() {
+        return Err(format!("the driver left no cubin in its JIT cache at {}", dir.display()));
+    }
     let mut text = String::new();
-    let mut loaded = Vec::new();
-    for module in layout::Module::ALL {
-        let cubin = match gpu.cubin(module) {
-            Ok(cubin) => cubin,
-            Err(e) => {
-                println!("  {}: not loaded on this GPU ({e})", module.file_name());
-                continue;
-            }
-        };
-        let path = dir.join(format!("{}.jit.cubin", module.arch()));
-        std::fs::write(&path, cubin).map_err(|e| format!("{}: {e}", path.display()))?;
-        text += &xtask::sass::disassemble_cubin(&cuobjdump, &path).map_err(|e| e.to_string())?;
-        loaded.push(module);
+    for path in &cubins {
+        text += &xtask::sass::disassemble_cubin(&cuobjdump, path).map_err(|e| e.to_string())?;
     }
     let _ = std::fs::remove_dir_all(&dir);
+    let loaded: Vec<layout::Module> =
+        layout::Module::ALL.into_iter().filter(|&m| m == layout::Module::Base || gpu.hopper().is_ok()).collect();
     let functions = xtask::sass::split_functions(&text);
     let summaries = xtask::sass::summarize(&text);
     let mut broken = Vec::new();
     let mut checked = 0;
     for entry in layout::entries().filter(|e| loaded.contains(&e.module)) {
         match summaries.iter().find(|s| s.kernel == entry.symbol) {
-            None => broken.push(format!("{}: not in the JIT cubin", entry.symbol)),
+            None => broken.push(format!("{}: not in the driver's cubins", entry.symbol)),
             Some(summary) => {
                 checked += 1;
                 for promise in summary.broken_promises(entry) {
@@ -846,8 +861,41 @@ fn jit_cubin_sass_is_checked(gpu: &Gpu) -> Result<(), String> {
     if stress_loads.len() > 1 {
         broken.push(format!("the litmus kernels have different numbers of stress loads: {stress_loads:?}"));
     }
-    println!("  checked the driver's JIT SASS of {checked} kernels with {}", cuobjdump.display());
+    println!(
+        "  checked the SASS the driver compiled ({} cubins from its JIT cache) of {checked} kernels with {}",
+        cubins.len(),
+        cuobjdump.display()
+    );
     if broken.is_empty() { Ok(()) } else { Err(broken.join("\n")) }
+}
+
+/// The cubins in the JIT cache at `dir`, each copied beside its entry as
+/// `ENTRY.cubin`. An entry is the driver's header, the PTX it compiled,
+/// then the cubin to the end of the file (whose section headers need not
+/// come last, so the ELF header does not give its end).
+fn cached_cubins(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for item in std::fs::read_dir(&folder).map_err(|e| format!("{}: {e}", folder.display()))? {
+            let path = item.map_err(|e| e.to_string())?.path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            if path.extension().is_some_and(|e| e == "cubin") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            if let Some(start) = bytes.windows(4).position(|w| w == b"\x7fELF") {
+                let cubin = path.with_extension("cubin");
+                std::fs::write(&cubin, &bytes[start..]).map_err(|e| format!("{}: {e}", cubin.display()))?;
+                found.push(cubin);
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {

@@ -11,9 +11,9 @@
 //! launch shape is written twice. Each wrapper pushes a launch's arguments
 //! by walking its entry's parameter list (`args`), so no argument list is
 //! written twice either. [`timing`] holds the event stopwatches and
-//! the one timed loop. Every module is loaded from the cubin the driver's
-//! JIT linker makes of its PTX for this device (`jit`), whose bytes [`Gpu`]
-//! keeps ([`Gpu::cubin`]): the machine code that ran, for the SASS checks.
+//! the one timed loop. Modules are loaded from their PTX, which the driver
+//! compiles for this device; a refusal carries the JIT compiler's own log
+//! (`jit`).
 
 mod args;
 pub mod baseline;
@@ -129,12 +129,10 @@ pub struct Gpu {
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
     module: Arc<CudaModule>,
-    /// The cubin `module` was loaded from: the driver's JIT of the PTX.
-    cubin: Vec<u8>,
-    /// The Hopper module and its cubin, loaded at open on a device of
-    /// compute capability 9.0 or above; otherwise (or if the driver refused
-    /// it) why not, which every request for one of its kernels reports.
-    hopper: Result<(Arc<CudaModule>, Vec<u8>), LabError>,
+    /// The Hopper module, loaded at open on a device of compute capability
+    /// 9.0 or above; otherwise (or if the driver refused it) why not, which
+    /// every request for one of its kernels reports.
+    hopper: Result<Arc<CudaModule>, LabError>,
     ptx_name: String,
     /// The PTX text the module was loaded from: what litmus mutants are
     /// made from.
@@ -188,14 +186,13 @@ impl Gpu {
         let stream = context.default_stream();
         let info = query_info(&context)?;
 
-        let (module, cubin) = load_linked(&context, &text, &ptx_name)?;
+        let module = load(&context, &text, &ptx_name)?;
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
         let hopper = load_hopper(&context, info.compute_capability);
         Ok(Gpu {
             context,
             stream,
             module,
-            cubin,
             hopper,
             ptx_name,
             ptx_text: text,
@@ -238,7 +235,7 @@ impl Gpu {
         match entry.module {
             Module::Base => self.function(entry.symbol),
             Module::Hopper => {
-                let (module, _) = self.hopper.as_ref().map_err(Clone::clone)?;
+                let module = self.hopper.as_ref().map_err(Clone::clone)?;
                 kernel_in(module, HOPPER_NAME, entry.symbol)
             }
         }
@@ -262,17 +259,6 @@ impl Gpu {
             })
             .collect::<Result<_, _>>()?;
         Ok(Functions(functions))
-    }
-
-    /// The cubin the driver's JIT linker made of `module`'s PTX on this
-    /// device, beside the module loaded from the same PTX: the base module's from
-    /// the loaded PTX (embedded, or `--ptx`), the Hopper module's only where
-    /// it is loaded.
-    pub fn cubin(&self, module: Module) -> Result<&[u8], LabError> {
-        match module {
-            Module::Base => Ok(&self.cubin),
-            Module::Hopper => self.hopper.as_ref().map(|(_, cubin)| cubin.as_slice()).map_err(Clone::clone),
-        }
     }
 
     /// The loaded PTX's text.
@@ -337,10 +323,7 @@ impl Functions {
 const HOPPER_NAME: &str = "embedded Hopper PTX (target/ptx/kernels-sm90.ptx at build time)";
 
 /// Loads the Hopper module if a device of `compute_capability` can run it.
-fn load_hopper(
-    context: &Arc<CudaContext>,
-    compute_capability: (i32, i32),
-) -> Result<(Arc<CudaModule>, Vec<u8>), LabError> {
+fn load_hopper(context: &Arc<CudaContext>, compute_capability: (i32, i32)) -> Result<Arc<CudaModule>, LabError> {
     let needed = Module::Hopper.min_compute_capability();
     if compute_capability < needed {
         return Err(LabError::Unrunnable(format!(
@@ -349,38 +332,20 @@ fn load_hopper(
             needed.0, needed.1, compute_capability.0, compute_capability.1
         )));
     }
-    load_linked(context, EMBEDDED_HOPPER_PTX, HOPPER_NAME)
+    load(context, EMBEDDED_HOPPER_PTX, HOPPER_NAME)
 }
 
 /// `ptx` loaded as a module (`cuModuleLoadData` of the PTX text, which the
-/// driver compiles for `context`'s device), with the cubin the driver's JIT
-/// linker makes of the same PTX (`cuLinkCreate` … `cuLinkComplete`), kept
-/// for the machine-code checks.
-///
-/// The module is loaded from the PTX, not from that cubin. On the H200
-/// (driver 580.159.04) the linker's SASS differs from what `ptxas` makes of
-/// the same PTX (the GPU test
-/// `jit_cubin_sass_keeps_the_registry_and_litmus_promises` names how), and a
-/// build that loaded its modules from the linker's cubin failed 1,024-thread
-/// launches of `sum_correctly_rounded` with
-/// `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`; whether the two load paths make the
-/// same machine code is not settled, so the lab runs the path it has always
-/// run and checks the linker's output beside it.
-fn load_linked(
-    context: &Arc<CudaContext>,
-    ptx: &str,
-    source_name: &str,
-) -> Result<(Arc<CudaModule>, Vec<u8>), LabError> {
-    let module = load(context, ptx, source_name)?;
-    let cubin = jit::link(context, ptx, source_name)?;
-    Ok((module, cubin))
-}
-
-/// `ptx` loaded as a module (`cuModuleLoadData` of the PTX text).
+/// driver compiles for `context`'s device). A refusal names the driver's
+/// error and, where the JIT compiler gives one, its log, in one line.
 fn load(context: &Arc<CudaContext>, ptx: &str, source_name: &str) -> Result<Arc<CudaModule>, LabError> {
-    context
-        .load_module(Ptx::from_src(ptx))
-        .map_err(|e| LabError::PtxLoad { source_name: source_name.to_owned(), reason: describe(&e) })
+    context.load_module(Ptx::from_src(ptx)).map_err(|e| {
+        let reason = match jit::error_log(context, ptx) {
+            Some(log) => format!("{}; the JIT compiler says: {log}", describe(&e)),
+            None => describe(&e),
+        };
+        LabError::PtxLoad { source_name: source_name.to_owned(), reason }
+    })
 }
 
 /// The kernel named `symbol` in `module`, loaded from `source_name`; its
