@@ -20,7 +20,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn coherence_of_reads<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window.
     unsafe { A::store(x, 1) };

@@ -26,7 +26,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn coherence_read_write<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window; the store goes
     // through `again`, as every second access to one location does.

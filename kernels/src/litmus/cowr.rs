@@ -25,7 +25,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn coherence_write_read<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window. The load goes
     // through `again`, so `ptxas` cannot forward the store's 1 to it.

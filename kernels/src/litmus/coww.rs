@@ -25,7 +25,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn coherence_of_writes<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let x = env.at(0, X);
     // SAFETY: this instance's location, in the global window. The second
     // store goes through `again`, the same address as far as the hardware

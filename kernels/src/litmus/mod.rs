@@ -64,79 +64,10 @@
 pub mod access;
 #[cfg(not(feature = "hopper"))]
 mod classify;
-mod corr;
-mod corw2;
-mod cowr;
-mod coww;
 pub mod env;
-mod iriw;
-mod isa2;
-mod lb;
-mod mp;
-mod r;
-mod rwc;
-mod s;
-mod sb;
-mod three_two_w;
-mod two_plus_two_w;
-mod wrc;
-mod z6_3;
 
 #[cfg(not(feature = "hopper"))]
 pub use classify::litmus_classify;
-
-/// Runs the body of the test named `$test` (a `layout::litmus::Test`) with
-/// the accesses `$access`: the one place a test's name meets its file.
-macro_rules! run {
-    (Mp, $access:ty, $env:expr) => {
-        mp::message_passing::<$access>($env)
-    };
-    (Sb, $access:ty, $env:expr) => {
-        sb::store_buffering::<$access>($env)
-    };
-    (Lb, $access:ty, $env:expr) => {
-        lb::load_buffering::<$access>($env)
-    };
-    (Corr, $access:ty, $env:expr) => {
-        corr::coherence_of_reads::<$access>($env)
-    };
-    (Wrc, $access:ty, $env:expr) => {
-        wrc::write_to_read_causality::<$access>($env)
-    };
-    (Iriw, $access:ty, $env:expr) => {
-        iriw::independent_reads::<$access>($env)
-    };
-    (Rwc, $access:ty, $env:expr) => {
-        rwc::read_to_write_causality::<$access>($env)
-    };
-    (Isa2, $access:ty, $env:expr) => {
-        isa2::isa2::<$access>($env)
-    };
-    (Coww, $access:ty, $env:expr) => {
-        coww::coherence_of_writes::<$access>($env)
-    };
-    (Cowr, $access:ty, $env:expr) => {
-        cowr::coherence_write_read::<$access>($env)
-    };
-    (Corw2, $access:ty, $env:expr) => {
-        corw2::coherence_read_write::<$access>($env)
-    };
-    (TwoPlusTwoW, $access:ty, $env:expr) => {
-        two_plus_two_w::two_plus_two_writes::<$access>($env)
-    };
-    (S, $access:ty, $env:expr) => {
-        s::s::<$access>($env)
-    };
-    (R, $access:ty, $env:expr) => {
-        r::r::<$access>($env)
-    };
-    (Z6_3, $access:ty, $env:expr) => {
-        z6_3::z6_3::<$access>($env)
-    };
-    (ThreeTwoW, $access:ty, $env:expr) => {
-        three_two_w::three_two_writes::<$access>($env)
-    };
-}
 
 /// `$item`, in the module its variant's kernels belong to: a `.cluster`
 /// variant's ([`layout::litmus::Variant::needs_hopper`]) only with the
@@ -166,11 +97,13 @@ macro_rules! in_module {
     };
 }
 
-/// Exports one kernel per (test, variant) of the grid
-/// ([`layout::litmus_grid!`]): the test's generic body with the variant's
+/// Declares each test's module (its file, named in the grid) and exports
+/// one kernel per (test, variant) of the grid ([`layout::litmus_grid!`]):
+/// the test's generic body, its module's `run`, with the variant's
 /// [`access`] type, inside the testing environment.
 macro_rules! export {
-    ($($test:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
+    ($($test:ident = $file:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
+        $(mod $file;)*
         $($(in_module! { $variant,
             #[doc = concat!("The ", stringify!($test), " test with the [`", stringify!($variant),
                 "`](crate::litmus::access::", stringify!($variant), ") accesses. See the module docs of [`crate::litmus`] for its launch.")]
@@ -192,7 +125,7 @@ macro_rules! export {
                 if let Some(env) = unsafe { env::Env::enter(layout::litmus::Test::$test, args) } {
                     // SAFETY: `enter` checked nothing the test relies on
                     // beyond this kernel's contract.
-                    unsafe { run!($test, access::$variant, &env) }
+                    unsafe { $file::run::<access::$variant>(&env) }
                 }
             }
         })*)*

@@ -20,7 +20,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn store_buffering<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let (x, y) = (env.at(0, X), env.at(0, Y));
     // SAFETY: this instance's locations, in the global window.
     let r0 = unsafe {

@@ -24,7 +24,7 @@ use super::env::Env;
 ///
 /// `env` must come from [`Env::enter`].
 #[inline(always)]
-pub(super) unsafe fn three_two_writes<A: Access>(env: &Env) {
+pub(super) unsafe fn run<A: Access>(env: &Env) {
     let (x, y) = (env.at(0, X), env.at(0, Y));
     // SAFETY: this instance's locations, in the global window.
     unsafe {

@@ -3,8 +3,8 @@
 //!
 //! Adding a test takes its file here (roles, outcomes and the model's
 //! verdicts, as data), one block in the list (its [`Test`] variant, its file
-//! and the variants that get a kernel), and its kernel's body in
-//! `kernels/src/litmus/` with the line that runs it. Everything else, from
+//! and the variants that get a kernel), and its kernel's body, `run`, in the
+//! file of the same name in `kernels/src/litmus/`. Everything else, from
 //! [`Test::ALL`] and [`KERNELS`] to the grid the kernels crate exports its
 //! kernels from ([`litmus_grid!`](macro@crate::litmus_grid)) and the
 //! checker's program of it, is read from these two places.
@@ -64,7 +64,7 @@ macro_rules! suite {
         pub const KERNELS: [Kernel; [$($(stringify!($symbol),)*)*].len()] =
             [$($(kernel(Test::$test, Variant::$variant, stringify!($symbol)),)*)*];
 
-        grid! { ($) $($test { $($symbol => $variant,)* })* }
+        grid! { ($) $($test = $file { $($symbol => $variant,)* })* }
     };
 }
 
@@ -75,11 +75,13 @@ macro_rules! grid {
         /// The litmus grid, written once in `layout/src/litmus/suite/mod.rs`:
         /// every (test, variant) kernel, test by test in
         /// [`Test::ALL`](crate::litmus::Test::ALL)'s order, with its `.entry`
-        /// symbol. `litmus_grid!(callback)` invokes `callback! { Test {
+        /// symbol. `litmus_grid!(callback)` invokes `callback! { Test = file {
         /// symbol => Variant, ... } ... }` with the bare names of
-        /// [`Test`](crate::litmus::Test) and
-        /// [`Variant`](crate::litmus::Variant); the kernels crate exports one
-        /// kernel per symbol from it (`kernels/src/litmus/mod.rs`).
+        /// [`Test`](crate::litmus::Test), the test's file and
+        /// [`Variant`](crate::litmus::Variant); the kernels crate declares
+        /// each test's kernel module from the file's name (its body is in the
+        /// file of the same name in `kernels/src/litmus/`) and exports one
+        /// kernel per symbol (`kernels/src/litmus/mod.rs`).
         #[macro_export]
         macro_rules! litmus_grid {
             ($d($d callback:tt)*) => {
