@@ -452,6 +452,10 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
         handoff,
         handoff + 1,
     ];
+    // Around the small route's limit (`Grid::small`, four chunks: one round
+    // of a block of 1024): one block of 1024 up to it, the asked grid past it.
+    let small = layout::sum::DETERMINISTIC.grid.small;
+    sizes.extend([small - CHUNK - 5, small - 1, small, small + 1, small + CHUNK]);
     for threads in BLOCKS {
         // As many chunks as the block has warps: on a grid of one block, the
         // size from which its warps sum whole chunks a warp each.
@@ -461,8 +465,14 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     for n in sizes {
         let values = input::inexact(n);
         let expected = deterministic_order(&values);
-        for sm_count in [1, gpu.info.sm_count] {
-            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+        // With the small route and without it (the grids before it), where
+        // it could change the launch.
+        let routes: &[bool] = if n <= 2 * small { &[true, false] } else { &[true] };
+        for (sm_count, &small_route) in
+            [1, gpu.info.sm_count].into_iter().flat_map(|c| routes.iter().map(move |r| (c, r)))
+        {
+            let kernels =
+                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
             for offset in [0, 1] {
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
                 for threads in BLOCKS {
@@ -473,7 +483,8 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
                         wrong.push(format!(
-                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}: {:?}, expected {expected}",
+                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}, small route {small_route}: \
+                             {:?}, expected {expected}",
                             m.sums
                         ));
                     }
@@ -494,7 +505,9 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
     let block = Block::new(threads).map_err(|e| e.to_string())?;
     let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
-    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 65_537, 1_000_003, (1 << 22) + 3] {
+    // The small route's limit (`Grid::small`) and around it.
+    let small = layout::sum::CORRECTLY_ROUNDED.grid.small;
+    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
         for spread in input::Spread::ALL {
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
         }
@@ -507,21 +520,47 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     // warp's (then the block's) f64 butterfly cannot be exact and the limbs
     // must take over. On a grid of an even number of warps a thread's later
     // quads keep the parity of its first; on any grid the sum must be exact.
+    // At 2^16 on many blocks, and at the small route's limit on its one
+    // block, which must then leave its own rounding for the limbs.
     for (what, period) in [("lanes", 4), ("warps", 4 * 32)] {
-        let values = (0..1 << 16).map(|i| if (i / period) % 2 == 0 { 2f32.powi(40) } else { 3.0 * 2f32.powi(-40) });
-        arrays.push((format!("{what} 2^80 apart"), values.collect()));
+        for len in [1 << 16, small] {
+            let values = (0..len).map(|i| if (i / period) % 2 == 0 { 2f32.powi(40) } else { 3.0 * 2f32.powi(-40) });
+            arrays.push((format!("{what} 2^80 apart, n = {len}"), values.collect()));
+        }
+    }
+    // Sums past the largest float, exact in `f64`: the one-block route's
+    // rounding of its `f64` sum must overflow where the limbs' does, a tie
+    // at the top (the largest float plus half its last place) included.
+    let half_ulp_of_max = 2f32.powi(103);
+    for (what, values) in [
+        ("two largest floats", vec![f32::MAX, f32::MAX]),
+        ("largest float and half its last place", vec![f32::MAX, half_ulp_of_max]),
+        ("largest float and just under half its last place", vec![f32::MAX, half_ulp_of_max, -1.0]),
+        ("largest float and half its last place, negated", vec![-f32::MAX, -half_ulp_of_max]),
+        ("negative zeros", vec![-0.0; 4099]),
+        ("smallest subnormals", vec![f32::from_bits(1); 5003]),
+    ] {
+        arrays.push((what.to_owned(), values));
     }
     let mut wrong = Vec::new();
     for (name, values) in &arrays {
         let expected = exact::sum(values);
-        for (sm_count, offset) in [(gpu.info.sm_count, 0), (1, 1), (2 * gpu.info.sm_count, 3)] {
-            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+        // The small route on for every grid, and off on the device's (the
+        // grids before it), where it could change the launch.
+        let mut grids = vec![(gpu.info.sm_count, 0, true), (1, 1, true), (2 * gpu.info.sm_count, 3, true)];
+        if values.len() <= 2 * small {
+            grids.push((gpu.info.sm_count, 0, false));
+        }
+        for (sm_count, offset, small_route) in grids {
+            let kernels =
+                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
             let device_input = kernels.upload_at(values, offset).map_err(|e| e.to_string())?;
             let plan = Plan { warmup: 2, runs: 0, cold: false };
             for found in kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums {
                 if found.to_bits() != expected.to_bits() {
                     wrong.push(format!(
-                        "  {name}, {sm_count} SMs, offset {offset}: expected {expected:e} ({:#010x}), found {found:e} ({:#010x})",
+                        "  {name}, {sm_count} SMs, offset {offset}, small route {small_route}: \
+                         expected {expected:e} ({:#010x}), found {found:e} ({:#010x})",
                         expected.to_bits(),
                         found.to_bits()
                     ));
@@ -555,6 +594,10 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
     with("one +inf", 99_999, f32::INFINITY, 100_003)?;
     with("one -inf in the tail", 100_002, f32::NEG_INFINITY, 100_003)?;
     with("the largest float beside small ones", 0, f32::MAX, 3)?;
+    // On the small route's one block, whose own rounding must step aside.
+    let small = layout::sum::CORRECTLY_ROUNDED.grid.small;
+    with("one NaN, one block", 7, f32::NAN, small)?;
+    with("one -inf, one block", small - 1, f32::NEG_INFINITY, small)?;
     let mut values = vec![f32::MAX; 1000];
     values.push(f32::NEG_INFINITY);
     values.push(f32::INFINITY);

@@ -271,11 +271,36 @@ pub struct Grid {
     /// once (the driver's occupancy figure): a grid-stride kernel loops over
     /// the rest instead of launching blocks that would wait for a free SM.
     pub fills_device: bool,
+    /// The small route: an input of at most this many elements (0: none)
+    /// goes to one block of [`Grid::SMALL_THREADS`] threads, whatever block
+    /// was asked for, so that the kernel's one block holds every partial
+    /// result and needs no ticket, no cross-block fence and no second trip
+    /// through L2. Kernels whose result does not depend on the block (the
+    /// reproducible sums) are the only ones that may set it.
+    pub small: usize,
 }
 
 impl Grid {
     /// One thread per element, as many blocks as that takes.
-    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false };
+    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false, small: 0 };
+
+    /// The threads of the small route's one block.
+    pub const SMALL_THREADS: u32 = 1024;
+
+    /// Whether `n` elements take the small route (when it is on).
+    pub const fn is_small(self, n: usize) -> bool {
+        n <= self.small
+    }
+
+    /// The launch shape for `n` elements asked at blocks of `threads`:
+    /// `(blocks, threads)`. On the small route (when `small_route` is on,
+    /// `n` is small enough and the asked block would need more than one)
+    /// one block of [`Grid::SMALL_THREADS`]; else [`Grid::blocks`] of
+    /// `threads`.
+    pub const fn shape(self, n: usize, threads: u32, resident: u32, small_route: bool) -> (usize, u32) {
+        let blocks = self.blocks(n, threads, resident);
+        if small_route && self.is_small(n) && blocks > 1 { (1, Self::SMALL_THREADS) } else { (blocks, threads) }
+    }
 
     /// Blocks of `threads` for `n` elements, given that `resident` blocks fit
     /// on the device at once (read only when [`Grid::fills_device`]). Never 0.
@@ -316,10 +341,15 @@ mod tests {
     fn a_grid_covers_the_work_and_a_device_filling_grid_stops_at_the_resident_blocks() {
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1000, 256, 0), 4);
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1 << 28, 256, 528), 1 << 20);
-        let quads = Grid { elements_per_thread: 4, fills_device: true };
+        let quads = Grid { elements_per_thread: 4, fills_device: true, small: 0 };
         assert_eq!(quads.blocks(1 << 28, 256, 528), 528);
         assert_eq!(quads.blocks(4096, 256, 528), 4);
         assert_eq!(quads.blocks(1, 256, 528), 1, "never an empty grid");
+        let small = Grid { small: 16384, ..quads };
+        assert_eq!(small.shape(16384, 256, 528, true), (1, Grid::SMALL_THREADS));
+        assert_eq!(small.shape(16384, 256, 528, false), (16, 256));
+        assert_eq!(small.shape(16385, 256, 528, true), (17, 256));
+        assert_eq!(small.shape(1024, 256, 528, true), (1, 256), "already one block: the asked block");
     }
 
     #[test]

@@ -27,10 +27,11 @@ impl Kernel<Sum> {
 
     /// The launch configuration over `n` elements at `block`, given that
     /// `resident` blocks fit on the device at once (read only by kernels whose
-    /// grid fills the device).
-    pub fn config(self, n: usize, block: Block, resident: u32) -> LaunchConfig {
-        let threads = block.threads();
-        let blocks = self.grid.blocks(n, threads, resident);
+    /// grid fills the device). With `small_route` on, a kernel whose grid has
+    /// a small route launches one block of `Grid::SMALL_THREADS` for a small
+    /// `n` ([`Grid::shape`](layout::Grid::shape)).
+    pub fn config(self, n: usize, block: Block, resident: u32, small_route: bool) -> LaunchConfig {
+        let (blocks, threads) = self.grid.shape(n, block.threads(), resident, small_route);
         LaunchConfig {
             grid_dim: (u32::try_from(blocks).expect("the CLI bounds n so the grid fits in u32"), 1, 1),
             block_dim: (threads, 1, 1),
@@ -100,6 +101,20 @@ pub struct SumKernels<'gpu> {
     /// then, not at load.
     functions: Vec<Result<CudaFunction, LabError>>,
     sm_count: u32,
+    /// Whether small inputs take their kernel's small route
+    /// ([`Grid::small`](layout::Grid::small)): on unless the environment
+    /// sets [`SMALL_ROUTE_ENV`] to `off`, which gives the earlier grids, so
+    /// one binary can time both.
+    small_route: bool,
+}
+
+/// The environment variable that turns the small route off (`off`), for
+/// timing the grids before it against it.
+pub const SMALL_ROUTE_ENV: &str = "LAB_SMALL_ROUTE";
+
+/// Whether the environment leaves the small route on.
+pub fn small_route_from_env() -> bool {
+    std::env::var(SMALL_ROUTE_ENV).map_or(true, |v| v != "off")
 }
 
 impl<'gpu> SumKernels<'gpu> {
@@ -119,7 +134,7 @@ impl<'gpu> SumKernels<'gpu> {
                     .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
             }
         }
-        Ok(SumKernels { gpu, functions, sm_count: gpu.info.sm_count })
+        Ok(SumKernels { gpu, functions, sm_count: gpu.info.sm_count, small_route: small_route_from_env() })
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -128,6 +143,18 @@ impl<'gpu> SumKernels<'gpu> {
     pub fn with_sm_count(mut self, sm_count: u32) -> Self {
         self.sm_count = sm_count.max(1);
         self
+    }
+
+    /// Turns the small route on or off, whatever the environment says: the
+    /// tests run every route on both sides of its threshold.
+    pub fn with_small_route(mut self, on: bool) -> Self {
+        self.small_route = on;
+        self
+    }
+
+    /// Whether small inputs take their kernel's small route.
+    pub fn small_route(&self) -> bool {
+        self.small_route
     }
 
     /// Copies `values` to the device.
@@ -172,7 +199,7 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
-        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
+        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?, self.small_route);
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
             self.launch(kernel, input, &mut total, config, &mut scratch)
@@ -198,7 +225,7 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;
-        let config = kernel.config(input.len(), block, self.resident_blocks(kernel, block)?);
+        let config = kernel.config(input.len(), block, self.resident_blocks(kernel, block)?, self.small_route);
         for _ in 0..launches {
             self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
         }
@@ -307,12 +334,28 @@ mod tests {
 
     #[test]
     fn configs_follow_the_registry() {
-        let c = SumKernel::of(&sum::TREE_ATOMIC).config(1000, block(256), 132);
+        let c = SumKernel::of(&sum::TREE_ATOMIC).config(1000, block(256), 132, true);
         assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (4, 256, 1024));
         let big = 1 << 28;
-        assert_eq!(SumKernel::of(&sum::BANDWIDTH).config(big, block(256), 528).grid_dim.0, 528);
-        assert_eq!(SumKernel::of(&sum::DETERMINISTIC).config(big, block(1024), 132).grid_dim.0, 132);
-        assert_eq!(SumKernel::of(&sum::WARP_SHUFFLE).config(big, block(256), 528).grid_dim.0, 1 << 20);
+        assert_eq!(SumKernel::of(&sum::BANDWIDTH).config(big, block(256), 528, true).grid_dim.0, 528);
+        assert_eq!(SumKernel::of(&sum::DETERMINISTIC).config(big, block(1024), 132, true).grid_dim.0, 132);
+        assert_eq!(SumKernel::of(&sum::WARP_SHUFFLE).config(big, block(256), 528, true).grid_dim.0, 1 << 20);
+    }
+
+    #[test]
+    fn small_inputs_of_the_reproducible_sums_take_one_block_of_1024() {
+        for kernel in [&sum::DETERMINISTIC, &sum::CORRECTLY_ROUNDED] {
+            let k = SumKernel::of(kernel);
+            let n = kernel.grid.small;
+            let c = k.config(n, block(256), 528, true);
+            assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (1, 1024, k.shared.bytes(1024, 0)));
+            let old = k.config(n, block(256), 528, false);
+            assert!(old.grid_dim.0 > 1 && old.block_dim.0 == 256);
+            let above = k.config(n + 1, block(256), 528, true);
+            assert!(above.grid_dim.0 > 1 && above.block_dim.0 == 256);
+        }
+        let bandwidth = SumKernel::of(&sum::BANDWIDTH).config(16384, block(256), 528, true);
+        assert_eq!((bandwidth.grid_dim.0, bandwidth.block_dim.0), (16, 256), "no small route");
     }
 
     #[test]

@@ -126,6 +126,7 @@ fn bench() -> Record {
             sizes: vec![4096, 1 << 26],
             block: block(256),
             plan: Plan { warmup: 1, runs: 2, cold: true },
+            small_route: true,
         },
         rows: vec![row(4096, &BENCHED, 0.004), large],
     }))

@@ -28,6 +28,16 @@ pub struct BenchOptions {
     pub block: Block,
     /// Warm-ups, runs, cold or warm L2.
     pub plan: Plan,
+    /// Whether small inputs took their kernel's small route (one block of
+    /// `Grid::SMALL_THREADS`); off only when `LAB_SMALL_ROUTE=off` asked for
+    /// the grids before it. Records written before the route lack it.
+    #[serde(default = "no_small_route")]
+    pub small_route: bool,
+}
+
+/// What a record without [`BenchOptions::small_route`] had: no small route.
+fn no_small_route() -> bool {
+    false
 }
 
 /// One size: the yardsticks and every kernel's measurement.

@@ -136,8 +136,12 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
             let gbs = stats::gb_per_s(input_bytes, ms(&m.times_ms));
             let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
             let sums = if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") };
+            let threads = report.options.block.threads();
+            let small = report.options.small_route
+                && m.kernel.grid.shape(n, threads, u32::MAX, true) != m.kernel.grid.shape(n, threads, u32::MAX, false);
+            let label = if small { format!("{} (one block)", m.kernel.label) } else { m.kernel.label.to_owned() };
             push(
-                m.kernel.label,
+                &label,
                 &m.times_ms,
                 format!("{gbs:.1}"),
                 format!("{:.1}", 100.0 * gbs / copy_gbs),
@@ -167,14 +171,38 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
          Input: every 64th element is 0, 1, 2, 3 in turn (every 256th at 2^30, 512th at 2^31), the rest 0,\n\
          so every partial sum is an integer below 2^24 and every sum is compared with == to the Kahan\n\
          reference. GB/s counts input bytes; the copy counts bytes read plus written. Kernels with one\n\
-         global atomic per element (the page's naive kernel) are left out above 2^{}.\n{}{table}\n{}",
+         global atomic per element (the page's naive kernel) are left out above 2^{}.\n{}{}{table}\n{}",
         o.block,
         o.plan.runs,
         o.plan.warmup,
         layout::baseline::HOLD_NS / 1000,
         PER_ELEMENT_ATOMICS_MAX_N.trailing_zeros(),
         limit_line(peak_gb_per_s),
+        small_route_line(o.small_route),
         check_sentence(&check)
+    )
+}
+
+/// The sentence that says which sizes took the small route, or that it was off.
+fn small_route_line(on: bool) -> String {
+    let threads = layout::Grid::SMALL_THREADS;
+    if !on {
+        return format!(
+            "Small route off ({}=off): every kernel on its grid at the asked block.\n",
+            crate::gpu::sum::SMALL_ROUTE_ENV
+        );
+    }
+    let kernels: Vec<String> = layout::sum::KERNELS
+        .iter()
+        .filter(|k| k.grid.small > 0)
+        .map(|k| format!("{} up to n = {}", k.label, k.grid.small))
+        .collect();
+    format!(
+        "Small route: {},\n\
+         as one block of {threads} threads where the asked block would need more (marked \"one block\");\n\
+         {}=off gives the grids before it.\n",
+        kernels.join(" and "),
+        crate::gpu::sum::SMALL_ROUTE_ENV
     )
 }
 
