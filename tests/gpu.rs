@@ -93,6 +93,10 @@ fn cases() -> Vec<Case> {
         ));
     }
     cases.push((
+        "sum_small_routes_launch_blocks_their_functions_take".to_owned(),
+        Box::new(sum_small_routes_launch_blocks_their_functions_take),
+    ));
+    cases.push((
         "correctly_rounded_sum_of_nan_and_infinities".to_owned(),
         Box::new(correctly_rounded_sum_of_nan_and_infinities),
     ));
@@ -452,9 +456,10 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
         handoff,
         handoff + 1,
     ];
-    // Around the small route's limit (`Grid::small`, four chunks: one round
-    // of a block of 1024): one block of 1024 up to it, the asked grid past it.
-    let small = layout::sum::DETERMINISTIC.grid.small;
+    // Around the small route's reach on this device (four chunks, one round
+    // of a block of 1024, where the function launches with 1024 threads):
+    // its one block up to it, the asked grid past it.
+    let small = small_route_reach(gpu, kernel)?;
     sizes.extend([small - CHUNK - 5, small - 1, small, small + 1, small + CHUNK]);
     for threads in BLOCKS {
         // As many chunks as the block has warps: on a grid of one block, the
@@ -495,6 +500,61 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
+/// Every sum kernel's most threads a block on this device, printed (the
+/// driver compiles the PTX itself, and its build may need more registers
+/// than `ptxas`'s); each small route's block within it, and a launch of each
+/// at its reach, asked at block 32 so the asked grid is many blocks, giving
+/// the exact sum. A block of more threads than the function takes fails to
+/// launch (`CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`), which a small route of a
+/// fixed 1024 threads once did.
+fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_small_route(true);
+    let mut wrong = Vec::new();
+    for kernel in SumKernel::all() {
+        let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
+        println!("  {}: at most {most} threads a block", kernel.symbol());
+        if kernel.grid.small_per_thread == 0 {
+            continue;
+        }
+        let Some(route) = kernels.small_route_of(kernel) else {
+            wrong.push(format!("  {}: no small route at {most} threads a block", kernel.symbol()));
+            continue;
+        };
+        if route.threads > most || route.threads != kernel.grid.small_threads(most) {
+            wrong.push(format!("  {}: a block of {} threads for a function of {most}", kernel.symbol(), route.threads));
+        }
+        let values = input::sparse_exact(route.max_n);
+        let expected = exact::sum(&values);
+        let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+        let block = Block::new(32).map_err(|e| e.to_string())?;
+        let plan = Plan { warmup: 1, runs: 1, cold: false };
+        let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+        if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
+            wrong.push(format!("  {} at n = {}: {:?}, expected {expected}", kernel.symbol(), route.max_n, m.sums));
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// The largest input `kernel`'s small route takes on this device, whose one
+/// block is the most threads the driver's build of the function launches
+/// with (up to 1024, in whole granules of eight warps); printed, so a run
+/// says the block its small-route launches had.
+fn small_route_reach(gpu: &Gpu, kernel: SumKernel) -> Result<usize, String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
+    let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
+    let route = kernels.small_route_of(kernel).ok_or_else(|| {
+        format!("  {}: no small route: its build launches with at most {most} threads a block", kernel.symbol())
+    })?;
+    println!(
+        "  {}: the small route takes n <= {} on one block of {} threads (the function launches with at most {most})",
+        kernel.symbol(),
+        route.max_n,
+        route.threads
+    );
+    Ok(route.max_n)
+}
+
 /// The correctly rounded kernel against the CPU's exact sum, bit for bit, on
 /// every generated spread and on random finite bit patterns (every exponent,
 /// both signs, subnormals: the kind of array a user might bring), at sizes
@@ -505,8 +565,8 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
     let block = Block::new(threads).map_err(|e| e.to_string())?;
     let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
-    // The small route's limit (`Grid::small`) and around it.
-    let small = layout::sum::CORRECTLY_ROUNDED.grid.small;
+    // The small route's reach on this device and around it.
+    let small = small_route_reach(gpu, kernel)?;
     for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
         for spread in input::Spread::ALL {
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
@@ -595,7 +655,7 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
     with("one -inf in the tail", 100_002, f32::NEG_INFINITY, 100_003)?;
     with("the largest float beside small ones", 0, f32::MAX, 3)?;
     // On the small route's one block, whose own rounding must step aside.
-    let small = layout::sum::CORRECTLY_ROUNDED.grid.small;
+    let small = small_route_reach(gpu, kernel)?;
     with("one NaN, one block", 7, f32::NAN, small)?;
     with("one -inf, one block", small - 1, f32::NEG_INFINITY, small)?;
     let mut values = vec![f32::MAX; 1000];
