@@ -512,7 +512,8 @@ fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> Result<(), 
     let mut wrong = Vec::new();
     for kernel in SumKernel::all() {
         let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
-        println!("  {}: at most {most} threads a block", kernel.symbol());
+        let registers = kernels.registers(kernel).map_err(|e| e.to_string())?;
+        println!("  {}: {registers} registers a thread, at most {most} threads a block", kernel.symbol());
         if kernel.grid.small_per_thread == 0 {
             continue;
         }

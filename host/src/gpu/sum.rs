@@ -153,7 +153,7 @@ impl<'gpu> SumKernels<'gpu> {
                 continue;
             };
             let most = function
-                .get_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+                .max_threads_per_block()
                 .doing(|| format!("asking the most threads a block of {}", kernel.symbol()))?;
             max_threads.push(u32::try_from(most).unwrap_or(0));
             let most = kernel.shared.bytes(Block::MAX, 0);
@@ -194,6 +194,15 @@ impl<'gpu> SumKernels<'gpu> {
     pub fn max_threads(&self, kernel: SumKernel) -> Result<u32, LabError> {
         self.function(kernel)?;
         Ok(self.max_threads[kernel.index()])
+    }
+
+    /// The registers a thread of `kernel` uses in the driver's build of it
+    /// (`CU_FUNC_ATTRIBUTE_NUM_REGS`), which may differ from `ptxas`'s of the
+    /// same PTX on another machine.
+    pub fn registers(&self, kernel: SumKernel) -> Result<u32, LabError> {
+        let regs =
+            self.function(kernel)?.num_regs().doing(|| format!("asking the registers of {}", kernel.symbol()))?;
+        Ok(u32::try_from(regs).unwrap_or(0))
     }
 
     /// `kernel`'s small route on this device, whether the route is on or
