@@ -152,10 +152,10 @@ impl<'gpu> SumKernels<'gpu> {
                 max_threads.push(0);
                 continue;
             };
-            let most = function
+            let threads = function
                 .max_threads_per_block()
                 .doing(|| format!("asking the most threads a block of {}", kernel.symbol()))?;
-            max_threads.push(u32::try_from(most).unwrap_or(0));
+            max_threads.push(u32::try_from(threads).unwrap_or(0));
             let most = kernel.shared.bytes(Block::MAX, 0);
             if most > DEFAULT_SHARED_LIMIT {
                 function
