@@ -1,5 +1,5 @@
-//! The litmus suite: sixteen tests of memory order (MP, SB, LB, CoRR, WRC,
-//! IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S, R, Z6.3, 3.2W), one file each, every test in the variants of
+//! The litmus suite: tests of memory order (the table below), one file
+//! each, every test in the variants of
 //! [`layout::litmus::Variant`], and the kernel that counts their outcomes.
 //!
 //! A test is written once, as a generic function over [`access::Access`];

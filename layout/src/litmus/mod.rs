@@ -1,4 +1,4 @@
-//! The litmus suite: sixteen classic tests of memory order, each in the
+//! The litmus suite: classic tests of memory order, each in the
 //! variants that teach something, and the parallel testing environment that
 //! runs many instances of one test per launch.
 //!

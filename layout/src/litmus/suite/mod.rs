@@ -3,8 +3,9 @@
 //!
 //! Adding a test takes its file here (roles, outcomes and the model's
 //! verdicts, as data), one block in the list (its [`Test`] variant, its file
-//! and the variants that get a kernel), and its kernel's body, `run`, in the
-//! file of the same name in `kernels/src/litmus/`. Everything else, from
+//! and the variants that get a kernel), its kernel's body, `run`, in the file
+//! of the same name in `kernels/src/litmus/`, its kernels' fingerprints and
+//! its words in the book (`ARCHITECTURE.md` walks it). Everything else, from
 //! [`Test::ALL`] and [`KERNELS`] to the grid the kernels crate exports its
 //! kernels from ([`litmus_grid!`](macro@crate::litmus_grid)) and the
 //! checker's program of it, is read from these two places.
