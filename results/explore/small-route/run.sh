@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The small route (issue 37) on the GPU: the sum GPU tests, then `host bench`
 # with LAB_SMALL_ROUTE=off and on, interleaved, two rounds, warm and --cold, at
-# 4096 .. 2^22. Runs on a machine without Rust, from the repository root, with
-# two binaries built here and carried:
+# 4096 .. 2^22. The routes are on branch p-small2, not on main: build the two
+# binaries there. Runs on a machine without Rust, from the repository root,
+# with the two binaries built and carried:
 #
 #   HOST       the host CLI        (default target/release/host)
 #   GPU_TESTS  the GPU test binary (default: the newest target/release/deps/gpu-*)
 #   OUT        where everything goes (default results/explore/small-route/out)
 #
 # Expected duration on one H200: about 1.5 to 2.5 minutes. Every `host`
-# process loads the embedded PTX and links it with the driver's JIT (a few
-# seconds each, 8 processes), the bench itself is well under a second of GPU
+# process loads the embedded PTX, which the driver compiles once and then
+# finds in its JIT cache, the bench itself is well under a second of GPU
 # time per process (8 sizes up to 16 MiB, 7 kernels, 3 + 20 launches each),
 # and the sum tests run the deterministic and correctly rounded sums on every
 # route (tens of seconds). Nothing here needs more than a few GiB.
