@@ -314,7 +314,7 @@ pub const BANDWIDTH: Sum = Sum {
     promise: Promise::Nothing,
     shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
     // One float4 per thread per trip; past the resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 4, fills_device: true },
+    grid: Grid { elements_per_thread: 4, fills_device: true, small_per_thread: 0 },
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
@@ -348,7 +348,14 @@ pub const DETERMINISTIC: Sum = Sum {
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
     // One chunk per eight warps (a block of 256 threads takes one chunk at a
     // time, a warp per batch): CHUNK / 256 floats per thread.
-    grid: Grid { elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32, fills_device: true },
+    // The small route: as many chunks as one round of its one block sums (a
+    // chunk per eight warps, a `Grid::SMALL_GRANULE`: four at 1024 threads),
+    // the kernel's one-round route, with its chunk sums in shared memory.
+    grid: Grid {
+        elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32,
+        fills_device: true,
+        small_per_thread: (deterministic::CHUNK / Grid::SMALL_GRANULE as usize) as u32,
+    },
     global_atomics: GlobalAtomics::None,
     // Every block of a multi-block launch meets once, at the barrier that
     // tells it whether it combines; the combining block two or three times
@@ -369,7 +376,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         // The last block's gathering (`atom.global.exch.b64`) is a function of
         // its own in the PTX, outside the entry's body; ptxas inlines it, so
         // the SASS promise names it.
-        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
+        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.red.or.pred", "cvt.rn.f32.f64"],
         // Not one `f32` addition: floats are added in `f64`, each addition
         // checked exact, or as integers.
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
@@ -384,7 +391,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     // Two float4s per thread, one trip's window: a thread whose floats all
     // arrive in its first loads waits for memory once. Past the
     // resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 8, fills_device: true },
+    // The small route: up to 16 floats (four quads, two trips) per thread of
+    // one block, which rounds its own exact sum with no atomic and no ticket.
+    grid: Grid { elements_per_thread: 8, fills_device: true, small_per_thread: 16 },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
@@ -421,6 +430,24 @@ mod tests {
         assert_eq!(DETERMINISTIC.grid.blocks(1 << 28, 1024, 132), 132);
         assert_eq!(DETERMINISTIC.grid.blocks(1, 1024, 528), 1);
         assert_eq!(WARP_SHUFFLE.grid.blocks(1 << 28, 256, 528), 1 << 20);
+    }
+
+    #[test]
+    fn the_small_routes_are_the_reproducible_sums_one_block() {
+        // The deterministic sum's one block sums every chunk in one round of
+        // its block mode (a chunk per eight warps) at every block the route
+        // can take, and the correctly rounded sum's threads add four quads.
+        for max_threads in [1024, 896, 768, 512, 256] {
+            let threads = DETERMINISTIC.grid.small_threads(max_threads) as usize;
+            assert_eq!(DETERMINISTIC.grid.small_max_n(max_threads), deterministic::CHUNK * threads / 256);
+            assert_eq!(CORRECTLY_ROUNDED.grid.small_max_n(max_threads), 16 * threads);
+        }
+        assert_eq!(DETERMINISTIC.grid.small_max_n(1024), 32_768);
+        assert_eq!(CORRECTLY_ROUNDED.grid.small_max_n(1024), 16_384);
+        for k in &KERNELS {
+            let reproducible = k.label == DETERMINISTIC.label || k.label == CORRECTLY_ROUNDED.label;
+            assert_eq!(k.grid.small_per_thread > 0, reproducible, "{}", k.label);
+        }
     }
 
     #[test]
