@@ -462,11 +462,6 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
         handoff,
         handoff + 1,
     ];
-    // Around the small route's reach on this device (four chunks, one round
-    // of a block of 1024, where the function launches with 1024 threads):
-    // its one block up to it, the asked grid past it.
-    let small = small_route_reach(gpu, kernel)?;
-    sizes.extend([small - CHUNK - 5, small - 1, small, small + 1, small + CHUNK]);
     for threads in BLOCKS {
         // As many chunks as the block has warps: on a grid of one block, the
         // size from which its warps sum whole chunks a warp each.
@@ -476,14 +471,8 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     for n in sizes {
         let values = input::inexact(n);
         let expected = deterministic_order(&values);
-        // With the small route and without it (the grids before it), where
-        // it could change the launch.
-        let routes: &[bool] = if n <= 2 * small { &[true, false] } else { &[true] };
-        for (sm_count, &small_route) in
-            [1, gpu.info.sm_count].into_iter().flat_map(|c| routes.iter().map(move |r| (c, r)))
-        {
-            let kernels =
-                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
+        for sm_count in [1, gpu.info.sm_count] {
+            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
             for offset in [0, 1] {
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
                 for threads in BLOCKS {
@@ -494,8 +483,7 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
                         wrong.push(format!(
-                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}, small route {small_route}: \
-                             {:?}, expected {expected}",
+                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}: {:?}, expected {expected}",
                             m.sums
                         ));
                     }

@@ -290,7 +290,8 @@ impl Grid {
     pub const SMALL_THREADS: u32 = 1024;
 
     /// The small route's block is a whole number of these: eight warps, the
-    /// warps the deterministic sum's block mode gives one chunk.
+    /// blocks the route was measured with. (The correctly rounded sum, the
+    /// one kernel with the route, needs only whole warps.)
     pub const SMALL_GRANULE: u32 = 8 * crate::WARP_SIZE;
 
     /// The small route's block for a function the device launches with at

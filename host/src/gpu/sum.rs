@@ -430,23 +430,24 @@ mod tests {
     }
 
     #[test]
-    fn small_inputs_of_the_reproducible_sums_take_one_block_the_function_launches() {
-        for kernel in [&sum::DETERMINISTIC, &sum::CORRECTLY_ROUNDED] {
-            let k = SumKernel::of(kernel);
-            // A build with room for 1024 threads, then one whose registers
-            // leave room for 896 (the driver's JIT can use more registers than
-            // `ptxas` here): the block and the threshold follow the function.
-            for (most, threads) in [(1024, 1024), (896, 768)] {
-                let n = kernel.grid.small_max_n(most);
-                assert_eq!(n, kernel.grid.small_per_thread as usize * threads as usize);
-                let c = k.config(n, block(256), 528, Some(most));
-                assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (1, threads, k.shared.bytes(threads, 0)));
-                let old = k.config(n, block(256), 528, None);
-                assert!(old.grid_dim.0 > 1 && old.block_dim.0 == 256);
-                let above = k.config(n + 1, block(256), 528, Some(most));
-                assert!(above.grid_dim.0 > 1 && above.block_dim.0 == 256);
-            }
+    fn small_inputs_of_the_correctly_rounded_sum_take_one_block_the_function_launches() {
+        let kernel = &sum::CORRECTLY_ROUNDED;
+        let k = SumKernel::of(kernel);
+        // A build with room for 1024 threads, then one whose registers leave
+        // room for 896 (the driver's JIT can use more registers than `ptxas`
+        // here): the block and the threshold follow the function.
+        for (most, threads) in [(1024, 1024), (896, 768)] {
+            let n = kernel.grid.small_max_n(most);
+            assert_eq!(n, kernel.grid.small_per_thread as usize * threads as usize);
+            let c = k.config(n, block(256), 528, Some(most));
+            assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (1, threads, k.shared.bytes(threads, 0)));
+            let old = k.config(n, block(256), 528, None);
+            assert!(old.grid_dim.0 > 1 && old.block_dim.0 == 256);
+            let above = k.config(n + 1, block(256), 528, Some(most));
+            assert!(above.grid_dim.0 > 1 && above.block_dim.0 == 256);
         }
+        let deterministic = SumKernel::of(&sum::DETERMINISTIC).config(32_768, block(256), 528, Some(1024));
+        assert_eq!((deterministic.grid_dim.0, deterministic.block_dim.0), (4, 256), "no small route");
         let bandwidth = SumKernel::of(&sum::BANDWIDTH).config(16384, block(256), 528, Some(1024));
         assert_eq!((bandwidth.grid_dim.0, bandwidth.block_dim.0), (16, 256), "no small route");
     }

@@ -242,10 +242,11 @@ mod tests {
     use crate::gpu::timing::Plan;
     use crate::sums::SweepRow;
 
-    /// A bench at block 256 of the deterministic sum at 16,384 (two blocks of
-    /// 256 on its grid) and 65,536 (past any small route), with `routes`.
+    /// A bench at block 256 of the correctly rounded sum at 8,192 (four
+    /// blocks of 256 on its grid) and 65,536 (past any small route), with
+    /// `routes`.
     fn report(routes: Option<Vec<SmallRoute>>) -> BenchReport {
-        let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
+        let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
         let row = |n: usize| BenchRow {
             sums: SweepRow {
                 n,
@@ -257,42 +258,42 @@ mod tests {
         };
         BenchReport {
             options: BenchOptions {
-                sizes: vec![16_384, 65_536],
+                sizes: vec![8_192, 65_536],
                 block: Block::new(256).unwrap(),
                 plan: Plan { warmup: 0, runs: 1, cold: false },
                 small_route: routes.as_ref().is_some_and(|r| !r.is_empty()),
             },
-            rows: vec![row(16_384), row(65_536)],
+            rows: vec![row(8_192), row(65_536)],
             small_routes: routes,
         }
     }
 
-    /// The block column of each deterministic launch in the CSV, by size.
+    /// The block column of each correctly rounded launch in the CSV, by size.
     fn csv_blocks(report: &BenchReport) -> Vec<(String, String)> {
         let csv = report.csv();
         let col = |name: &str| csv.header.iter().position(|&h| h == name).unwrap();
         let (n, block, kernel) = (col("n"), col("block"), col("kernel"));
-        csv.rows.iter().filter(|r| r[kernel] == "deterministic").map(|r| (r[n].clone(), r[block].clone())).collect()
+        csv.rows.iter().filter(|r| r[kernel] == "correctly rounded").map(|r| (r[n].clone(), r[block].clone())).collect()
     }
 
     #[test]
     fn the_rows_and_csv_say_the_block_the_small_route_launched() {
-        let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
+        let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
         // As if the driver's build launched at most 896 threads: one block
-        // of 768, three chunks.
-        let route = SmallRoute { kernel, threads: 768, max_n: 24_576 };
+        // of 768, 16 floats a thread.
+        let route = SmallRoute { kernel, threads: 768, max_n: 12_288 };
         let on = report(Some(vec![route]));
-        assert_eq!(small_route_at(&on, kernel, 16_384), Some(route));
+        assert_eq!(small_route_at(&on, kernel, 8_192), Some(route));
         assert_eq!(small_route_at(&on, kernel, 65_536), None, "past the route's reach");
-        assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 16_384), None);
+        assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 8_192), None);
         let text = bench(&on, None, Look::Plain);
-        assert!(text.contains("deterministic (one block of 768)"), "{text}");
-        assert!(text.contains("deterministic up to n = 24576 on 768 threads"), "{text}");
-        assert_eq!(csv_blocks(&on), [("16384".into(), "768".into()), ("65536".into(), "256".into())]);
+        assert!(text.contains("correctly rounded (one block of 768)"), "{text}");
+        assert!(text.contains("correctly rounded up to n = 12288 on 768 threads"), "{text}");
+        assert_eq!(csv_blocks(&on), [("8192".into(), "768".into()), ("65536".into(), "256".into())]);
 
         let off = report(Some(Vec::new()));
         assert!(bench(&off, None, Look::Plain).contains("Small route off"));
-        assert_eq!(csv_blocks(&off), [("16384".into(), "256".into()), ("65536".into(), "256".into())]);
+        assert_eq!(csv_blocks(&off), [("8192".into(), "256".into()), ("65536".into(), "256".into())]);
 
         // A record from before the route says nothing about it.
         let before = bench(&report(None), None, Look::Plain);

@@ -20,9 +20,9 @@ const GATHER: usize = 8;
 /// A whole segment of chunk sums in shared memory, zeros past the last chunk
 /// (the handoff route's gather writes it so): every quad is one aligned
 /// `ld.shared.v4.f32`, with no bound to test.
-pub(super) struct SharedSegment {
+struct SharedSegment {
     /// 16-byte aligned, in shared memory, [`SEGMENT`] floats.
-    pub(super) sums: *const f32,
+    sums: *const f32,
 }
 
 impl Quads<{ SEGMENT / 4 }> for SharedSegment {

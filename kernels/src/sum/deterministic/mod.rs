@@ -16,15 +16,14 @@ mod handoff;
 mod route;
 mod ticket;
 
-use layout::sum::deterministic::{CHUNK, Handoff, MAX_SEGMENTS, SEGMENT};
+use layout::sum::deterministic::{CHUNK, Handoff};
 #[cfg(doc)]
-use layout::sum::deterministic::{FULL, HANDOFF_CHUNKS};
+use layout::sum::deterministic::{FULL, HANDOFF_CHUNKS, SEGMENT};
 
 use self::addition_order::{BATCHES, lane_sum};
 use self::block_mode::{Round, one_chunk};
 use self::chunk_readers::FullChunk;
 use self::combine::combine;
-use self::handoff::SharedSegment;
 use self::route::{Route, Sink};
 use crate::{shared, thread, warp};
 
@@ -76,16 +75,10 @@ use crate::{shared, thread, warp};
 ///    With at most one chunk (`n <= CHUNK`, the kernel's first test), block
 ///    0 alone sums it in one such round and ends here: its lane 0 stores
 ///    `sum + 0.0` into `total`, the bits the combine below would give.
-/// 2. **The chunk sums meet in one block**, by one of four routes (a
-///    function of `n`, the block and the grid, the same for every block):
-///    - **One round** (one block whose one round of the block mode covers
-///      every chunk: at most `g` of them): lane 0s store the chunk sums in
-///      the second 4096 bytes of shared memory, the block zeroes the rest of
-///      that segment, and after one barrier warp 0 adds the segment as the
-///      handoff route does. No global write, no fence, no ticket and no
-///      second trip through L2.
-///    - **One block** (more chunks): lane 0s store `partials`, the block's
-///      barrier makes them visible to the block, and it combines them.
+/// 2. **The chunk sums meet in one block**, by one of three routes (a
+///    function of `n` and the grid, the same for every block):
+///    - **One block:** lane 0s store `partials`, the block's barrier makes
+///      them visible to the block, and it combines them.
 ///    - **Handoff** (up to [`HANDOFF_CHUNKS`] chunks): thread 0 of each
 ///      block takes a *start* ticket with `atom.global.inc.u32` (wrapping
 ///      to 0 at the last one) before any load, so its latency hides behind
@@ -151,9 +144,7 @@ pub unsafe fn sum_deterministic(
     // arithmetic lengthens it: the GPU has no integer divider, and a 64-bit
     // division is a far longer instruction sequence than a 32-bit one.
     let chunks = n.div_ceil(CHUNK) as u32;
-    // Chunks a block's round of the block mode sums (step 1, below).
-    let group = (warps_per_block / BATCHES as u32).max(1);
-    let route = Route::of(chunks, grid, group);
+    let route = Route::of(chunks, grid);
     // SAFETY: `handoff` points to a `Handoff` by the contract; these are
     // field addresses, not reads.
     let (ticket, slots) = unsafe { (&raw mut (*handoff).ticket, &raw mut (*handoff).slots as *mut u64) };
@@ -215,6 +206,7 @@ pub unsafe fn sum_deterministic(
     // round suffices: a warp that writes a buffer again, two rounds later,
     // has passed the barrier of the round between, which the warps that read
     // it reach only after their reads.
+    let group = (warps_per_block / BATCHES as u32).max(1);
     let units = group * BATCHES as u32;
     let batch_sums = shared::dynamic_shared::<f32>();
     // In 64 bits: a block number times `group` can pass 2^32 in a huge grid.
@@ -249,13 +241,6 @@ pub unsafe fn sum_deterministic(
     }
 
     // Step 2: the chunk sums meet in one block.
-    if route == Route::OneRound {
-        // SAFETY: the whole block is here, after its one round of the block
-        // mode, whose chunk sums went to the second 4096 bytes of shared
-        // memory (`Sink::deliver`).
-        unsafe { one_round(chunks, total, tid) };
-        return;
-    }
     // (An `if` chain, not a `match`: LLVM lowers the `match` to a jump
     // table, an indirect branch the route does not need.)
     if core::intrinsics::likely(route == Route::Handoff) {
@@ -283,38 +268,4 @@ pub unsafe fn sum_deterministic(
     // SAFETY: the whole block is here, and every chunk sum is visible to it
     // in `gathered`.
     unsafe { combine(gathered, chunks as usize, total, ticket) };
-}
-
-/// The one-round route's steps 2 and 3: a grid of one block whose one round
-/// of the block mode summed every chunk has left the chunk sums in the second
-/// 4096 bytes of shared memory. The rest of that segment is zeroed, the
-/// block's barrier makes the sums visible, and warp 0 adds the segment in the
-/// documented order; its sum plus `+0.0` is the result, as on the handoff
-/// route (one segment). Nothing goes through global memory but the result.
-///
-/// # Safety
-///
-/// The whole block calls it, after its one round; `chunks <= group <= 4`;
-/// `total` as in [`sum_deterministic`]'s contract.
-#[inline(always)]
-unsafe fn one_round(chunks: u32, total: *mut f32, tid: u32) {
-    let gathered = shared::dynamic_shared::<f32>().wrapping_add(MAX_SEGMENTS);
-    // The zeros after the chunk sums: no thread writes a chunk's own word.
-    let mut i = chunks + tid;
-    while i < SEGMENT as u32 {
-        // SAFETY: `i < SEGMENT`, inside the second 4096 bytes.
-        unsafe { gathered.add(i as usize).write(0.0) };
-        i += thread::block_dim_x();
-    }
-    // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
-    if tid < warp::WARP_SIZE {
-        // SAFETY: all of warp 0 is here; the segment is whole in shared
-        // memory (chunk sums, then zeros) and 16-byte aligned.
-        let sum = unsafe { lane_sum(&SharedSegment { sums: gathered }, tid) };
-        if tid == 0 {
-            // SAFETY: `total` is a global f32 by the contract; one writer.
-            unsafe { total.write(sum + 0.0) };
-        }
-    }
 }
