@@ -25,6 +25,72 @@ pub const HOPPER: &str = "results/anchors/cuda-litmus-hopper.csv";
 /// workspace root.
 pub const GH200: &str = "results/anchors/cuda-litmus-gh200.csv";
 
+/// cuda-litmus's coverage per GPU (`pldi26-output/results.csv`), relative to
+/// the workspace root.
+pub const COVERAGE: &str = "results/anchors/cuda-litmus-coverage.csv";
+
+/// How many of cuda-litmus's tests showed their weak outcome on one GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coverage {
+    /// The GPU, as the published file names it (`h100`).
+    pub gpu: String,
+    /// Every test binary.
+    pub tests: u64,
+    /// The tests whose weak outcome the model allows.
+    pub allowed: u64,
+    /// Of those, the ones that showed it on this GPU.
+    pub allowed_seen: u64,
+    /// The tests whose weak outcome the model forbids.
+    pub forbidden: u64,
+    /// Of those, the ones that showed it on this GPU.
+    pub forbidden_seen: u64,
+}
+
+/// Parses the coverage file's `text` (`file` names it in errors): a header,
+/// then one row per GPU, no quoted fields.
+pub fn parse_coverage(text: &str, file: &str) -> Result<Vec<Coverage>, Error> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let column =
+        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")));
+    let [gpu, tests, allowed, allowed_seen, forbidden, forbidden_seen] =
+        ["gpu", "tests", "allowed", "allowed_seen", "forbidden", "forbidden_seen"].map(column);
+    let (gpu, tests, allowed, allowed_seen, forbidden, forbidden_seen) =
+        (gpu?, tests?, allowed?, allowed_seen?, forbidden?, forbidden_seen?);
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let cells: Vec<&str> = line.split(',').collect();
+            let bad = |what: &str| Error(format!("{file}, row {}: {what}", i + 1));
+            let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
+            let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
+            let row = Coverage {
+                gpu: cell(gpu)?.to_owned(),
+                tests: int(tests)?,
+                allowed: int(allowed)?,
+                allowed_seen: int(allowed_seen)?,
+                forbidden: int(forbidden)?,
+                forbidden_seen: int(forbidden_seen)?,
+            };
+            if row.allowed + row.forbidden != row.tests
+                || row.allowed_seen > row.allowed
+                || row.forbidden_seen > row.forbidden
+            {
+                return Err(bad("counts that do not add up"));
+            }
+            Ok(row)
+        })
+        .collect()
+}
+
+/// Reads and parses [`COVERAGE`] under `root`.
+pub fn read_coverage(root: &Path) -> Result<Vec<Coverage>, Error> {
+    let path = root.join(COVERAGE);
+    let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+    parse_coverage(&text, COVERAGE)
+}
+
 /// One published row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Anchor {
@@ -351,5 +417,16 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
             |a: &[Anchor]| a.iter().map(|a| (a.test.clone(), a.variant.clone(), a.binary.clone())).collect::<Vec<_>>();
         assert_eq!(rows(&hopper), rows(&gh200));
         assert!(hopper.iter().chain(&gh200).all(|a| a.weak <= a.instances && a.environments > 0));
+    }
+
+    #[test]
+    fn the_coverage_file_parses_and_a_row_that_does_not_add_up_is_refused() {
+        let coverage = read_coverage(&crate::paths::workspace_root()).unwrap();
+        assert_eq!(coverage.iter().map(|c| c.gpu.as_str()).collect::<Vec<_>>(), ["a100", "h100", "gh200"]);
+        let text = "gpu,tests,allowed,allowed_seen,forbidden,forbidden_seen\nh100,10,8,3,2,0\n";
+        let row = &parse_coverage(text, COVERAGE).unwrap()[0];
+        assert_eq!((row.tests, row.allowed, row.allowed_seen, row.forbidden, row.forbidden_seen), (10, 8, 3, 2, 0));
+        let e = parse_coverage(&text.replace("h100,10", "h100,11"), COVERAGE).unwrap_err();
+        assert!(e.0.contains("row 1") && e.0.contains("do not add up"), "{}", e.0);
     }
 }
