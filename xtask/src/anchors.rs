@@ -49,46 +49,89 @@ pub struct Coverage {
 /// Parses the coverage file's `text` (`file` names it in errors): a header,
 /// then one row per GPU, no quoted fields.
 pub fn parse_coverage(text: &str, file: &str) -> Result<Vec<Coverage>, Error> {
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column =
-        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")));
-    let [gpu, tests, allowed, allowed_seen, forbidden, forbidden_seen] =
-        ["gpu", "tests", "allowed", "allowed_seen", "forbidden", "forbidden_seen"].map(column);
-    let (gpu, tests, allowed, allowed_seen, forbidden, forbidden_seen) =
-        (gpu?, tests?, allowed?, allowed_seen?, forbidden?, forbidden_seen?);
-    lines
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let cells: Vec<&str> = line.split(',').collect();
-            let bad = |what: &str| Error(format!("{file}, row {}: {what}", i + 1));
-            let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
-            let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
-            let row = Coverage {
-                gpu: cell(gpu)?.to_owned(),
-                tests: int(tests)?,
-                allowed: int(allowed)?,
-                allowed_seen: int(allowed_seen)?,
-                forbidden: int(forbidden)?,
-                forbidden_seen: int(forbidden_seen)?,
+    let names = ["gpu", "tests", "allowed", "allowed_seen", "forbidden", "forbidden_seen"];
+    rows(text, file, names)?
+        .iter()
+        .map(|row| {
+            let coverage = Coverage {
+                gpu: row.cells[0].to_owned(),
+                tests: row.int(1)?,
+                allowed: row.int(2)?,
+                allowed_seen: row.int(3)?,
+                forbidden: row.int(4)?,
+                forbidden_seen: row.int(5)?,
             };
-            if row.allowed + row.forbidden != row.tests
-                || row.allowed_seen > row.allowed
-                || row.forbidden_seen > row.forbidden
+            if coverage.allowed + coverage.forbidden != coverage.tests
+                || coverage.allowed_seen > coverage.allowed
+                || coverage.forbidden_seen > coverage.forbidden
             {
-                return Err(bad("counts that do not add up"));
+                return Err(row.bad("counts that do not add up"));
             }
-            Ok(row)
+            Ok(coverage)
         })
         .collect()
 }
 
 /// Reads and parses [`COVERAGE`] under `root`.
 pub fn read_coverage(root: &Path) -> Result<Vec<Coverage>, Error> {
-    let path = root.join(COVERAGE);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
-    parse_coverage(&text, COVERAGE)
+    parse_coverage(&read_text(root, COVERAGE)?, COVERAGE)
+}
+
+/// One row of a published file: the cells of the columns asked for, in
+/// that order.
+struct Row<'t, const N: usize> {
+    file: &'t str,
+    /// Its line, counted from the first after the header.
+    number: usize,
+    cells: [&'t str; N],
+}
+
+impl<const N: usize> Row<'_, N> {
+    /// An error naming the file, this row and `what` is wrong with it.
+    fn bad(&self, what: &str) -> Error {
+        Error(format!("{}, row {}: {what}", self.file, self.number))
+    }
+
+    /// Cell `k` as a count.
+    fn int(&self, k: usize) -> Result<u64, Error> {
+        self.cells[k].parse().map_err(|_| self.bad("a count that is not a whole number"))
+    }
+
+    /// Cell `k` as a rate.
+    fn real(&self, k: usize) -> Result<f64, Error> {
+        self.cells[k].parse().map_err(|_| self.bad("a rate that is not a number"))
+    }
+}
+
+/// The rows of a published file's `text` (`file` names it in errors): a
+/// header naming the columns, then one row per non-blank line, no quoted
+/// fields; of each row, the cells of the columns `names`, in that order.
+fn rows<'t, const N: usize>(text: &'t str, file: &'t str, names: [&str; N]) -> Result<Vec<Row<'t, N>>, Error> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let mut columns = [0; N];
+    for (column, name) in columns.iter_mut().zip(names) {
+        *column = header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")))?;
+    }
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let all: Vec<&str> = line.split(',').collect();
+            let mut row = Row { file, number: i + 1, cells: [""; N] };
+            if columns.iter().any(|&k| k >= all.len()) {
+                return Err(row.bad("too few cells"));
+            }
+            row.cells = columns.map(|k| all[k]);
+            Ok(row)
+        })
+        .collect()
+}
+
+/// The text of `file` under `root`.
+fn read_text(root: &Path, file: &str) -> Result<String, Error> {
+    let path = root.join(file);
+    std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))
 }
 
 /// One published row.
@@ -123,11 +166,7 @@ impl Anchor {
 /// then one row per anchor, no quoted fields. A row that names no lab kernel
 /// is an error.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column =
-        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")));
-    let [test, variant, binary, environments, instances, weak, per_million, per_second] = [
+    let names = [
         "test",
         "lab_variant",
         "cuda_litmus_binary",
@@ -136,32 +175,23 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
         "weak",
         "weak_per_million_max",
         "weak_per_second_max",
-    ]
-    .map(column);
-    let (test, variant, binary, environments) = (test?, variant?, binary?, environments?);
-    let (instances, weak, per_million, per_second) = (instances?, weak?, per_million?, per_second?);
-    lines
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let cells: Vec<&str> = line.split(',').collect();
-            let bad = |what: &str| Error(format!("{file}, row {}: {what}", i + 1));
-            let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
-            let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
-            let real = |k: usize| cell(k)?.parse::<f64>().map_err(|_| bad("a rate that is not a number"));
+    ];
+    rows(text, file, names)?
+        .iter()
+        .map(|row| {
             let anchor = Anchor {
-                test: cell(test)?.to_owned(),
-                variant: cell(variant)?.to_owned(),
-                binary: cell(binary)?.to_owned(),
-                environments: int(environments)?,
-                instances: int(instances)?,
-                weak: int(weak)?,
-                best_per_million: real(per_million)?,
-                best_per_second: real(per_second)?,
+                test: row.cells[0].to_owned(),
+                variant: row.cells[1].to_owned(),
+                binary: row.cells[2].to_owned(),
+                environments: row.int(3)?,
+                instances: row.int(4)?,
+                weak: row.int(5)?,
+                best_per_million: row.real(6)?,
+                best_per_second: row.real(7)?,
             };
             let symbol = format!("litmus_{}", anchor.kernel());
             if !layout::litmus::KERNELS.iter().any(|k| k.entry.symbol == symbol) {
-                return Err(bad(&format!("no lab kernel {symbol}")));
+                return Err(row.bad(&format!("no lab kernel {symbol}")));
             }
             Ok(anchor)
         })
@@ -171,9 +201,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
 /// Reads and parses the anchors file `file` ([`HOPPER`] or [`GH200`]) under
 /// `root`.
 pub fn read(root: &Path, file: &str) -> Result<Vec<Anchor>, Error> {
-    let path = root.join(file);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
-    parse(&text, file)
+    parse(&read_text(root, file)?, file)
 }
 
 /// One litmus record of a results directory: the step that wrote it and
