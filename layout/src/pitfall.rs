@@ -444,8 +444,8 @@ pub const RECORD_TRIES: u32 = 64;
 /// How long the sequence lock's writer pauses after each update, in
 /// nanoseconds. A sequence lock is for records read far more often than
 /// written: against a writer that never pauses, every attempt of a reader
-/// overlaps a write (on the H200 every read between the first update and the
-/// last was abandoned), and the fix would be tested on no read at all.
+/// can overlap a write, every read be abandoned, and the fix be tested on no
+/// read at all.
 pub const SEQLOCK_PAUSE_NS: u64 = 4_000;
 
 /// What a record kernel adds into `out`, by index: reads that saw the two

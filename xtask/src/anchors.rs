@@ -25,6 +25,115 @@ pub const HOPPER: &str = "results/anchors/cuda-litmus-hopper.csv";
 /// workspace root.
 pub const GH200: &str = "results/anchors/cuda-litmus-gh200.csv";
 
+/// cuda-litmus's coverage per GPU (`pldi26-output/results.csv`), relative to
+/// the workspace root.
+pub const COVERAGE: &str = "results/anchors/cuda-litmus-coverage.csv";
+
+/// How many of cuda-litmus's tests showed their weak outcome on one GPU.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coverage {
+    /// The GPU, as the published file names it (`h100`).
+    pub gpu: String,
+    /// Every test binary.
+    pub tests: u64,
+    /// The tests whose weak outcome the model allows.
+    pub allowed: u64,
+    /// Of those, the ones that showed it on this GPU.
+    pub allowed_seen: u64,
+    /// The tests whose weak outcome the model forbids.
+    pub forbidden: u64,
+    /// Of those, the ones that showed it on this GPU.
+    pub forbidden_seen: u64,
+}
+
+/// Parses the coverage file's `text` (`file` names it in errors): a header,
+/// then one row per GPU, no quoted fields.
+pub fn parse_coverage(text: &str, file: &str) -> Result<Vec<Coverage>, Error> {
+    let names = ["gpu", "tests", "allowed", "allowed_seen", "forbidden", "forbidden_seen"];
+    rows(text, file, names)?
+        .iter()
+        .map(|row| {
+            let coverage = Coverage {
+                gpu: row.cells[0].to_owned(),
+                tests: row.int(1)?,
+                allowed: row.int(2)?,
+                allowed_seen: row.int(3)?,
+                forbidden: row.int(4)?,
+                forbidden_seen: row.int(5)?,
+            };
+            if coverage.allowed + coverage.forbidden != coverage.tests
+                || coverage.allowed_seen > coverage.allowed
+                || coverage.forbidden_seen > coverage.forbidden
+            {
+                return Err(row.bad("counts that do not add up"));
+            }
+            Ok(coverage)
+        })
+        .collect()
+}
+
+/// Reads and parses [`COVERAGE`] under `root`.
+pub fn read_coverage(root: &Path) -> Result<Vec<Coverage>, Error> {
+    parse_coverage(&read_text(root, COVERAGE)?, COVERAGE)
+}
+
+/// One row of a published file: the cells of the columns asked for, in
+/// that order.
+struct Row<'t, const N: usize> {
+    file: &'t str,
+    /// Its line, counted from the first after the header.
+    number: usize,
+    cells: [&'t str; N],
+}
+
+impl<const N: usize> Row<'_, N> {
+    /// An error naming the file, this row and `what` is wrong with it.
+    fn bad(&self, what: &str) -> Error {
+        Error(format!("{}, row {}: {what}", self.file, self.number))
+    }
+
+    /// Cell `k` as a count.
+    fn int(&self, k: usize) -> Result<u64, Error> {
+        self.cells[k].parse().map_err(|_| self.bad("a count that is not a whole number"))
+    }
+
+    /// Cell `k` as a rate.
+    fn real(&self, k: usize) -> Result<f64, Error> {
+        self.cells[k].parse().map_err(|_| self.bad("a rate that is not a number"))
+    }
+}
+
+/// The rows of a published file's `text` (`file` names it in errors): a
+/// header naming the columns, then one row per non-blank line, no quoted
+/// fields; of each row, the cells of the columns `names`, in that order.
+fn rows<'t, const N: usize>(text: &'t str, file: &'t str, names: [&str; N]) -> Result<Vec<Row<'t, N>>, Error> {
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
+    let mut columns = [0; N];
+    for (column, name) in columns.iter_mut().zip(names) {
+        *column = header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")))?;
+    }
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let all: Vec<&str> = line.split(',').collect();
+            let mut row = Row { file, number: i + 1, cells: [""; N] };
+            if columns.iter().any(|&k| k >= all.len()) {
+                return Err(row.bad("too few cells"));
+            }
+            row.cells = columns.map(|k| all[k]);
+            Ok(row)
+        })
+        .collect()
+}
+
+/// The text of `file` under `root`.
+fn read_text(root: &Path, file: &str) -> Result<String, Error> {
+    let path = root.join(file);
+    std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))
+}
+
 /// One published row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Anchor {
@@ -57,11 +166,7 @@ impl Anchor {
 /// then one row per anchor, no quoted fields. A row that names no lab kernel
 /// is an error.
 pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
-    let column =
-        |name: &str| header.iter().position(|h| *h == name).ok_or_else(|| Error(format!("{file}: no column `{name}`")));
-    let [test, variant, binary, environments, instances, weak, per_million, per_second] = [
+    let names = [
         "test",
         "lab_variant",
         "cuda_litmus_binary",
@@ -70,32 +175,23 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
         "weak",
         "weak_per_million_max",
         "weak_per_second_max",
-    ]
-    .map(column);
-    let (test, variant, binary, environments) = (test?, variant?, binary?, environments?);
-    let (instances, weak, per_million, per_second) = (instances?, weak?, per_million?, per_second?);
-    lines
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, line)| {
-            let cells: Vec<&str> = line.split(',').collect();
-            let bad = |what: &str| Error(format!("{file}, row {}: {what}", i + 1));
-            let cell = |k: usize| cells.get(k).copied().ok_or_else(|| bad("too few cells"));
-            let int = |k: usize| cell(k)?.parse::<u64>().map_err(|_| bad("a count that is not a whole number"));
-            let real = |k: usize| cell(k)?.parse::<f64>().map_err(|_| bad("a rate that is not a number"));
+    ];
+    rows(text, file, names)?
+        .iter()
+        .map(|row| {
             let anchor = Anchor {
-                test: cell(test)?.to_owned(),
-                variant: cell(variant)?.to_owned(),
-                binary: cell(binary)?.to_owned(),
-                environments: int(environments)?,
-                instances: int(instances)?,
-                weak: int(weak)?,
-                best_per_million: real(per_million)?,
-                best_per_second: real(per_second)?,
+                test: row.cells[0].to_owned(),
+                variant: row.cells[1].to_owned(),
+                binary: row.cells[2].to_owned(),
+                environments: row.int(3)?,
+                instances: row.int(4)?,
+                weak: row.int(5)?,
+                best_per_million: row.real(6)?,
+                best_per_second: row.real(7)?,
             };
             let symbol = format!("litmus_{}", anchor.kernel());
             if !layout::litmus::KERNELS.iter().any(|k| k.entry.symbol == symbol) {
-                return Err(bad(&format!("no lab kernel {symbol}")));
+                return Err(row.bad(&format!("no lab kernel {symbol}")));
             }
             Ok(anchor)
         })
@@ -105,9 +201,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<Anchor>, Error> {
 /// Reads and parses the anchors file `file` ([`HOPPER`] or [`GH200`]) under
 /// `root`.
 pub fn read(root: &Path, file: &str) -> Result<Vec<Anchor>, Error> {
-    let path = root.join(file);
-    let text = std::fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
-    parse(&text, file)
+    parse(&read_text(root, file)?, file)
 }
 
 /// One litmus record of a results directory: the step that wrote it and
@@ -351,5 +445,16 @@ wrc,relaxed-gpu,wrc-TB_0_1_2-SCOPE_DEVICE-NO_FENCE-RELAXED,97,1000000,500,1.0,80
             |a: &[Anchor]| a.iter().map(|a| (a.test.clone(), a.variant.clone(), a.binary.clone())).collect::<Vec<_>>();
         assert_eq!(rows(&hopper), rows(&gh200));
         assert!(hopper.iter().chain(&gh200).all(|a| a.weak <= a.instances && a.environments > 0));
+    }
+
+    #[test]
+    fn the_coverage_file_parses_and_a_row_that_does_not_add_up_is_refused() {
+        let coverage = read_coverage(&crate::paths::workspace_root()).unwrap();
+        assert_eq!(coverage.iter().map(|c| c.gpu.as_str()).collect::<Vec<_>>(), ["a100", "h100", "gh200"]);
+        let text = "gpu,tests,allowed,allowed_seen,forbidden,forbidden_seen\nh100,10,8,3,2,0\n";
+        let row = &parse_coverage(text, COVERAGE).unwrap()[0];
+        assert_eq!((row.tests, row.allowed, row.allowed_seen, row.forbidden, row.forbidden_seen), (10, 8, 3, 2, 0));
+        let e = parse_coverage(&text.replace("h100,10", "h100,11"), COVERAGE).unwrap_err();
+        assert!(e.0.contains("row 1") && e.0.contains("do not add up"), "{}", e.0);
     }
 }

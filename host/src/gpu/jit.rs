@@ -7,11 +7,10 @@
 //! is reported with `ptxas`'s own line (`line 4; fatal : Parsing error …`).
 //!
 //! The driver's JIT linker (`cuLinkCreate` … `cuLinkComplete`) is not used:
-//! on the H200 (driver 580.159.04) it compiles PTX as relocatable code,
-//! which is `ptxas -c`'s machine code and not the code `cuModuleLoadData`
-//! runs (`sum_correctly_rounded` in 85 registers against 64, so no longer
-//! launchable in blocks of 1,024 threads); `results/explore/jit-sass` has
-//! the comparison. The GPU tests read the machine code that runs from the
+//! it compiles PTX as relocatable code, `ptxas -c`'s machine code, which is
+//! not the code `cuModuleLoadData` runs and can take more registers than a
+//! block of 1,024 threads allows (`results/explore/jit-sass` has the
+//! comparison). The GPU tests read the machine code that runs from the
 //! driver's JIT cache instead.
 
 use std::ffi::{CString, c_void};

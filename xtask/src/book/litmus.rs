@@ -19,6 +19,7 @@ use std::path::Path;
 use lab_records::host::{LitmusRow, Record, Results};
 
 use crate::Error;
+use crate::anchors::Coverage;
 
 /// One row the chapter argues from: test, variant, placement, and what the
 /// row shows (the table's last column).
@@ -117,9 +118,10 @@ pub fn headline(results: &Path) -> Result<Option<String>, Error> {
 }
 
 /// The chapter's coverage paragraph and table from the default run of
-/// `results`, or `None` when it has no `litmus.json`.
-pub fn coverage(results: &Path) -> Result<Option<String>, Error> {
-    Ok(read_runs(results)?.map(|runs| coverage_text(&runs[0].1)))
+/// `results`, beside cuda-litmus's published coverage, or `None` when it
+/// has no `litmus.json`.
+pub fn coverage(results: &Path, published: &[Coverage]) -> Result<Option<String>, Error> {
+    Ok(read_runs(results)?.map(|runs| coverage_text(&runs[0].1, published)))
 }
 
 /// The appendix's table of every allowed row the default run never showed
@@ -187,8 +189,8 @@ fn instances(n: u64) -> String {
 }
 
 /// The coverage paragraph and the per-test table of `rows` (the default
-/// run's).
-fn coverage_text(rows: &[LitmusRow]) -> String {
+/// run's), with `published`'s figures after the lab's.
+fn coverage_text(rows: &[LitmusRow], published: &[Coverage]) -> String {
     let (allowed, unseen) = allowed_and_unseen(rows);
     let mut placements: Vec<&str> = Vec::new();
     for u in &unseen {
@@ -202,6 +204,9 @@ fn coverage_text(rows: &[LitmusRow]) -> String {
         allowed - unseen.len(),
         unseen.len()
     );
+    if let Some(sentence) = published_coverage(published) {
+        out = out.replacen(" The other", &format!(" {sentence} The lab's other"), 1);
+    }
     out += "| test |";
     for p in &placements {
         out += &format!(" not seen, {p} |");
@@ -224,6 +229,35 @@ fn coverage_text(rows: &[LitmusRow]) -> String {
     out += &sass_sentence(&unseen);
     out += "\n";
     out
+}
+
+/// cuda-litmus's coverage in one sentence, GPU by GPU, or `None` without
+/// the file's rows: its tests are generated, so it has many more, and the
+/// sentence says so.
+fn published_coverage(published: &[Coverage]) -> Option<String> {
+    let first = published.first()?;
+    let name = |gpu: &str| match gpu {
+        "a100" => "an A100".to_owned(),
+        "h100" => "an H100".to_owned(),
+        "gh200" => "a GH200".to_owned(),
+        other => other.to_uppercase(),
+    };
+    let mut per_gpu: Vec<String> =
+        published.iter().map(|c| format!("{} on {}", c.allowed_seen, name(&c.gpu))).collect();
+    per_gpu[0] = format!("{} of its {} allowed tests on {}", first.allowed_seen, first.allowed, name(&first.gpu));
+    let last = per_gpu.pop()?;
+    let gpus = if per_gpu.is_empty() { last } else { format!("{} and {last}", per_gpu.join(", ")) };
+    let forbidden_seen: u64 = published.iter().map(|c| c.forbidden_seen).sum();
+    let forbidden = if forbidden_seen == 0 {
+        format!("and in none of its {} forbidden ones on any", first.forbidden)
+    } else {
+        format!("and {forbidden_seen} times in all among its {} forbidden ones", first.forbidden)
+    };
+    Some(format!(
+        "For scale, cuda-litmus, whose {} generated tests vary scopes and thread placements far more, saw the weak \
+         outcome in {gpus} ({forbidden}).",
+        first.tests
+    ))
 }
 
 /// What the lab knows of `unseen`'s machine code: the SASS test holds every
@@ -395,12 +429,29 @@ mod tests {
             LitmusRow { sequential: true, ..one("sb_weak", "intra-block", true, 0, 1_000_000) },
             one("cowr_weak", "inter-block", true, 0, 6_000_000),
         ];
-        let text = coverage_text(&rows);
+        let text = coverage_text(&rows, &[]);
         assert!(
             text.starts_with("In the default run, **1 of the 5** rows whose weak outcome the model allows"),
             "{text}"
         );
         assert!(text.contains("The other 4,"), "{text}");
+        let published = ["a100", "gh200"].map(|gpu| Coverage {
+            gpu: gpu.to_owned(),
+            tests: 10,
+            allowed: 8,
+            allowed_seen: if gpu == "a100" { 5 } else { 3 },
+            forbidden: 2,
+            forbidden_seen: 0,
+        });
+        let with = coverage_text(&rows, &published);
+        assert!(
+            with.contains(
+                "showed it. For scale, cuda-litmus, whose 10 generated tests vary scopes and thread placements far \
+                 more, saw the weak outcome in 5 of its 8 allowed tests on an A100 and 3 on a GH200 (and in none of \
+                 its 2 forbidden ones on any). The lab's other 4,"
+            ),
+            "{with}"
+        );
         assert!(
             text.contains("| MP | `relaxed-gpu` `weak` | `rel-acq-cta` | 1.00e6 | < 3.00 |"),
             "the fewest instances and so the largest bound: {text}"
@@ -433,7 +484,7 @@ mod tests {
         let (test, kernel) = test_of(&gone).unwrap();
         assert_eq!((test, kernel.is_none()), (layout::litmus::Test::Mp, true));
         assert_eq!(variant_of(&gone, test), "relaxed-warp");
-        let text = coverage_text(&[gone]);
+        let text = coverage_text(&[gone], &[]);
         assert!(text.contains("accesses of 0 rows of these") && text.contains("of 1 row are no longer"), "{text}");
     }
 

@@ -277,11 +277,13 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
             None => Made::Missing(format!("{results} has no litmus.json")),
         },
-        "litmus-coverage.md" => match litmus::coverage(s.results)? {
-            // As the headline: its variant lists wrap, the names in them do not.
-            Some(text) => Made::Text(format!("<div class=\"headline\">\n\n{text}\n</div>\n")),
-            None => Made::Missing(format!("{results} has no litmus.json")),
-        },
+        "litmus-coverage.md" => {
+            match litmus::coverage(s.results, &crate::anchors::read_coverage(&crate::paths::workspace_root())?)? {
+                // As the headline: its variant lists wrap, the names in them do not.
+                Some(text) => Made::Text(format!("<div class=\"headline\">\n\n{text}\n</div>\n")),
+                None => Made::Missing(format!("{results} has no litmus.json")),
+            }
+        }
         "litmus-unseen.md" => match litmus::unseen(s.results)? {
             // Not split to fit: one table of every such row reads better,
             // and its last column of run names wraps in a headline block.

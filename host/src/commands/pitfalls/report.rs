@@ -90,7 +90,7 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record([
         "version",
-        "",
+        "role",
         "condition",
         "went wrong",
         "out of",
