@@ -532,9 +532,10 @@ fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> Result<(), 
 }
 
 /// The largest input `kernel`'s small route takes on this device, whose one
-/// block is the most threads the driver's build of the function launches
-/// with (up to 1024, in whole granules of eight warps); printed, so a run
-/// says the block its small-route launches had.
+/// block there is the most threads the driver's build of the function
+/// launches with (up to 1024, in whole granules of eight warps; a smaller
+/// input takes fewer granules); printed, so a run says the largest block its
+/// small-route launches had.
 fn small_route_reach(gpu: &Gpu, kernel: SumKernel) -> Result<usize, String> {
     let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
     let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
@@ -542,7 +543,7 @@ fn small_route_reach(gpu: &Gpu, kernel: SumKernel) -> Result<usize, String> {
         format!("  {}: no small route: its build launches with at most {most} threads a block", kernel.symbol())
     })?;
     println!(
-        "  {}: the small route takes n <= {} on one block of {} threads (the function launches with at most {most})",
+        "  {}: the small route takes n <= {} on one block of at most {} threads (the function launches with at most {most})",
         kernel.symbol(),
         route.max_n,
         route.threads
@@ -562,7 +563,8 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
     // The small route's reach on this device and around it.
     let small = small_route_reach(gpu, kernel)?;
-    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
+    // 4,097 and 8,193 are the first sizes of the route's blocks of 512 and 768.
+    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 8193, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
         for spread in input::Spread::ALL {
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
         }

@@ -78,15 +78,17 @@ enum ScratchBuffers {
     Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
 
-/// A kernel's small route on this device: the one block it launches and the
-/// largest input that takes it ([`Grid::small_threads`](layout::Grid::small_threads)
+/// A kernel's small route on this device: the largest one block it launches
+/// and the largest input that takes it ([`Grid::small_threads`](layout::Grid::small_threads)
 /// of the function's most threads a block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SmallRoute {
     /// Which kernel.
     pub kernel: SumKernel,
-    /// Threads of the one block: 1024, or fewer where the registers of the
-    /// driver's build of the function leave room for fewer.
+    /// Threads of the largest one block, at [`Self::max_n`]: 1024, or fewer
+    /// where the registers of the driver's build of the function leave room
+    /// for fewer. A smaller input takes a smaller block
+    /// ([`Grid::small_block`](layout::Grid::small_block)).
     pub threads: u32,
     /// The largest `n` that takes the route.
     pub max_n: usize,
@@ -441,6 +443,10 @@ mod tests {
             assert_eq!(n, kernel.grid.small_per_thread as usize * threads as usize);
             let c = k.config(n, block(256), 528, Some(most));
             assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (1, threads, k.shared.bytes(threads, 0)));
+            // A quarter of the reach, 4,096 floats or fewer: one granule of
+            // eight warps gives each thread no more than its share.
+            let quarter = k.config(n / 4, block(256), 528, Some(most));
+            assert_eq!((quarter.grid_dim.0, quarter.block_dim.0), (1, layout::Grid::SMALL_GRANULE));
             let old = k.config(n, block(256), 528, None);
             assert!(old.grid_dim.0 > 1 && old.block_dim.0 == 256);
             let above = k.config(n + 1, block(256), 528, Some(most));

@@ -39,7 +39,7 @@ impl Report for BenchReport {
             }
             for m in &row.sums.measurements {
                 // The block each launch had: the small route's where it took it.
-                let block = small_route_at(self, m.kernel, n).map_or(block, |route| route.threads);
+                let block = small_route_at(self, m.kernel, n).unwrap_or(block);
                 rows.extend(launches("bench", block, n, "sparse exact input", m, Some(row.sums.reference)));
             }
         }
@@ -140,7 +140,7 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
             let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
             let sums = if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") };
             let label = match small_route_at(report, m.kernel, n) {
-                Some(route) => format!("{} (one block of {})", m.kernel.label, route.threads),
+                Some(threads) => format!("{} (one block of {threads})", m.kernel.label),
                 None => m.kernel.label.to_owned(),
             };
             push(
@@ -186,16 +186,16 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
     )
 }
 
-/// The small route `kernel` took at `n` in `report`, if it took one: `n`
-/// within the route's reach where the asked block would have needed more than
-/// one block.
-fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<SmallRoute> {
-    let route = *report.small_routes.as_ref()?.iter().find(|r| r.kernel == kernel)?;
+/// The threads of the one block `kernel` launched at `n` in `report`, if it
+/// took its small route there: `n` within the route's reach where the asked
+/// block would have needed more than one block.
+fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<u32> {
+    let route = report.small_routes.as_ref()?.iter().find(|r| r.kernel == kernel)?;
     let threads = report.options.block.threads();
     // `u32::MAX` resident blocks: only whether the asked grid is one block
     // matters here, and a cap at the resident blocks never makes it one.
-    let (blocks, _) = kernel.grid.shape(n, threads, u32::MAX, Some(route.threads));
-    (blocks == 1 && kernel.grid.blocks(n, threads, u32::MAX) > 1).then_some(route)
+    let (blocks, small) = kernel.grid.shape(n, threads, u32::MAX, Some(route.threads));
+    (blocks == 1 && kernel.grid.blocks(n, threads, u32::MAX) > 1).then_some(small)
 }
 
 /// The sentence that says which sizes took the small route and on what
@@ -208,14 +208,16 @@ fn small_route_line(routes: Option<&[SmallRoute]>) -> String {
         Some(routes) => {
             let each: Vec<String> = routes
                 .iter()
-                .map(|r| format!("{} up to n = {} on {} threads", r.kernel.label, r.max_n, r.threads))
+                .map(|r| format!("{} up to n = {} on at most {} threads", r.kernel.label, r.max_n, r.threads))
                 .collect();
             format!(
                 "Small route: where the asked block would need more than one, one block (rows marked \"one block of\"):\n\
                  {}.\n\
-                 The block is {} threads, or fewer where the driver's build of a kernel launches with fewer;\n\
-                 {env}=off gives the grids before it.\n",
+                 The block is the fewest {}-thread granules that give each thread at most {} floats, up to {} threads\n\
+                 or the most the driver's build of the kernel launches with; {env}=off gives the grids before it.\n",
                 each.join("; "),
+                layout::Grid::SMALL_GRANULE,
+                layout::sum::CORRECTLY_ROUNDED.grid.small_per_thread,
                 layout::Grid::SMALL_THREADS
             )
         }
@@ -283,13 +285,13 @@ mod tests {
         // of 768, 16 floats a thread.
         let route = SmallRoute { kernel, threads: 768, max_n: 12_288 };
         let on = report(Some(vec![route]));
-        assert_eq!(small_route_at(&on, kernel, 8_192), Some(route));
+        assert_eq!(small_route_at(&on, kernel, 8_192), Some(512), "the fewest granules: 16 floats a thread");
         assert_eq!(small_route_at(&on, kernel, 65_536), None, "past the route's reach");
         assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 8_192), None);
         let text = bench(&on, None, Look::Plain);
-        assert!(text.contains("correctly rounded (one block of 768)"), "{text}");
-        assert!(text.contains("correctly rounded up to n = 12288 on 768 threads"), "{text}");
-        assert_eq!(csv_blocks(&on), [("8192".into(), "768".into()), ("65536".into(), "256".into())]);
+        assert!(text.contains("correctly rounded (one block of 512)"), "{text}");
+        assert!(text.contains("correctly rounded up to n = 12288 on at most 768 threads"), "{text}");
+        assert_eq!(csv_blocks(&on), [("8192".into(), "512".into()), ("65536".into(), "256".into())]);
 
         let off = report(Some(Vec::new()));
         assert!(bench(&off, None, Look::Plain).contains("Small route off"));
