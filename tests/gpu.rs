@@ -102,6 +102,10 @@ fn cases() -> Vec<Case> {
         ));
     }
     cases.push((
+        "sum_small_routes_launch_blocks_their_functions_take".to_owned(),
+        Box::new(sum_small_routes_launch_blocks_their_functions_take),
+    ));
+    cases.push((
         "correctly_rounded_sum_of_nan_and_infinities".to_owned(),
         Box::new(correctly_rounded_sum_of_nan_and_infinities),
     ));
@@ -490,6 +494,63 @@ fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), Strin
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
+/// Every sum kernel's most threads a block on this device, printed (the
+/// driver compiles the PTX itself, and its build may need more registers
+/// than `ptxas`'s); each small route's block within it, and a launch of each
+/// at its reach, asked at block 32 so the asked grid is many blocks, giving
+/// the exact sum. A block of more threads than the function takes fails to
+/// launch (`CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`), which a small route of a
+/// fixed 1024 threads once did.
+fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_small_route(true);
+    let mut wrong = Vec::new();
+    for kernel in SumKernel::all() {
+        let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
+        let registers = kernels.registers(kernel).map_err(|e| e.to_string())?;
+        println!("  {}: {registers} registers a thread, at most {most} threads a block", kernel.symbol());
+        if kernel.grid.small_per_thread == 0 {
+            continue;
+        }
+        let Some(route) = kernels.small_route_of(kernel) else {
+            wrong.push(format!("  {}: no small route at {most} threads a block", kernel.symbol()));
+            continue;
+        };
+        if route.threads > most || route.threads != kernel.grid.small_threads(most) {
+            wrong.push(format!("  {}: a block of {} threads for a function of {most}", kernel.symbol(), route.threads));
+        }
+        let values = input::sparse_exact(route.max_n);
+        let expected = exact::sum(&values);
+        let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+        let block = Block::new(32).map_err(|e| e.to_string())?;
+        let plan = Plan { warmup: 1, runs: 1, cold: false };
+        let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+        if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
+            wrong.push(format!("  {} at n = {}: {:?}, expected {expected}", kernel.symbol(), route.max_n, m.sums));
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// The largest input `kernel`'s small route takes on this device, whose one
+/// block there is the most threads the driver's build of the function
+/// launches with (up to 1024, in whole granules of eight warps; a smaller
+/// input takes fewer granules); printed, so a run says the largest block its
+/// small-route launches had.
+fn small_route_reach(gpu: &Gpu, kernel: SumKernel) -> Result<usize, String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
+    let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
+    let route = kernels.small_route_of(kernel).ok_or_else(|| {
+        format!("  {}: no small route: its build launches with at most {most} threads a block", kernel.symbol())
+    })?;
+    println!(
+        "  {}: the small route takes n <= {} on one block of at most {} threads (the function launches with at most {most})",
+        kernel.symbol(),
+        route.max_n,
+        route.threads
+    );
+    Ok(route.max_n)
+}
+
 /// The correctly rounded kernel against the CPU's exact sum, bit for bit, on
 /// every generated spread and on random finite bit patterns (every exponent,
 /// both signs, subnormals: the kind of array a user might bring), at sizes
@@ -500,7 +561,10 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
     let block = Block::new(threads).map_err(|e| e.to_string())?;
     let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
-    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 65_537, 1_000_003, (1 << 22) + 3] {
+    // The small route's reach on this device and around it.
+    let small = small_route_reach(gpu, kernel)?;
+    // 4,097 and 8,193 are the first sizes of the route's blocks of 512 and 768.
+    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 8193, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
         for spread in input::Spread::ALL {
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
         }
@@ -513,21 +577,47 @@ fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) -> Result<(),
     // warp's (then the block's) f64 butterfly cannot be exact and the limbs
     // must take over. On a grid of an even number of warps a thread's later
     // quads keep the parity of its first; on any grid the sum must be exact.
+    // At 2^16 on many blocks, and at the small route's limit on its one
+    // block, which must then leave its own rounding for the limbs.
     for (what, period) in [("lanes", 4), ("warps", 4 * 32)] {
-        let values = (0..1 << 16).map(|i| if (i / period) % 2 == 0 { 2f32.powi(40) } else { 3.0 * 2f32.powi(-40) });
-        arrays.push((format!("{what} 2^80 apart"), values.collect()));
+        for len in [1 << 16, small] {
+            let values = (0..len).map(|i| if (i / period) % 2 == 0 { 2f32.powi(40) } else { 3.0 * 2f32.powi(-40) });
+            arrays.push((format!("{what} 2^80 apart, n = {len}"), values.collect()));
+        }
+    }
+    // Sums past the largest float, exact in `f64`: the one-block route's
+    // rounding of its `f64` sum must overflow where the limbs' does, a tie
+    // at the top (the largest float plus half its last place) included.
+    let half_ulp_of_max = 2f32.powi(103);
+    for (what, values) in [
+        ("two largest floats", vec![f32::MAX, f32::MAX]),
+        ("largest float and half its last place", vec![f32::MAX, half_ulp_of_max]),
+        ("largest float and just under half its last place", vec![f32::MAX, half_ulp_of_max, -1.0]),
+        ("largest float and half its last place, negated", vec![-f32::MAX, -half_ulp_of_max]),
+        ("negative zeros", vec![-0.0; 4099]),
+        ("smallest subnormals", vec![f32::from_bits(1); 5003]),
+    ] {
+        arrays.push((what.to_owned(), values));
     }
     let mut wrong = Vec::new();
     for (name, values) in &arrays {
         let expected = exact::sum(values);
-        for (sm_count, offset) in [(gpu.info.sm_count, 0), (1, 1), (2 * gpu.info.sm_count, 3)] {
-            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+        // The small route on for every grid, and off on the device's (the
+        // grids before it), where it could change the launch.
+        let mut grids = vec![(gpu.info.sm_count, 0, true), (1, 1, true), (2 * gpu.info.sm_count, 3, true)];
+        if values.len() <= 2 * small {
+            grids.push((gpu.info.sm_count, 0, false));
+        }
+        for (sm_count, offset, small_route) in grids {
+            let kernels =
+                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
             let device_input = kernels.upload_at(values, offset).map_err(|e| e.to_string())?;
             let plan = Plan { warmup: 2, runs: 0, cold: false };
             for found in kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums {
                 if found.to_bits() != expected.to_bits() {
                     wrong.push(format!(
-                        "  {name}, {sm_count} SMs, offset {offset}: expected {expected:e} ({:#010x}), found {found:e} ({:#010x})",
+                        "  {name}, {sm_count} SMs, offset {offset}, small route {small_route}: \
+                         expected {expected:e} ({:#010x}), found {found:e} ({:#010x})",
                         expected.to_bits(),
                         found.to_bits()
                     ));
@@ -561,6 +651,10 @@ fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(), String> 
     with("one +inf", 99_999, f32::INFINITY, 100_003)?;
     with("one -inf in the tail", 100_002, f32::NEG_INFINITY, 100_003)?;
     with("the largest float beside small ones", 0, f32::MAX, 3)?;
+    // On the small route's one block, whose own rounding must step aside.
+    let small = small_route_reach(gpu, kernel)?;
+    with("one NaN, one block", 7, f32::NAN, small)?;
+    with("one -inf, one block", small - 1, f32::NEG_INFINITY, small)?;
     let mut values = vec![f32::MAX; 1000];
     values.push(f32::NEG_INFINITY);
     values.push(f32::INFINITY);

@@ -271,11 +271,78 @@ pub struct Grid {
     /// once (the driver's occupancy figure): a grid-stride kernel loops over
     /// the rest instead of launching blocks that would wait for a free SM.
     pub fills_device: bool,
+    /// The small route: elements per thread of its one block (0: none). An
+    /// input that one block of [`Grid::small_threads`] covers at this many
+    /// elements a thread goes to that one block, whatever block was asked
+    /// for, so that the kernel's one block holds every partial result and
+    /// needs no ticket, no cross-block fence and no second trip through L2.
+    /// Kernels whose result does not depend on the block (the reproducible
+    /// sums) are the only ones that may set it.
+    pub small_per_thread: u32,
 }
 
 impl Grid {
     /// One thread per element, as many blocks as that takes.
-    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false };
+    pub const ONE_PER_ELEMENT: Grid = Grid { elements_per_thread: 1, fills_device: false, small_per_thread: 0 };
+
+    /// The most threads the small route's one block has: the largest block
+    /// CUDA allows.
+    pub const SMALL_THREADS: u32 = 1024;
+
+    /// The small route's block is a whole number of these: eight warps.
+    pub const SMALL_GRANULE: u32 = 8 * crate::WARP_SIZE;
+
+    /// The largest block the small route launches for a function the device
+    /// launches with at most `max_threads` threads a block (the driver's
+    /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`, which the registers its
+    /// build uses decide): [`Grid::SMALL_THREADS`], or as many whole
+    /// [`Grid::SMALL_GRANULE`]s as fit under `max_threads`. 0, no small
+    /// route, for a grid without one or a function that cannot take one
+    /// granule.
+    pub const fn small_threads(self, max_threads: u32) -> u32 {
+        if self.small_per_thread == 0 {
+            return 0;
+        }
+        let most = if max_threads < Self::SMALL_THREADS { max_threads } else { Self::SMALL_THREADS };
+        most - most % Self::SMALL_GRANULE
+    }
+
+    /// The largest input the small route takes, for a function launched with
+    /// at most `max_threads` threads a block: what its largest block covers
+    /// at [`Grid::small_per_thread`] elements a thread (0: no small route).
+    pub const fn small_max_n(self, max_threads: u32) -> usize {
+        self.small_per_thread as usize * self.small_threads(max_threads) as usize
+    }
+
+    /// The small route's block for `n` elements: the fewest whole
+    /// [`Grid::SMALL_GRANULE`]s that give no thread more than
+    /// [`Grid::small_per_thread`] elements. Fewer threads, each with more
+    /// elements, finish sooner while every thread's loads still go out at
+    /// once: measured on the H200, a block of 256 over 4,096 floats beat one
+    /// of 1,024 (`results/explore/small-route`). Only meaningful for `n` up
+    /// to [`Grid::small_max_n`].
+    pub const fn small_block(self, n: usize) -> u32 {
+        let granule = Self::SMALL_GRANULE as usize;
+        let threads = n.div_ceil(self.small_per_thread as usize).div_ceil(granule) * granule;
+        (if threads == 0 { granule } else { threads }) as u32
+    }
+
+    /// The launch shape for `n` elements asked at blocks of `threads`:
+    /// `(blocks, threads)`. `small_route` is `None` with the route off, and
+    /// otherwise the most threads a block the device launches the function
+    /// with. On the small route (`n` at most [`Grid::small_max_n`] and the
+    /// asked block would need more than one) one block of
+    /// [`Grid::small_block`]; else [`Grid::blocks`] of `threads`.
+    pub const fn shape(self, n: usize, threads: u32, resident: u32, small_route: Option<u32>) -> (usize, u32) {
+        let blocks = self.blocks(n, threads, resident);
+        if let Some(max_threads) = small_route {
+            let most = self.small_threads(max_threads);
+            if most > 0 && n <= self.small_max_n(max_threads) && blocks > 1 {
+                return (1, self.small_block(n));
+            }
+        }
+        (blocks, threads)
+    }
 
     /// Blocks of `threads` for `n` elements, given that `resident` blocks fit
     /// on the device at once (read only when [`Grid::fills_device`]). Never 0.
@@ -316,10 +383,43 @@ mod tests {
     fn a_grid_covers_the_work_and_a_device_filling_grid_stops_at_the_resident_blocks() {
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1000, 256, 0), 4);
         assert_eq!(Grid::ONE_PER_ELEMENT.blocks(1 << 28, 256, 528), 1 << 20);
-        let quads = Grid { elements_per_thread: 4, fills_device: true };
+        let quads = Grid { elements_per_thread: 4, fills_device: true, small_per_thread: 0 };
         assert_eq!(quads.blocks(1 << 28, 256, 528), 528);
         assert_eq!(quads.blocks(4096, 256, 528), 4);
         assert_eq!(quads.blocks(1, 256, 528), 1, "never an empty grid");
+        assert_eq!(quads.shape(4096, 256, 528, Some(1024)), (4, 256), "no small route on this grid");
+    }
+
+    #[test]
+    fn the_small_route_takes_one_block_that_the_function_can_launch() {
+        let grid = Grid { elements_per_thread: 4, fills_device: true, small_per_thread: 16 };
+        // A build that takes the full block: one block up to 16 * 1024, of
+        // the fewest 256-thread granules that give each thread 16 or fewer.
+        assert_eq!(grid.small_max_n(1024), 16384);
+        assert_eq!(grid.shape(16384, 256, 528, Some(1024)), (1, Grid::SMALL_THREADS));
+        assert_eq!(grid.shape(4096, 256, 528, Some(1024)), (1, 256));
+        assert_eq!(grid.shape(4097, 256, 528, Some(1024)), (1, 512));
+        assert_eq!(grid.shape(8192, 64, 528, Some(1024)), (1, 512), "whatever block was asked");
+        assert_eq!(grid.shape(12288, 256, 528, Some(1024)), (1, 768));
+        assert_eq!(grid.shape(16384, 256, 528, None), (16, 256), "route off: the asked grid");
+        assert_eq!(grid.shape(16385, 256, 528, Some(1024)), (17, 256));
+        assert_eq!(grid.shape(1024, 256, 528, Some(1024)), (1, 256), "already one block: the asked block");
+        assert_eq!(grid.small_block(1), 256);
+        // A build whose registers leave room for 896 threads a block (72
+        // registers a thread): whole granules under it, and the reach
+        // follows the block, so the route never asks what cannot launch.
+        assert_eq!(grid.small_threads(896), 768);
+        assert_eq!(grid.small_max_n(896), 16 * 768);
+        assert_eq!(grid.shape(16 * 768, 256, 528, Some(896)), (1, 768));
+        assert_eq!(grid.shape(16 * 768 + 1, 256, 528, Some(896)), (13, 256));
+        assert_eq!(grid.shape(16384, 256, 528, Some(896)), (16, 256));
+        // A limit past CUDA's block is still at most one block of 1024.
+        assert_eq!(grid.small_threads(u32::MAX), Grid::SMALL_THREADS);
+        // A function that cannot take one granule has no small route.
+        assert_eq!(grid.small_threads(255), 0);
+        assert_eq!(grid.small_max_n(255), 0);
+        assert_eq!(grid.shape(4096, 256, 528, Some(255)), (4, 256));
+        assert_eq!(grid.shape(1, 256, 528, Some(255)), (1, 256));
     }
 
     #[test]

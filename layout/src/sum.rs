@@ -314,7 +314,7 @@ pub const BANDWIDTH: Sum = Sum {
     promise: Promise::Nothing,
     shared: SharedBytes::PerWarp(size_of::<f32>() as u32),
     // One float4 per thread per trip; past the resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 4, fills_device: true },
+    grid: Grid { elements_per_thread: 4, fills_device: true, small_per_thread: 0 },
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
@@ -347,8 +347,14 @@ pub const DETERMINISTIC: Sum = Sum {
     promise: Promise::Reproducible,
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
     // One chunk per eight warps (a block of 256 threads takes one chunk at a
-    // time, a warp per batch): CHUNK / 256 floats per thread.
-    grid: Grid { elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32, fills_device: true },
+    // time, a warp per batch): CHUNK / 256 floats per thread. No small
+    // route: measured on the H200, one block of 1024 over up to four chunks
+    // was slower than the asked grid (`results/explore/small-route`).
+    grid: Grid {
+        elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32,
+        fills_device: true,
+        small_per_thread: 0,
+    },
     global_atomics: GlobalAtomics::None,
     // Every block of a multi-block launch meets once, at the barrier that
     // tells it whether it combines; the combining block two or three times
@@ -369,7 +375,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         // The last block's gathering (`atom.global.exch.b64`) is a function of
         // its own in the PTX, outside the entry's body; ptxas inlines it, so
         // the SASS promise names it.
-        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.sync"],
+        &["ld.global.nc.v4.f32", "red.global.add.u64", "fence.acq_rel.gpu", "bar.red.or.pred", "cvt.rn.f32.f64"],
         // Not one `f32` addition: floats are added in `f64`, each addition
         // checked exact, or as integers.
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
@@ -384,7 +390,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     // Two float4s per thread, one trip's window: a thread whose floats all
     // arrive in its first loads waits for memory once. Past the
     // resident blocks, threads loop.
-    grid: Grid { elements_per_thread: 8, fills_device: true },
+    // The small route: up to 16 floats (four quads, two trips) per thread of
+    // one block, which rounds its own exact sum with no atomic and no ticket.
+    grid: Grid { elements_per_thread: 8, fills_device: true, small_per_thread: 16 },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
@@ -421,6 +429,20 @@ mod tests {
         assert_eq!(DETERMINISTIC.grid.blocks(1 << 28, 1024, 132), 132);
         assert_eq!(DETERMINISTIC.grid.blocks(1, 1024, 528), 1);
         assert_eq!(WARP_SHUFFLE.grid.blocks(1 << 28, 256, 528), 1 << 20);
+    }
+
+    #[test]
+    fn the_small_route_is_the_correctly_rounded_sums_one_block() {
+        // Its threads add up to four quads each, at every block the route
+        // can take.
+        for max_threads in [1024, 896, 768, 512, 256] {
+            let threads = CORRECTLY_ROUNDED.grid.small_threads(max_threads) as usize;
+            assert_eq!(CORRECTLY_ROUNDED.grid.small_max_n(max_threads), 16 * threads);
+        }
+        assert_eq!(CORRECTLY_ROUNDED.grid.small_max_n(1024), 16_384);
+        for k in &KERNELS {
+            assert_eq!(k.grid.small_per_thread > 0, k.label == CORRECTLY_ROUNDED.label, "{}", k.label);
+        }
     }
 
     #[test]

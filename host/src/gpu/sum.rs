@@ -27,10 +27,13 @@ impl Kernel<Sum> {
 
     /// The launch configuration over `n` elements at `block`, given that
     /// `resident` blocks fit on the device at once (read only by kernels whose
-    /// grid fills the device).
-    pub fn config(self, n: usize, block: Block, resident: u32) -> LaunchConfig {
-        let threads = block.threads();
-        let blocks = self.grid.blocks(n, threads, resident);
+    /// grid fills the device). `small_route` is `None` with the small route
+    /// off, and otherwise the most threads a block the device launches the
+    /// function with: a kernel whose grid has a small route launches one
+    /// block of no more than that for a small `n`
+    /// ([`Grid::shape`](layout::Grid::shape)).
+    pub fn config(self, n: usize, block: Block, resident: u32, small_route: Option<u32>) -> LaunchConfig {
+        let (blocks, threads) = self.grid.shape(n, block.threads(), resident, small_route);
         LaunchConfig {
             grid_dim: (u32::try_from(blocks).expect("the CLI bounds n so the grid fits in u32"), 1, 1),
             block_dim: (threads, 1, 1),
@@ -75,6 +78,22 @@ enum ScratchBuffers {
     Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
 
+/// A kernel's small route on this device: the largest one block it launches
+/// and the largest input that takes it ([`Grid::small_threads`](layout::Grid::small_threads)
+/// of the function's most threads a block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SmallRoute {
+    /// Which kernel.
+    pub kernel: SumKernel,
+    /// Threads of the largest one block, at [`Self::max_n`]: 1024, or fewer
+    /// where the registers of the driver's build of the function leave room
+    /// for fewer. A smaller input takes a smaller block
+    /// ([`Grid::small_block`](layout::Grid::small_block)).
+    pub threads: u32,
+    /// The largest `n` that takes the route.
+    pub max_n: usize,
+}
+
 /// Dynamic shared memory a kernel may use without asking: 48 KiB. Beyond it
 /// the function must opt in, up to the device's limit.
 const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
@@ -99,16 +118,46 @@ pub struct SumKernels<'gpu> {
     /// (nvcc's build of the page's three); asking for another is an error
     /// then, not at load.
     functions: Vec<Result<CudaFunction, LabError>>,
+    /// The most threads a block each function launches with, in registry
+    /// order (0 where the function did not load): the driver's
+    /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`, which the registers of its
+    /// build decide. The driver compiles the PTX itself, and its build may
+    /// use more registers than `ptxas` reports here: a launch of more
+    /// threads fails with `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`.
+    max_threads: Vec<u32>,
     sm_count: u32,
+    /// Whether small inputs take their kernel's small route
+    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)): on unless the environment
+    /// sets [`SMALL_ROUTE_ENV`] to `off`, which gives the earlier grids, so
+    /// one binary can time both.
+    small_route: bool,
+}
+
+/// The environment variable that turns the small route off (`off`), for
+/// timing the grids before it against it.
+pub const SMALL_ROUTE_ENV: &str = "LAB_SMALL_ROUTE";
+
+/// Whether the environment leaves the small route on.
+pub fn small_route_from_env() -> bool {
+    std::env::var(SMALL_ROUTE_ENV).map_or(true, |v| v != "off")
 }
 
 impl<'gpu> SumKernels<'gpu> {
-    /// Looks every sum kernel up in the GPU's module. A kernel whose shared
-    /// memory at the largest block passes 48 KiB opts in to that much.
+    /// Looks every sum kernel up in the GPU's module and asks the driver the
+    /// most threads a block each launches with. A kernel whose shared memory
+    /// at the largest block passes 48 KiB opts in to that much.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
         let functions: Vec<_> = SumKernel::all().map(|k| gpu.function(k.symbol())).collect();
+        let mut max_threads = Vec::with_capacity(functions.len());
         for (kernel, function) in SumKernel::all().zip(&functions) {
-            let Ok(function) = function else { continue };
+            let Ok(function) = function else {
+                max_threads.push(0);
+                continue;
+            };
+            let threads = function
+                .max_threads_per_block()
+                .doing(|| format!("asking the most threads a block of {}", kernel.symbol()))?;
+            max_threads.push(u32::try_from(threads).unwrap_or(0));
             let most = kernel.shared.bytes(Block::MAX, 0);
             if most > DEFAULT_SHARED_LIMIT {
                 function
@@ -119,7 +168,7 @@ impl<'gpu> SumKernels<'gpu> {
                     .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
             }
         }
-        Ok(SumKernels { gpu, functions, sm_count: gpu.info.sm_count })
+        Ok(SumKernels { gpu, functions, max_threads, sm_count: gpu.info.sm_count, small_route: small_route_from_env() })
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -128,6 +177,72 @@ impl<'gpu> SumKernels<'gpu> {
     pub fn with_sm_count(mut self, sm_count: u32) -> Self {
         self.sm_count = sm_count.max(1);
         self
+    }
+
+    /// Turns the small route on or off, whatever the environment says: the
+    /// tests run every route on both sides of its threshold.
+    pub fn with_small_route(mut self, on: bool) -> Self {
+        self.small_route = on;
+        self
+    }
+
+    /// Whether small inputs take their kernel's small route.
+    pub fn small_route(&self) -> bool {
+        self.small_route
+    }
+
+    /// The most threads a block the device launches `kernel` with (the
+    /// driver's build of it decides), or the error of loading it.
+    pub fn max_threads(&self, kernel: SumKernel) -> Result<u32, LabError> {
+        self.function(kernel)?;
+        Ok(self.max_threads[kernel.index()])
+    }
+
+    /// The registers a thread of `kernel` uses in the driver's build of it
+    /// (`CU_FUNC_ATTRIBUTE_NUM_REGS`), which may differ from `ptxas`'s of the
+    /// same PTX on another machine.
+    pub fn registers(&self, kernel: SumKernel) -> Result<u32, LabError> {
+        let regs =
+            self.function(kernel)?.num_regs().doing(|| format!("asking the registers of {}", kernel.symbol()))?;
+        Ok(u32::try_from(regs).unwrap_or(0))
+    }
+
+    /// `kernel`'s small route on this device, whether the route is on or
+    /// off: `None` for a kernel without one, one the module lacks, or one
+    /// whose build cannot launch a block of
+    /// [`Grid::SMALL_GRANULE`](layout::Grid::SMALL_GRANULE).
+    pub fn small_route_of(&self, kernel: SumKernel) -> Option<SmallRoute> {
+        let most = self.max_threads(kernel).ok()?;
+        let threads = kernel.grid.small_threads(most);
+        (threads > 0).then(|| SmallRoute { kernel, threads, max_n: kernel.grid.small_max_n(most) })
+    }
+
+    /// The small routes launches take: every kernel's
+    /// ([`Self::small_route_of`]) with the route on, none with it off.
+    pub fn small_routes(&self) -> Vec<SmallRoute> {
+        if !self.small_route {
+            return Vec::new();
+        }
+        SumKernel::all().filter_map(|k| self.small_route_of(k)).collect()
+    }
+
+    /// The launch configuration of `kernel` over `n` elements asked at
+    /// `block`: its registry entry's grid, with the small route when it is
+    /// on, never a block of more threads than the device launches the
+    /// function with. An asked block past that is refused in one line.
+    pub fn config(&self, kernel: SumKernel, n: usize, block: Block) -> Result<LaunchConfig, LabError> {
+        let most = self.max_threads(kernel)?;
+        if block.threads() > most {
+            return Err(LabError::Unrunnable(format!(
+                "{} launches with at most {most} threads a block on this device (the registers of the \
+                 driver's build of it), not {}",
+                kernel.symbol(),
+                block.threads()
+            )));
+        }
+        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?, self.small_route.then_some(most));
+        debug_assert!(config.block_dim.0 <= most, "the small route's block fits the function");
+        Ok(config)
     }
 
     /// Copies `values` to the device.
@@ -172,7 +287,7 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
-        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?);
+        let config = self.config(kernel, n, block)?;
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
             self.launch(kernel, input, &mut total, config, &mut scratch)
@@ -198,7 +313,7 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;
-        let config = kernel.config(input.len(), block, self.resident_blocks(kernel, block)?);
+        let config = self.config(kernel, input.len(), block)?;
         for _ in 0..launches {
             self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
         }
@@ -289,8 +404,9 @@ impl<'gpu> SumKernels<'gpu> {
         // zeroed `Handoff` the kernel leaves zero, or a zeroed
         // `Superaccumulator` it leaves zero. `input` holds `n <= max_n`
         // floats and `total` one; `config` comes from the registry's grid and
-        // shared-memory rules, which are the kernel's `# Launch` contract, and
-        // `load` allowed the shared bytes past 48 KiB.
+        // shared-memory rules, which are the kernel's `# Launch` contract, at
+        // a block the function launches with (`Self::config`), and `load`
+        // allowed the shared bytes past 48 KiB.
         unsafe { args.launch(config) }
             .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))
     }
@@ -307,12 +423,39 @@ mod tests {
 
     #[test]
     fn configs_follow_the_registry() {
-        let c = SumKernel::of(&sum::TREE_ATOMIC).config(1000, block(256), 132);
+        let c = SumKernel::of(&sum::TREE_ATOMIC).config(1000, block(256), 132, Some(1024));
         assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (4, 256, 1024));
         let big = 1 << 28;
-        assert_eq!(SumKernel::of(&sum::BANDWIDTH).config(big, block(256), 528).grid_dim.0, 528);
-        assert_eq!(SumKernel::of(&sum::DETERMINISTIC).config(big, block(1024), 132).grid_dim.0, 132);
-        assert_eq!(SumKernel::of(&sum::WARP_SHUFFLE).config(big, block(256), 528).grid_dim.0, 1 << 20);
+        assert_eq!(SumKernel::of(&sum::BANDWIDTH).config(big, block(256), 528, Some(1024)).grid_dim.0, 528);
+        assert_eq!(SumKernel::of(&sum::DETERMINISTIC).config(big, block(1024), 132, Some(1024)).grid_dim.0, 132);
+        assert_eq!(SumKernel::of(&sum::WARP_SHUFFLE).config(big, block(256), 528, Some(1024)).grid_dim.0, 1 << 20);
+    }
+
+    #[test]
+    fn small_inputs_of_the_correctly_rounded_sum_take_one_block_the_function_launches() {
+        let kernel = &sum::CORRECTLY_ROUNDED;
+        let k = SumKernel::of(kernel);
+        // A build with room for 1024 threads, then one whose registers leave
+        // room for 896 (the driver's JIT can use more registers than `ptxas`
+        // here): the block and the threshold follow the function.
+        for (most, threads) in [(1024, 1024), (896, 768)] {
+            let n = kernel.grid.small_max_n(most);
+            assert_eq!(n, kernel.grid.small_per_thread as usize * threads as usize);
+            let c = k.config(n, block(256), 528, Some(most));
+            assert_eq!((c.grid_dim.0, c.block_dim.0, c.shared_mem_bytes), (1, threads, k.shared.bytes(threads, 0)));
+            // A quarter of the reach, 4,096 floats or fewer: one granule of
+            // eight warps gives each thread no more than its share.
+            let quarter = k.config(n / 4, block(256), 528, Some(most));
+            assert_eq!((quarter.grid_dim.0, quarter.block_dim.0), (1, layout::Grid::SMALL_GRANULE));
+            let old = k.config(n, block(256), 528, None);
+            assert!(old.grid_dim.0 > 1 && old.block_dim.0 == 256);
+            let above = k.config(n + 1, block(256), 528, Some(most));
+            assert!(above.grid_dim.0 > 1 && above.block_dim.0 == 256);
+        }
+        let deterministic = SumKernel::of(&sum::DETERMINISTIC).config(32_768, block(256), 528, Some(1024));
+        assert_eq!((deterministic.grid_dim.0, deterministic.block_dim.0), (4, 256), "no small route");
+        let bandwidth = SumKernel::of(&sum::BANDWIDTH).config(16384, block(256), 528, Some(1024));
+        assert_eq!((bandwidth.grid_dim.0, bandwidth.block_dim.0), (16, 256), "no small route");
     }
 
     #[test]

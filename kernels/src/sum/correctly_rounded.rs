@@ -66,7 +66,13 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 ///    sum on its own. Infinities and NaNs are OR-ed into the `specials`
 ///    word. Integer atomics commute: the global limbs hold the same value
 ///    whatever order the blocks arrive in.
-/// 4. **Once, in the last block.** Each lane that added fences
+/// 4. **One block alone.** In a grid of one block, if no thread added to the
+///    global limbs or saw an infinity or NaN (the block's barrier ORs that,
+///    `bar.red.or`) and warp 0's butterfly was exact, `block_sum` is the
+///    exact sum: thread 0 rounds it once (`cvt.rn.f32.f64`, the rounding
+///    [`exact::round`] does) and stores it. No atomic, no fence, no ticket,
+///    no trip through L2 after the loads. Otherwise step 5.
+/// 5. **Once, in the last block.** Each lane that added fences
 ///    (`fence.acq_rel.gpu`) before the block's barrier (or, in warp 0, before
 ///    a `bar.warp.sync`), and thread 0 takes a ticket, as in
 ///    [`sum_deterministic`](super::sum_deterministic). The thread that draws
@@ -224,8 +230,11 @@ pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize
         // writes it, and warp 0 reads it only after the barrier.
         unsafe { slots.add(warp_index as usize * warp::WARP_SIZE as usize).write(warp_sum) };
     }
+    // The barrier also tells the block whether any of its threads added to
+    // the global accumulator: a grid of one block that added nothing may
+    // round its own sum (below).
     // SAFETY: reached by every thread of the block.
-    unsafe { thread::sync_threads() };
+    let block_added = unsafe { thread::sync_threads_or(added) };
     if warp_index != 0 {
         return;
     }
@@ -241,7 +250,23 @@ pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize
     let mut added = false;
     // SAFETY: the whole of warp 0 is here; a full-mask vote, so every lane
     // takes the same branch.
-    if !unsafe { warp::any_sync(!lane_exact) } {
+    let block_exact = !unsafe { warp::any_sync(!lane_exact) };
+    if block_exact && !block_added && thread::grid_dim_x() == 1 {
+        // The one-block route: no thread touched the global accumulator, no
+        // special was seen, and every addition from the floats to
+        // `block_sum` was proved exact, so `block_sum` is the exact sum, and
+        // `cvt.rn.f32.f64` rounds it once, ties to even, as `exact::round`
+        // does (to an infinity past the largest float, to `+0.0` for a zero
+        // sum: the running sums start at `+0.0`). No fence, no atomic, no
+        // ticket; the accumulator stays zero.
+        if lane == 0 {
+            // SAFETY: `total` is one writable global `f32` by the contract;
+            // this thread is its one writer.
+            unsafe { total.write(block_sum as f32) };
+        }
+        return;
+    }
+    if block_exact {
         if lane == 0 {
             // SAFETY: forwarded from the contract.
             added = unsafe { add_f64(acc, block_sum) };

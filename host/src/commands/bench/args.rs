@@ -47,6 +47,7 @@ impl From<&BenchArgs> for BenchOptions {
             sizes: args.sizes.clone(),
             block: args.block,
             plan: Plan { warmup: args.timing.warmup as usize, runs: args.timing.runs as usize, cold: args.cold },
+            small_route: crate::gpu::sum::small_route_from_env(),
         }
     }
 }

@@ -9,7 +9,7 @@ pub use args::BenchArgs;
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
 use crate::gpu::launch::Block;
-use crate::gpu::sum::SumKernels;
+use crate::gpu::sum::{SmallRoute, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::progress::Progress;
 use crate::sums::{Mismatch, SweepRow, kernels_at};
@@ -28,6 +28,11 @@ pub struct BenchOptions {
     pub block: Block,
     /// Warm-ups, runs, cold or warm L2.
     pub plan: Plan,
+    /// Whether small inputs took their kernel's small route (one block);
+    /// off only when `LAB_SMALL_ROUTE=off` asked for the grids before it.
+    /// Records written before the route lack it, and read as off.
+    #[serde(default)]
+    pub small_route: bool,
 }
 
 /// One size: the yardsticks and every kernel's measurement.
@@ -48,6 +53,11 @@ pub struct BenchReport {
     pub options: BenchOptions,
     /// One row per size.
     pub rows: Vec<BenchRow>,
+    /// The small routes the launches took, each with the block this device
+    /// launched (none with the route off). `None` in a record written before
+    /// the route existed, which says nothing about it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub small_routes: Option<Vec<SmallRoute>>,
 }
 
 impl BenchReport {
@@ -97,5 +107,5 @@ pub fn run(
         rows.push(BenchRow { sums: SweepRow { n, reference, measurements }, copy_ms, empty_ms });
     }
     progress.finish();
-    Ok(BenchReport { options: options.clone(), rows })
+    Ok(BenchReport { options: options.clone(), rows, small_routes: Some(kernels.small_routes()) })
 }

@@ -6,6 +6,7 @@ use tabled::builder::Builder;
 
 use super::BenchReport;
 use crate::gpu::DeviceInfo;
+use crate::gpu::sum::{SmallRoute, SumKernel};
 use crate::report::INPUT_BYTES_PER_ELEMENT;
 use crate::report::csv::{HEADER, Row, launches};
 use crate::report::plot::{Lines, Series, input_gb_per_s};
@@ -37,6 +38,8 @@ impl Report for BenchReport {
                 }
             }
             for m in &row.sums.measurements {
+                // The block each launch had: the small route's where it took it.
+                let block = small_route_at(self, m.kernel, n).unwrap_or(block);
                 rows.extend(launches("bench", block, n, "sparse exact input", m, Some(row.sums.reference)));
             }
         }
@@ -136,8 +139,12 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
             let gbs = stats::gb_per_s(input_bytes, ms(&m.times_ms));
             let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
             let sums = if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") };
+            let label = match small_route_at(report, m.kernel, n) {
+                Some(threads) => format!("{} (one block of {threads})", m.kernel.label),
+                None => m.kernel.label.to_owned(),
+            };
             push(
-                m.kernel.label,
+                &label,
                 &m.times_ms,
                 format!("{gbs:.1}"),
                 format!("{:.1}", 100.0 * gbs / copy_gbs),
@@ -167,15 +174,54 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
          Input: every 64th element is 0, 1, 2, 3 in turn (every 256th at 2^30, 512th at 2^31), the rest 0,\n\
          so every partial sum is an integer below 2^24 and every sum is compared with == to the Kahan\n\
          reference. GB/s counts input bytes; the copy counts bytes read plus written. Kernels with one\n\
-         global atomic per element (the page's naive kernel) are left out above 2^{}.\n{}{table}\n{}",
+         global atomic per element (the page's naive kernel) are left out above 2^{}.\n{}{}{table}\n{}",
         o.block,
         o.plan.runs,
         o.plan.warmup,
         layout::baseline::HOLD_NS / 1000,
         PER_ELEMENT_ATOMICS_MAX_N.trailing_zeros(),
         limit_line(peak_gb_per_s),
+        small_route_line(report.small_routes.as_deref()),
         check_sentence(&check)
     )
+}
+
+/// The threads of the one block `kernel` launched at `n` in `report`, if it
+/// took its small route there: `n` within the route's reach where the asked
+/// block would have needed more than one block.
+fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<u32> {
+    let route = report.small_routes.as_ref()?.iter().find(|r| r.kernel == kernel)?;
+    let threads = report.options.block.threads();
+    // `u32::MAX` resident blocks: only whether the asked grid is one block
+    // matters here, and a cap at the resident blocks never makes it one.
+    let (blocks, small) = kernel.grid.shape(n, threads, u32::MAX, Some(route.threads));
+    (blocks == 1 && kernel.grid.blocks(n, threads, u32::MAX) > 1).then_some(small)
+}
+
+/// The sentence that says which sizes took the small route and on what
+/// block, or that it was off; nothing for a record from before the route.
+fn small_route_line(routes: Option<&[SmallRoute]>) -> String {
+    let env = crate::gpu::sum::SMALL_ROUTE_ENV;
+    match routes {
+        None => String::new(),
+        Some([]) => format!("Small route off ({env}=off, or no function launches a block of its size here).\n"),
+        Some(routes) => {
+            let each: Vec<String> = routes
+                .iter()
+                .map(|r| format!("{} up to n = {} on at most {} threads", r.kernel.label, r.max_n, r.threads))
+                .collect();
+            format!(
+                "Small route: where the asked block would need more than one, one block (rows marked \"one block of\"):\n\
+                 {}.\n\
+                 The block is the fewest {}-thread granules that give each thread at most {} floats, up to {} threads\n\
+                 or the most the driver's build of the kernel launches with; {env}=off gives the grids before it.\n",
+                each.join("; "),
+                layout::Grid::SMALL_GRANULE,
+                layout::sum::CORRECTLY_ROUNDED.grid.small_per_thread,
+                layout::Grid::SMALL_THREADS
+            )
+        }
+    }
 }
 
 /// The sentence that says where the limit column comes from, if it is there.
@@ -186,5 +232,73 @@ fn limit_line(peak_gb_per_s: Option<f64>) -> String {
              memory clock and bus width (two transfers a clock); % of limit is limit / median.\n"
         ),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::commands::bench::{BenchOptions, BenchRow};
+    use crate::gpu::launch::Block;
+    use crate::gpu::sum::SumMeasurement;
+    use crate::gpu::timing::Plan;
+    use crate::sums::SweepRow;
+
+    /// A bench at block 256 of the correctly rounded sum at 8,192 (four
+    /// blocks of 256 on its grid) and 65,536 (past any small route), with
+    /// `routes`.
+    fn report(routes: Option<Vec<SmallRoute>>) -> BenchReport {
+        let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
+        let row = |n: usize| BenchRow {
+            sums: SweepRow {
+                n,
+                reference: 0.0,
+                measurements: vec![SumMeasurement { kernel, times_ms: vec![0.01], sums: vec![0.0] }],
+            },
+            copy_ms: vec![0.01],
+            empty_ms: vec![0.005],
+        };
+        BenchReport {
+            options: BenchOptions {
+                sizes: vec![8_192, 65_536],
+                block: Block::new(256).unwrap(),
+                plan: Plan { warmup: 0, runs: 1, cold: false },
+                small_route: routes.as_ref().is_some_and(|r| !r.is_empty()),
+            },
+            rows: vec![row(8_192), row(65_536)],
+            small_routes: routes,
+        }
+    }
+
+    /// The block column of each correctly rounded launch in the CSV, by size.
+    fn csv_blocks(report: &BenchReport) -> Vec<(String, String)> {
+        let csv = report.csv();
+        let col = |name: &str| csv.header.iter().position(|&h| h == name).unwrap();
+        let (n, block, kernel) = (col("n"), col("block"), col("kernel"));
+        csv.rows.iter().filter(|r| r[kernel] == "correctly rounded").map(|r| (r[n].clone(), r[block].clone())).collect()
+    }
+
+    #[test]
+    fn the_rows_and_csv_say_the_block_the_small_route_launched() {
+        let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
+        // As if the driver's build launched at most 896 threads: one block
+        // of 768, 16 floats a thread.
+        let route = SmallRoute { kernel, threads: 768, max_n: 12_288 };
+        let on = report(Some(vec![route]));
+        assert_eq!(small_route_at(&on, kernel, 8_192), Some(512), "the fewest granules: 16 floats a thread");
+        assert_eq!(small_route_at(&on, kernel, 65_536), None, "past the route's reach");
+        assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 8_192), None);
+        let text = bench(&on, None, Look::Plain);
+        assert!(text.contains("correctly rounded (one block of 512)"), "{text}");
+        assert!(text.contains("correctly rounded up to n = 12288 on at most 768 threads"), "{text}");
+        assert_eq!(csv_blocks(&on), [("8192".into(), "512".into()), ("65536".into(), "256".into())]);
+
+        let off = report(Some(Vec::new()));
+        assert!(bench(&off, None, Look::Plain).contains("Small route off"));
+        assert_eq!(csv_blocks(&off), [("8192".into(), "256".into()), ("65536".into(), "256".into())]);
+
+        // A record from before the route says nothing about it.
+        let before = bench(&report(None), None, Look::Plain);
+        assert!(!before.contains("Small route") && !before.contains("one block"), "{before}");
     }
 }
