@@ -2,9 +2,10 @@
 //! its sidebar open has a column of about 900 pixels, and a measured table
 //! keeps each cell on one line (`theme/wide.css`), so a table of a dozen
 //! columns runs off the screen. [`fit`] splits such a table into tables that
-//! fit: each repeats the row's key (its leading text columns, `test`,
-//! `variant`, `placement`), the first leads with the columns that carry the
-//! lesson ([`LESSON`]: the stale and weak counts, timeouts, the model's
+//! fit: each repeats the row's key (its leading text columns, such as `test`,
+//! `variant` and `placement`: those that fit two fifths of the page, then more
+//! while two rows share a key), the first leads with the columns that carry
+//! the lesson ([`LESSON`]: the stale and weak counts, timeouts, the model's
 //! verdict, the times), later ones take the rest in the host's order, and
 //! columns of sentences (a verdict, a reason) go last, into a table whose
 //! cells may wrap. A table that fits is left as it is.
@@ -90,6 +91,18 @@ impl Table {
         PROSE.iter().any(|p| h.contains(p)) || (chars / rows > 24 && spaced * 2 > rows)
     }
 
+    /// Whether no two rows have the same cells in columns `key`. A row whose
+    /// key cells are all empty continues the row above it (a second figure
+    /// of the same row), and is not counted.
+    fn tells_rows_apart(&self, key: &[usize]) -> bool {
+        let mut seen = std::collections::HashSet::new();
+        self.rows
+            .iter()
+            .map(|r| key.iter().map(|&k| r[k].as_str()).collect::<Vec<_>>())
+            .filter(|cells| cells.iter().any(|c| !c.is_empty()))
+            .all(|cells| seen.insert(cells))
+    }
+
     /// The table of columns `keep`, in that order.
     fn render(&self, keep: &[usize]) -> String {
         let line = |cells: &[String]| {
@@ -113,6 +126,17 @@ impl Table {
         let mut used = self.width(0);
         for k in 1..n {
             if self.is_numeric(k) || self.is_prose(k) || used + self.width(k) > BUDGET * 0.4 {
+                break;
+            }
+            key.push(k);
+            used += self.width(k);
+        }
+        // A key must also tell the rows apart: while two rows share it, the
+        // next leading text column joins it, past two fifths if need be (a
+        // litmus table's `placement`, when one test and variant ran at two).
+        while key.len() < n && !self.tells_rows_apart(&key) {
+            let k = key.len();
+            if self.is_numeric(k) || self.is_prose(k) {
                 break;
             }
             key.push(k);
@@ -234,6 +258,32 @@ mod tests {
         // which the caller closes.
         assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (1, 1), "{out}");
         assert!(out.trim_end().ends_with('|'), "{out}");
+    }
+
+    #[test]
+    fn every_table_of_a_split_tells_its_rows_apart() {
+        // One test and variant at two placements: the two fifths of the page
+        // hold `test` and `variant`, which two rows share, so `placement`
+        // joins the key of every table; a continuation row (empty key cells)
+        // does not count as a third.
+        let long = "a_variant_with_a_name_long_enough_to_fill_the_key";
+        let table = format!(
+            "| test | variant | placement | instances | weak | weak per million | forbidden seen | M inst/s | why |
+|---|---|---|---:|---:|---:|---:|---:|---|
+| MP | {long} | intra-block | 1085669376 | 46410 | 42.7 [42.4, 43.1] | 0 | 2169 | relaxed: nothing orders W x before W y |
+| MP | {long} | inter-block | 1077018624 | 7750550 | 7196 [7191, 7201] | 0 | 2148 | relaxed: nothing orders W x before W y |
+|  |  |  | 1077018624 | 7750550 | 7196 [7191, 7201] | 0 | 2148 |  |
+"
+        );
+        let out = fit(&table);
+        let headers: Vec<&str> = out.lines().filter(|l| l.starts_with("| test")).collect();
+        assert!(headers.len() > 1, "{out}");
+        for header in headers {
+            assert!(header.starts_with("| test | variant | placement |"), "{out}");
+        }
+        // Where the first columns tell the rows apart, nothing joins them.
+        let out = fit(WIDE);
+        assert!(out.contains("| variant | stale |"), "{out}");
     }
 
     #[test]
