@@ -84,22 +84,21 @@ impl Report for PitfallsReport {
 }
 
 /// One pitfall: its three sentences and its versions' table, a row per
-/// figure.
+/// figure. A condition every version shares is said once, above the table,
+/// not repeated in a column.
 pub fn finding_table(finding: &Finding, look: Look) -> String {
     let words = describe(finding.pitfall);
-    let mut builder = Builder::default();
-    builder.push_record([
-        "version",
-        "role",
-        "condition",
-        "went wrong",
-        "out of",
-        "rate per million [95%]",
-        "ms",
-        "verdict",
-    ]);
+    let shared = match finding.trials.as_slice() {
+        [first, rest @ ..] if rest.iter().all(|t| t.how == first.how) => Some(first.how.as_str()),
+        _ => None,
+    };
+    let mut rows: Vec<Vec<String>> = vec![
+        ["version", "role", "condition", "went wrong", "out of", "rate per million [95%]", "ms", "verdict"]
+            .map(str::to_owned)
+            .to_vec(),
+    ];
     for t in &finding.trials {
-        builder.push_record([
+        rows.push(vec![
             t.name.clone(),
             (if t.broken { "mistake" } else { "fix" }).to_owned(),
             t.how.clone(),
@@ -110,7 +109,7 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
             verdict(t),
         ]);
         for figure in &t.also {
-            builder.push_record([
+            rows.push(vec![
                 String::new(),
                 String::new(),
                 String::new(),
@@ -122,13 +121,29 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
             ]);
         }
     }
+    // The rate and time columns are right-aligned; they move left with the
+    // condition column when it goes.
+    let (condition_line, numbers) = match shared {
+        Some(how) => {
+            const CONDITION: usize = 2;
+            for row in &mut rows {
+                row.remove(CONDITION);
+            }
+            (format!("Every version: {how}.\n"), 4..6)
+        }
+        None => (String::new(), 5..7),
+    };
+    let mut builder = Builder::default();
+    for row in rows {
+        builder.push_record(row);
+    }
     format!(
-        "Pitfall `{}`: {}.\nCaught by: {}.\nFix: {}.\n{}\n",
+        "Pitfall `{}`: {}.\nCaught by: {}.\nFix: {}.\n{condition_line}{}\n",
         finding.pitfall.key(),
         words.mistake,
         words.catches,
         words.fix,
-        render_some(builder, look, 5..7)
+        render_some(builder, look, numbers)
     )
 }
 
@@ -208,6 +223,21 @@ mod tests {
             "2 wrong sums in 10 launches; 3 blocks that gave up in 400 blocks"
         );
         assert_eq!(what_failed(&fix(0, vec![])), "0 wrong sums in 10 launches");
+    }
+
+    #[test]
+    fn a_condition_every_version_shares_is_said_once_above_the_table() {
+        let with = |how: &str| Trial { how: how.to_owned(), ..fix(0, vec![]) };
+        let finding = |hows: [&str; 2]| Finding {
+            pitfall: layout::pitfall::Pitfall::DivergentBarrier,
+            trials: hows.iter().map(|h| with(h)).collect(),
+        };
+        let shared = finding_table(&finding(["n = 16228", "n = 16228"]), Look::Plain);
+        assert!(shared.contains("Every version: n = 16228.\n"), "{shared}");
+        assert!(!shared.contains("condition"), "{shared}");
+        let different = finding_table(&finding(["n = 16228", "n = 4096"]), Look::Plain);
+        assert!(!different.contains("Every version"), "{different}");
+        assert!(different.contains("condition") && different.contains("n = 4096"), "{different}");
     }
 
     #[test]
