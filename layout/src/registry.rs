@@ -318,9 +318,8 @@ impl Grid {
     /// [`Grid::SMALL_GRANULE`]s that give no thread more than
     /// [`Grid::small_per_thread`] elements. Fewer threads, each with more
     /// elements, finish sooner while every thread's loads still go out at
-    /// once: measured on the H200, a block of 256 over 4,096 floats beat one
-    /// of 1,024 (`results/explore/small-route`). Only meaningful for `n` up
-    /// to [`Grid::small_max_n`].
+    /// once (`results/explore/small-route/fit.txt` compares this block with
+    /// a fixed 1,024). Only meaningful for `n` up to [`Grid::small_max_n`].
     pub const fn small_block(self, n: usize) -> u32 {
         let granule = Self::SMALL_GRANULE as usize;
         let threads = n.div_ceil(self.small_per_thread as usize).div_ceil(granule) * granule;

@@ -348,8 +348,8 @@ pub const DETERMINISTIC: Sum = Sum {
     shared: SharedBytes::Fixed(deterministic::SHARED_BYTES),
     // One chunk per eight warps (a block of 256 threads takes one chunk at a
     // time, a warp per batch): CHUNK / 256 floats per thread. No small
-    // route: measured on the H200, one block of 1024 over up to four chunks
-    // was slower than the asked grid (`results/explore/small-route`).
+    // route: one block of 1024 over up to four chunks was slower than the
+    // asked grid (`results/explore/small-route`).
     grid: Grid {
         elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32,
         fills_device: true,
