@@ -1,6 +1,6 @@
 //! The SASS test's judgement of one litmus kernel: its machine code held to
 //! its program, access by access. `tests/ptx.rs` runs it on `ptxas`'s SASS
-//! of the embedded PTX, and `tests/gpu.rs` on the cubin the driver compiled
+//! of the embedded PTX, and `tests/gpu/loading.rs` on the cubin the driver compiled
 //! of it on the GPU the lab ran on (read from the driver's JIT cache).
 //!
 //! Addresses are read in the parameter bank of sm_90 and later, where a
