@@ -23,12 +23,15 @@ def span(values):
     return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}"
 
 kinds = ["lab deterministic", "push (cluster/chunk)", "spread (cluster 16)"]
-print(f"{path.name}: ratios of medians within a round, the range over {len(next(iter(rows.values())))} rounds")
-print(f"{'n':>6} {'cache':5} | " + " | ".join(f"{k} / fastest" for k in kinds)
-      + " | push / lab | spread / lab | cluster-16 empty / empty")
+print(f"{path.name}: ratios of medians within a round, the range over {len(next(iter(rows.values())))} rounds.")
+print("lab = the lab's sum_deterministic; push, spread = the prototypes; fastest = the faster of the lab's")
+print("bandwidth and warp-shuffle sums; empty16 = an empty kernel in a cluster of 16, over one without clusters.")
+print(f"{'n':>6} {'cache':5} | {'lab/fastest':>11} | {'push/fastest':>12} | {'spread/fastest':>14} | "
+      f"{'push/lab':>9} | {'spread/lab':>10} | {'empty16':>9}")
 for (n, cache), rounds in sorted(rows.items()):
     fastest = [min(r["lab bandwidth"], r["lab warp shuffle"]) for r in rounds]
     cells = [span([r[k] / f for r, f in zip(rounds, fastest)]) for k in kinds]
     cells += [span([r[k] / r["lab deterministic"] for r in rounds]) for k in kinds[1:]]
     cells.append(span([r["empty, cluster 16"] / r["empty"] for r in rounds]))
-    print(f"{n:>6} {cache:5} | " + " | ".join(cells))
+    widths = [11, 12, 14, 9, 10, 9]
+    print(f"{n:>6} {cache:5} | " + " | ".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
