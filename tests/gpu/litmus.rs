@@ -3,7 +3,7 @@
 
 use host::gpu::Gpu;
 use host::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
-use host::litmus::{self, LitmusOptions, Preset};
+use host::litmus::{self, LitmusOptions, LitmusRow, Preset};
 use host::progress::Progress;
 use layout::litmus::Split;
 
@@ -76,17 +76,19 @@ pub(super) fn litmus_sees_nothing_forbidden(gpu: &Gpu, preset: Preset) -> Result
     let options = runnable_here(gpu, litmus_options(preset, false));
     let rows = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
     assert_eq!(rows.len(), 2 * options.kernels.len());
-    for row in &rows {
-        let counted: u64 = row.counts.histogram.iter().sum();
-        if counted != row.counts.instances || row.counts.instances < 2_000_000 {
-            return Err(format!(
-                "{:?} {:?}: {counted} counted of {} run",
-                row.kernel, row.placement, row.counts.instances
-            ));
-        }
-        if row.forbidden() > 0 {
-            return Err(format!("{:?} {:?}: forbidden outcomes {:?}", row.kernel, row.placement, row.outcomes()));
-        }
+    rows.iter().try_for_each(|row| counted_and_allowed(row, 2_000_000))
+}
+
+/// Whether `row` counted every instance it ran, ran at least `least`, and saw
+/// no outcome the model forbids; if not, one line that names the row.
+fn counted_and_allowed(row: &LitmusRow, least: u64) -> Result<(), String> {
+    let what = format!("{:?} {}", row.kernel, row.placement.key());
+    let counted: u64 = row.counts.histogram.iter().sum();
+    if counted != row.counts.instances || row.counts.instances < least {
+        return Err(format!("{what}: {counted} counted of {} run", row.counts.instances));
+    }
+    if row.forbidden() > 0 {
+        return Err(format!("{what}: forbidden outcomes {:?}", row.outcomes()));
     }
     Ok(())
 }
@@ -135,18 +137,7 @@ pub(super) fn litmus_every_placement(gpu: &Gpu) -> Result<(), String> {
         return Err(format!("{} rows, expected {expected}", rows.len()));
     }
     for row in &rows {
-        let counted: u64 = row.counts.histogram.iter().sum();
-        if counted != row.counts.instances || row.counts.instances < 500_000 {
-            return Err(format!(
-                "{:?} {}: {counted} counted of {} run",
-                row.kernel,
-                row.placement.key(),
-                row.counts.instances
-            ));
-        }
-        if row.forbidden() > 0 {
-            return Err(format!("{:?} {}: forbidden outcomes {:?}", row.kernel, row.placement.key(), row.outcomes()));
-        }
+        counted_and_allowed(row, 500_000)?;
     }
     options.sequential = true;
     options.placements = vec![Split::Warp];
@@ -194,7 +185,6 @@ pub(super) fn litmus_cluster_placements(gpu: &Gpu) -> Result<(), String> {
         return Err(format!("{} rows, expected {}", rows.len(), chosen.len() * Split::CLUSTER.len()));
     }
     for row in &rows {
-        let counted: u64 = row.counts.histogram.iter().sum();
         let (rate, (_, upper)) = row.rate_per_million();
         println!(
             "{} {}: {} weak in {} instances ({rate:.3} per million, 95% upper bound {upper:.3}), {}",
@@ -204,17 +194,7 @@ pub(super) fn litmus_cluster_placements(gpu: &Gpu) -> Result<(), String> {
             row.counts.instances,
             row.model()
         );
-        if counted != row.counts.instances || row.counts.instances < 1_000_000 {
-            return Err(format!(
-                "{:?} {}: {counted} counted of {} run",
-                row.kernel,
-                row.placement.key(),
-                row.counts.instances
-            ));
-        }
-        if row.forbidden() > 0 {
-            return Err(format!("{:?} {}: forbidden outcomes {:?}", row.kernel, row.placement.key(), row.outcomes()));
-        }
+        counted_and_allowed(row, 1_000_000)?;
     }
     let allowed = |symbol: &str, placement: Split| {
         rows.iter().find(|r| r.kernel.symbol() == symbol && r.placement == placement).map(|r| r.allowed)
