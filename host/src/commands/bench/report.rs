@@ -224,17 +224,20 @@ fn small_route_line(report: &BenchReport) -> String {
                         })
                         .collect();
                     let here = if taken.is_empty() { "no size here".to_owned() } else { taken.join(", ") };
-                    format!("{} up to n = {} on at most {} threads ({here})", r.kernel.label, r.max_n, r.threads)
+                    format!(
+                        "{} up to n = {} on at most {} threads, {} floats a thread ({here})",
+                        r.kernel.label, r.max_n, r.threads, r.kernel.grid.small_per_thread
+                    )
                 })
                 .collect();
             format!(
                 "Small route (rows marked {SMALL_ROUTE_MARK}): where the asked block would need more than one, one block:\n\
                  {}.\n\
-                 The block is the fewest {}-thread granules that give each thread at most {} floats, up to {} threads\n\
-                 or the most the driver's build of the kernel launches with; {env}=off gives the grids before it.\n",
+                 The block is the fewest {}-thread granules that give each thread at most that many floats, up to\n\
+                 {} threads or the most the driver's build of the kernel launches with; {env}=off gives\n\
+                 the grids before it.\n",
                 each.join("; "),
                 layout::Grid::SMALL_GRANULE,
-                layout::sum::CORRECTLY_ROUNDED.grid.small_per_thread,
                 layout::Grid::SMALL_THREADS
             )
         }
@@ -307,7 +310,12 @@ mod tests {
         assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 8_192), None);
         let text = bench(&on, None, Look::Plain);
         assert!(text.contains("correctly rounded*"), "{text}");
-        assert!(text.contains("correctly rounded up to n = 12288 on at most 768 threads (n = 8192 on 512)"), "{text}");
+        assert!(
+            text.contains(
+                "correctly rounded up to n = 12288 on at most 768 threads, 16 floats a thread (n = 8192 on 512)"
+            ),
+            "{text}"
+        );
         assert_eq!(csv_blocks(&on), [("8192".into(), "512".into()), ("65536".into(), "256".into())]);
 
         let off = report(Some(Vec::new()));
