@@ -60,7 +60,9 @@ impl Command for BenchArgs {
 
     fn run(self, (): (), gpu: &Gpu) -> Result<Written<BenchReport>, LabError> {
         let options = BenchOptions::from(&self);
-        let kernels = SumKernels::load(gpu)?;
+        // The options' small-route switch, read from the environment once,
+        // is the one the launches follow and the record keeps.
+        let kernels = SumKernels::load(gpu)?.with_small_route(options.small_route);
         let baselines = Baselines::load(gpu)?;
         let report = super::run(&kernels, &baselines, &options, &progress(&self.output))?;
         Ok(Written::run(gpu, report, self.output, Some(self.plot)))
