@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Ratios from dsmem's out.txt (the file beside this one): per size and cache
+"""The bits check and ratios from dsmem's out.txt (the file beside this one):
+how many of the prototypes' sums equalled the lab's, then, per size and cache
 state, each deterministic sum's median over the fastest non-deterministic
 sum's (the lab's bandwidth or warp-shuffle kernel, whichever is faster in that
 round), and each prototype's over the lab's deterministic sum, as the range
@@ -9,9 +10,11 @@ from collections import defaultdict
 from pathlib import Path
 
 path = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).with_name("out.txt"))
-header, rows = None, defaultdict(list)
+header, rows, bits = None, defaultdict(list), None
 for line in path.read_text().splitlines():
-    if line.startswith("n "):
+    if line.startswith("bits: "):
+        bits = line
+    elif line.startswith("n "):
         header = [c.strip() for c in line.split("|")[1:]]
     elif header and line[:1].isdigit():
         cells = line.split("|")
@@ -23,6 +26,7 @@ def span(values):
     return f"{lo:.2f}" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}-{hi:.2f}"
 
 kinds = ["lab deterministic", "push (cluster/chunk)", "spread (cluster 16)"]
+print(f"{path.name}, before any timing: {bits.removeprefix('bits: ')}")
 print(f"{path.name}: ratios of medians within a round, the range over {len(next(iter(rows.values())))} rounds.")
 print("lab = the lab's sum_deterministic; push, spread = the prototypes; fastest = the faster of the lab's")
 print("bandwidth and warp-shuffle sums; empty16 = an empty kernel in a cluster of 16, over one without clusters.")
