@@ -119,17 +119,6 @@ impl Module {
         }
     }
 
-    /// The LLVM target feature that sets its PTX ISA version, if not
-    /// LLVM's default for its target: the Hopper module is `.version 8.1`
-    /// (the default for `sm_90` is 7.8), for `st.async` and the relaxed
-    /// cluster arrive of the deterministic sum's cluster route.
-    pub const fn ptx_isa_feature(self) -> Option<&'static str> {
-        match self {
-            Module::Base => None,
-            Module::Hopper => Some("ptx81"),
-        }
-    }
-
     /// The file name of its PTX under `target/ptx/`.
     pub const fn file_name(self) -> &'static str {
         match self {
@@ -366,8 +355,7 @@ impl Grid {
 
 /// Every kernel of every family, in family order: what the PTX must contain.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
-    let routes = crate::sum::KERNELS.iter().filter_map(|k| k.cluster_route).map(|r| &r.entry);
-    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry).chain(routes);
+    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry);
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));

@@ -61,34 +61,6 @@ pub mod deterministic {
         }
     }
 
-    /// The most chunks the cluster route takes (Hopper module,
-    /// `sum_deterministic_cluster`): one block per chunk, all in one
-    /// thread-block cluster, and 8 is the largest cluster every Hopper GPU
-    /// launches without opting in to a non-portable size.
-    pub const CLUSTER_CHUNKS: usize = 8;
-
-    /// Threads of a block on the cluster route: eight warps, a batch of the
-    /// block's chunk each (the block mode's round of one chunk).
-    pub const CLUSTER_THREADS: u32 = 256;
-
-    /// Floats of the cluster route's one round: a chunk's eight batches' 32
-    /// lane sums.
-    pub const CLUSTER_ROUND: usize = CHUNK / 32;
-
-    /// Shared memory of `sum_deterministic_cluster`: the round's batch sums
-    /// ([`CLUSTER_ROUND`] floats), then one slot per chunk ([`CLUSTER_CHUNKS`]
-    /// floats, at a 16-byte aligned offset), into which every block of the
-    /// cluster stores its chunk's sum in rank 0, then the 8-byte `mbarrier`
-    /// that counts those stores.
-    pub const CLUSTER_SHARED_BYTES: u32 =
-        ((CLUSTER_ROUND + CLUSTER_CHUNKS) * size_of::<f32>() + size_of::<u64>()) as u32;
-
-    /// How long rank 0 of the cluster route waits for the chunk sums before
-    /// it gives up with `trap`: far past any launch the route takes (its
-    /// blocks are resident together, and each sums one chunk), so reaching it
-    /// means a launch that broke the kernel's contract.
-    pub const CLUSTER_WAIT_NS: u64 = 2_000_000_000;
-
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
 }
@@ -210,103 +182,7 @@ pub struct Sum {
     pub barriers: Barriers,
     /// The largest `n` it accepts.
     pub max_n: usize,
-    /// The kernel the host launches instead for the `n` it covers, on a
-    /// device that loads the Hopper module, unless the small routes are
-    /// turned off: the same additions, so the same bits.
-    pub cluster_route: Option<&'static ClusterRoute>,
 }
-
-/// A second kernel of one sum, in the Hopper module, that the host launches
-/// in its place for some `n`: the same additions, so the same bits, with the
-/// blocks meeting in one thread-block cluster. It takes the family's
-/// [`PARAMS`] and no scratch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClusterRoute {
-    /// Its kernel.
-    pub entry: Entry,
-    /// Dynamic shared memory per block.
-    pub shared: SharedBytes,
-    /// Threads per block, whatever block was asked for.
-    pub threads: u32,
-    /// Floats per block: the grid, which is one cluster, has one block per
-    /// this many.
-    pub per_block: usize,
-    /// The most blocks (the cluster's size) it is launched with.
-    pub most_blocks: u32,
-}
-
-impl ClusterRoute {
-    /// The cluster, and grid, for `n` floats: one block per
-    /// [`ClusterRoute::per_block`], when that is 2 to
-    /// [`ClusterRoute::most_blocks`]; `None` for any other `n`, which the
-    /// sum's own kernel takes.
-    pub const fn blocks(&self, n: usize) -> Option<u32> {
-        let blocks = n.div_ceil(self.per_block);
-        if blocks >= 2 && blocks <= self.most_blocks as usize { Some(blocks as u32) } else { None }
-    }
-
-    /// The largest `n` it takes.
-    pub const fn max_n(&self) -> usize {
-        self.per_block * self.most_blocks as usize
-    }
-}
-
-/// The deterministic sum's cluster route, for 2 to
-/// [`deterministic::CLUSTER_CHUNKS`] chunks: a block per chunk in one
-/// cluster, each chunk sum stored into rank 0's shared memory by `st.async`
-/// and counted there by one `mbarrier`, where [`DETERMINISTIC`] meets
-/// through a start ticket and slots in L2.
-pub const DETERMINISTIC_CLUSTER: ClusterRoute = ClusterRoute {
-    entry: Entry::new(
-        Family::Sum,
-        "sum_deterministic_cluster",
-        &PARAMS,
-        &[
-            "ld.global.nc.v4.f32",
-            "shfl.sync.bfly.b32",
-            "bar.sync",
-            "barrier.cluster.arrive.relaxed.aligned",
-            "barrier.cluster.wait.aligned",
-            "%cluster_ctarank",
-            "mbarrier.init.shared::cta.b64",
-            "fence.mbarrier_init.release.cluster",
-            "mapa.shared::cluster.u32",
-            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32",
-            "mbarrier.arrive.expect_tx.shared::cta.b64",
-            "mbarrier.try_wait.parity.shared::cta.b64",
-        ],
-        // No ticket, no slot in global memory, no fence but the barrier's
-        // initialisation, no float atomic, no release arrive.
-        &[
-            "atom.",
-            "red.global",
-            "red.shared",
-            "fence.acq_rel",
-            "fence.sc",
-            "st.relaxed.gpu",
-            "bar.red",
-            "barrier.cluster.arrive.aligned",
-        ],
-        // The store is `STAS`, the barrier's operations `SYNCS`; nothing
-        // orders memory for the whole GPU.
-        &[
-            "SYNCS.EXCH.64",
-            "STAS",
-            "SYNCS.ARRIVE.TRANS64",
-            "SYNCS.PHASECHK",
-            "UCGABAR_ARV",
-            "UCGABAR_WAIT",
-            "SHFL.BFLY",
-            "BAR.SYNC",
-        ],
-        &["ATOM", "RED", "BAR.RED", "MEMBAR"],
-    )
-    .hopper(),
-    shared: SharedBytes::Fixed(deterministic::CLUSTER_SHARED_BYTES),
-    threads: deterministic::CLUSTER_THREADS,
-    per_block: deterministic::CHUNK,
-    most_blocks: deterministic::CLUSTER_CHUNKS as u32,
-};
 
 impl Sum {
     /// Global atomics one launch of `blocks` blocks performs over `n` elements.
@@ -351,7 +227,6 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerElement,
     barriers: Barriers::Fixed(0),
     max_n: usize::MAX,
-    cluster_route: None,
 };
 
 /// The page's second sum: one shared `f32` accumulator per block.
@@ -376,7 +251,6 @@ pub const SHARED_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(2),
     max_n: usize::MAX,
-    cluster_route: None,
 };
 
 /// The page's third sum: a shared-memory tree per block.
@@ -399,7 +273,6 @@ pub const TREE_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Tree,
     max_n: usize::MAX,
-    cluster_route: None,
 };
 
 /// Warp shuffles, then one shared `f32` per warp.
@@ -422,7 +295,6 @@ pub const WARP_SHUFFLE: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
-    cluster_route: None,
 };
 
 /// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
@@ -446,7 +318,6 @@ pub const BANDWIDTH: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
-    cluster_route: None,
 };
 
 /// Fixed-order chunks and a last-block combine: the same bits every run.
@@ -491,7 +362,6 @@ pub const DETERMINISTIC: Sum = Sum {
     // in its one round.
     barriers: Barriers::Fixed(1),
     max_n: deterministic::MAX_N,
-    cluster_route: Some(&DETERMINISTIC_CLUSTER),
 };
 
 /// An exact `f64` running sum per thread, integer limbs in shared memory for
@@ -527,7 +397,6 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
     max_n: 1 << 33,
-    cluster_route: None,
 };
 
 /// Every sum kernel: the page's three in the page's order, then the roofline

@@ -4,7 +4,7 @@
 //! measure them.
 
 use host::gpu::launch::Block;
-use host::gpu::sum::{RouteKind, SumKernel, SumKernels, SumMeasurement};
+use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input;
@@ -213,9 +213,8 @@ fn deterministic_order(values: &[f32]) -> f32 {
 
 /// Every path of the deterministic kernel (one chunk; one block; many
 /// blocks through the handoff slots or the finish ticket; a warp or a block
-/// per chunk; on a Hopper GPU, the cluster route), at sizes on both sides of
-/// each switch (a chunk, the cluster route's reach, a block's worth of
-/// chunks for each block size, the handoff's limit), aligned and not, on
+/// per chunk), at sizes on both sides of each switch (a chunk, a block's worth
+/// of chunks for each block size, the handoff's limit), aligned and not, on
 /// grids sized for one SM and for the device: the bits of the documented
 /// order.
 pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
@@ -231,13 +230,8 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
     // sm_90, 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
     // rounds of chunks a warp each and the rest a block each. Around
     // `HANDOFF_CHUNKS` chunks (where the chunk sums stop travelling through
-    // the handoff slots and take the finish ticket); and between. On a
-    // Hopper GPU 2 to 8 chunks take the cluster route (`CHUNK + 1` to
-    // `8 * CHUNK`), with a short last chunk (`3 * CHUNK - 7`) or none, and
-    // each of those sizes runs with the small routes off too: both routes
-    // must give the order's bits.
+    // the handoff slots and take the finish ticket); and between.
     let handoff = HANDOFF_CHUNKS * CHUNK;
-    let cluster = cluster_route_reach(gpu, kernel)?;
     let mut sizes = vec![
         1,
         2,
@@ -246,12 +240,7 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
         CHUNK - 1,
         CHUNK,
         CHUNK + 1,
-        2 * CHUNK,
         2 * CHUNK + 1,
-        3 * CHUNK - 7,
-        8 * CHUNK - 1,
-        8 * CHUNK,
-        8 * CHUNK + 1,
         64 * CHUNK - 1,
         64 * CHUNK + 1,
         1_000_003,
@@ -267,10 +256,8 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
     for n in sizes {
         let values = input::inexact(n);
         let expected = deterministic_order(&values);
-        let routes: &[bool] = if n > CHUNK && n <= cluster { &[true, false] } else { &[true] };
-        for (&small_route, sm_count) in routes.iter().flat_map(|r| [(r, 1), (r, gpu.info.sm_count)]) {
-            let kernels =
-                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
+        for sm_count in [1, gpu.info.sm_count] {
+            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
             for offset in [0, 1] {
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
                 for threads in BLOCKS {
@@ -281,8 +268,7 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
                         wrong.push(format!(
-                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}, small routes \
-                             {small_route}: {:?}, expected {expected}",
+                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}: {:?}, expected {expected}",
                             m.sums
                         ));
                     }
@@ -328,35 +314,6 @@ pub(super) fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> 
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
-}
-
-/// The largest input the deterministic sum's cluster route takes on this
-/// device, printed; 0 where it has none. On a GPU of compute capability 9.0
-/// or above, running the embedded PTX, a missing route is an error: the
-/// sizes it should take would be tested on the other route only.
-fn cluster_route_reach(gpu: &Gpu, kernel: SumKernel) -> Result<usize, String> {
-    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?;
-    match kernels.small_route_of(kernel) {
-        Some(route) if route.kind == RouteKind::Cluster => {
-            println!(
-                "  {}: the cluster route takes {} < n <= {} on one cluster of {}-thread blocks",
-                kernel.symbol(),
-                layout::sum::deterministic::CHUNK,
-                route.max_n,
-                route.threads
-            );
-            Ok(route.max_n)
-        }
-        _ if gpu.info.compute_capability >= layout::Module::Hopper.min_compute_capability()
-            && gpu.runs_embedded_ptx() =>
-        {
-            Err(format!("  {}: no cluster route on a GPU with thread-block clusters", kernel.symbol()))
-        }
-        _ => {
-            println!("  {}: no cluster route here (it needs compute capability 9.0)", kernel.symbol());
-            Ok(0)
-        }
-    }
 }
 
 /// The largest input `kernel`'s small route takes on this device, whose one

@@ -5,10 +5,10 @@
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, sys};
 use layout::ParamRole;
 use layout::exact::Superaccumulator;
-use layout::sum::{Arg, ClusterRoute, Scratch, Sum, deterministic};
+use layout::sum::{Arg, Scratch, Sum, deterministic};
 
 use super::Gpu;
-use super::args::{Args, Launch, once};
+use super::args::{Args, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::launch::Block;
@@ -78,68 +78,20 @@ enum ScratchBuffers {
     Superaccumulator(CudaSlice<OnDevice<Superaccumulator>>),
 }
 
-/// A kernel's small route on this device: how small inputs skip the meeting
-/// of many blocks through L2, and the largest input that takes it.
+/// A kernel's small route on this device: the largest one block it launches
+/// and the largest input that takes it ([`Grid::small_threads`](layout::Grid::small_threads)
+/// of the function's most threads a block).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SmallRoute {
     /// Which kernel.
     pub kernel: SumKernel,
-    /// For [`RouteKind::OneBlock`], threads of the largest one block, at
-    /// [`Self::max_n`]: 1024, or fewer where the registers of the driver's
-    /// build of the function leave room for fewer (a smaller input takes a
-    /// smaller block, [`Grid::small_block`](layout::Grid::small_block)). For
-    /// [`RouteKind::Cluster`], threads of each block of the cluster.
+    /// Threads of the largest one block, at [`Self::max_n`]: 1024, or fewer
+    /// where the registers of the driver's build of the function leave room
+    /// for fewer. A smaller input takes a smaller block
+    /// ([`Grid::small_block`](layout::Grid::small_block)).
     pub threads: u32,
     /// The largest `n` that takes the route.
     pub max_n: usize,
-    /// Which kind of route. Records written before the cluster route lack
-    /// it, and read as one block.
-    #[serde(default)]
-    pub kind: RouteKind,
-}
-
-/// How a [`SmallRoute`] launches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum RouteKind {
-    /// One block of the kernel itself ([`Grid::small_per_thread`](layout::Grid::small_per_thread)).
-    #[default]
-    OneBlock,
-    /// The kernel's [`ClusterRoute`], from the Hopper module: one
-    /// thread-block cluster of a block per [`ClusterRoute::per_block`]
-    /// floats, for the `n` that give 2 to [`ClusterRoute::most_blocks`].
-    Cluster,
-}
-
-impl SmallRoute {
-    /// The threads of each block and the blocks of the launch of `n` floats
-    /// asked at `block` threads, if this route takes it: one block for the
-    /// one-block route (`n` within its reach where the asked block would
-    /// need more than one), one cluster for the cluster route.
-    pub fn launch_at(&self, n: usize, block: u32) -> Option<(u32, u32)> {
-        match self.kind {
-            RouteKind::OneBlock => {
-                let grid = self.kernel.grid;
-                // `u32::MAX` resident blocks: only whether the asked grid is
-                // one block matters here, and a cap at the resident blocks
-                // never makes it one.
-                let (blocks, threads) = grid.shape(n, block, u32::MAX, Some(self.threads));
-                (blocks == 1 && grid.blocks(n, block, u32::MAX) > 1).then_some((threads, 1))
-            }
-            RouteKind::Cluster => {
-                let blocks = self.kernel.cluster_route?.blocks(n).filter(|_| n <= self.max_n)?;
-                Some((self.threads, blocks))
-            }
-        }
-    }
-}
-
-/// How one launch runs, computed before any timed region: the configuration
-/// and, where a cluster route takes it, its kernel as one cluster.
-#[derive(Clone, Copy, Debug)]
-struct Shape {
-    config: LaunchConfig,
-    /// The cluster's blocks, on the kernel's cluster route.
-    cluster: Option<u32>,
 }
 
 /// Dynamic shared memory a kernel may use without asking: 48 KiB. Beyond it
@@ -174,15 +126,10 @@ pub struct SumKernels<'gpu> {
     /// threads fails with `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`.
     max_threads: Vec<u32>,
     sm_count: u32,
-    /// One per registry entry: its cluster route's kernel, where it has one,
-    /// the device loads the Hopper module, the kernels under test are the
-    /// embedded PTX (whose Hopper module was built from the same source), and
-    /// the function launches a block of the route's threads.
-    cluster_routes: Vec<Option<CudaFunction>>,
     /// Whether small inputs take their kernel's small route
-    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread), or its
-    /// cluster route): on unless the environment sets [`SMALL_ROUTE_ENV`] to
-    /// `off`, which gives the earlier grids, so one binary can time both.
+    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)): on unless the environment
+    /// sets [`SMALL_ROUTE_ENV`] to `off`, which gives the earlier grids, so
+    /// one binary can time both.
     small_route: bool,
 }
 
@@ -221,21 +168,7 @@ impl<'gpu> SumKernels<'gpu> {
                     .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
             }
         }
-        let mut cluster_routes = Vec::with_capacity(functions.len());
-        for kernel in SumKernel::all() {
-            cluster_routes.push(match kernel.cluster_route {
-                Some(route) if gpu.runs_embedded_ptx() && gpu.hopper().is_ok() => cluster_function(gpu, route)?,
-                _ => None,
-            });
-        }
-        Ok(SumKernels {
-            gpu,
-            functions,
-            max_threads,
-            cluster_routes,
-            sm_count: gpu.info.sm_count,
-            small_route: small_route_from_env(),
-        })
+        Ok(SumKernels { gpu, functions, max_threads, sm_count: gpu.info.sm_count, small_route: small_route_from_env() })
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -275,22 +208,13 @@ impl<'gpu> SumKernels<'gpu> {
     }
 
     /// `kernel`'s small route on this device, whether the route is on or
-    /// off: its cluster route where that is loaded; else its one block,
-    /// `None` for a kernel without one, one the module lacks, or one whose
-    /// build cannot launch a block of
+    /// off: `None` for a kernel without one, one the module lacks, or one
+    /// whose build cannot launch a block of
     /// [`Grid::SMALL_GRANULE`](layout::Grid::SMALL_GRANULE).
     pub fn small_route_of(&self, kernel: SumKernel) -> Option<SmallRoute> {
-        if let (Some(route), Some(_)) = (kernel.cluster_route, &self.cluster_routes[kernel.index()]) {
-            return Some(SmallRoute { kernel, threads: route.threads, max_n: route.max_n(), kind: RouteKind::Cluster });
-        }
         let most = self.max_threads(kernel).ok()?;
         let threads = kernel.grid.small_threads(most);
-        (threads > 0).then(|| SmallRoute {
-            kernel,
-            threads,
-            max_n: kernel.grid.small_max_n(most),
-            kind: RouteKind::OneBlock,
-        })
+        (threads > 0).then(|| SmallRoute { kernel, threads, max_n: kernel.grid.small_max_n(most) })
     }
 
     /// The small routes launches take: every kernel's
@@ -302,28 +226,9 @@ impl<'gpu> SumKernels<'gpu> {
         SumKernel::all().filter_map(|k| self.small_route_of(k)).collect()
     }
 
-    /// The launch of `kernel` over `n` elements asked at `block`: its cluster
-    /// route's, when the small routes are on and the route takes `n`; else
-    /// [`Self::config`].
-    fn shape(&self, kernel: SumKernel, n: usize, block: Block) -> Result<Shape, LabError> {
-        if self.small_route
-            && let Some(route) = kernel.cluster_route
-            && self.cluster_routes[kernel.index()].is_some()
-            && let Some(blocks) = route.blocks(n)
-        {
-            let config = LaunchConfig {
-                grid_dim: (blocks, 1, 1),
-                block_dim: (route.threads, 1, 1),
-                shared_mem_bytes: route.shared.bytes(route.threads, 0),
-            };
-            return Ok(Shape { config, cluster: Some(blocks) });
-        }
-        Ok(Shape { config: self.config(kernel, n, block)?, cluster: None })
-    }
-
-    /// The launch configuration of `kernel`'s own function over `n` elements
-    /// asked at `block`: its registry entry's grid, with the small route when
-    /// it is on, never a block of more threads than the device launches the
+    /// The launch configuration of `kernel` over `n` elements asked at
+    /// `block`: its registry entry's grid, with the small route when it is
+    /// on, never a block of more threads than the device launches the
     /// function with. An asked block past that is refused in one line.
     pub fn config(&self, kernel: SumKernel, n: usize, block: Block) -> Result<LaunchConfig, LabError> {
         let most = self.max_threads(kernel)?;
@@ -382,10 +287,10 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
-        let shape = self.shape(kernel, n, block)?;
+        let config = self.config(kernel, n, block)?;
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
-            self.launch(kernel, input, &mut total, shape, &mut scratch)
+            self.launch(kernel, input, &mut total, config, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
         Ok(SumMeasurement { kernel, times_ms, sums })
@@ -408,9 +313,9 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;
-        let shape = self.shape(kernel, input.len(), block)?;
+        let config = self.config(kernel, input.len(), block)?;
         for _ in 0..launches {
-            self.launch(kernel, input, &mut total.as_view_mut(), shape, &mut scratch)?;
+            self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
         }
         let value = stream.clone_dtoh(&total).doing(|| "copying the accumulator back".to_owned())?;
         Ok(value[0])
@@ -464,7 +369,7 @@ impl<'gpu> SumKernels<'gpu> {
         kernel: SumKernel,
         input: &DeviceInput,
         total: &mut CudaViewMut<'_, f32>,
-        shape: Shape,
+        config: LaunchConfig,
         scratch: &mut ScratchBuffers,
     ) -> Result<(), LabError> {
         let n = input.len();
@@ -473,12 +378,7 @@ impl<'gpu> SumKernels<'gpu> {
             // zero the accumulator already holds.
             return Ok(());
         }
-        let (config, view) = (shape.config, input.view());
-        if let (Some(blocks), Some(route), Some(function)) =
-            (shape.cluster, kernel.cluster_route, &self.cluster_routes[kernel.index()])
-        {
-            return self.launch_cluster(route, function, &view, total, config, blocks);
-        }
+        let view = input.view();
         let mut args = Args::new(self.gpu.stream(), self.function(kernel)?, kernel.entry());
         let (mut total, mut partials, mut handoff, mut acc) = (Some(total), None, None, None);
         match scratch {
@@ -510,54 +410,6 @@ impl<'gpu> SumKernels<'gpu> {
         unsafe { args.launch(config) }
             .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))
     }
-
-    /// Enqueues one launch of `route`'s kernel (`function`) over `input` into
-    /// `total[0]`, as one cluster of `blocks` blocks. A refused cluster
-    /// launch is an error that says so, never a launch of the other route.
-    fn launch_cluster(
-        &self,
-        route: &'static ClusterRoute,
-        function: &CudaFunction,
-        input: &CudaView<'_, f32>,
-        total: &mut CudaViewMut<'_, f32>,
-        config: LaunchConfig,
-        blocks: u32,
-    ) -> Result<(), LabError> {
-        let n = input.len();
-        let symbol = route.entry.symbol;
-        let mut args = Args::new(self.gpu.stream(), function, &route.entry);
-        let mut total = Some(total);
-        for param in route.entry.params {
-            match param.role {
-                ParamRole::Sum(Arg::Input) => args.push(param, input),
-                ParamRole::Sum(Arg::Total) => args.push(param, once(&mut total, param)),
-                ParamRole::Sum(Arg::N) => args.push(param, &n),
-                _ => panic!("{symbol}: a cluster route takes the family's parameters only, not `{param}`"),
-            }
-        }
-        // SAFETY: the arguments are the route's registry entry's `params`
-        // (`Args` checks them): `input` holds `n` floats, an `n` the route
-        // takes (`ClusterRoute::blocks`: 2 to `most_blocks` blocks of
-        // `per_block`), `total` one float; `config` is one cluster of
-        // `blocks = ceil(n / per_block)` blocks of the route's threads, which
-        // `cluster_function` checked the function launches, with its shared
-        // bytes (`Self::shape`): its `# Launch` contract.
-        unsafe { args.launch_as(config, Launch::Clusters(blocks)) }.doing(|| {
-            format!("launching {symbol} as one cluster of {blocks} blocks (n = {n}, block {})", config.block_dim.0)
-        })
-    }
-}
-
-/// `route`'s kernel from the Hopper module, or `None` where the driver's
-/// build of it launches fewer threads a block than the route's (it then
-/// never replaces its sum's own launch). A kernel the module lacks is an
-/// error: the module was built from the same source.
-fn cluster_function(gpu: &Gpu, route: &ClusterRoute) -> Result<Option<CudaFunction>, LabError> {
-    let function = gpu.function_of(&route.entry)?;
-    let most = function
-        .max_threads_per_block()
-        .doing(|| format!("asking the most threads a block of {}", route.entry.symbol))?;
-    Ok((u32::try_from(most).unwrap_or(0) >= route.threads).then_some(function))
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use crate::gpu::DeviceInfo;
 use crate::gpu::histogram::{HistogramKernel, HistogramMeasurement};
 use crate::gpu::launch::Block;
 use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishVariant};
-use crate::gpu::sum::{RouteKind, SmallRoute, SumKernel, SumMeasurement};
+use crate::gpu::sum::{SmallRoute, SumKernel, SumMeasurement};
 use crate::gpu::timing::Plan;
 use crate::input::Distribution;
 use crate::record::Results;
@@ -129,23 +129,13 @@ fn bench() -> Record {
             small_route: true,
         },
         rows: vec![row(4096, &BENCHED, 0.004), large],
-        // The correctly rounded sum's one block and the deterministic sum's
-        // cluster; no size of the fixture takes either, so no row is marked
-        // (the report's tests mark some).
-        small_routes: Some(vec![
-            SmallRoute {
-                kernel: SumKernel::of(&sum::CORRECTLY_ROUNDED),
-                threads: 1024,
-                max_n: 16_384,
-                kind: RouteKind::OneBlock,
-            },
-            SmallRoute {
-                kernel: SumKernel::of(&sum::DETERMINISTIC),
-                threads: 256,
-                max_n: 65_536,
-                kind: RouteKind::Cluster,
-            },
-        ]),
+        // The correctly rounded sum's, the one route; the fixture does not
+        // bench that kernel, so no row is marked (the report's tests mark one).
+        small_routes: Some(vec![SmallRoute {
+            kernel: SumKernel::of(&sum::CORRECTLY_ROUNDED),
+            threads: 1024,
+            max_n: 16_384,
+        }]),
     }))
 }
 

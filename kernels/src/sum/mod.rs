@@ -23,40 +23,20 @@
 //! adds in `f64` only where each addition is proved exact, in integers where
 //! it is not, and rounds once, so its result is the true sum's nearest `f32`,
 //! not just a repeatable one.
-//!
-//! The Hopper module holds one sum kernel, over the deterministic sum's
-//! order: `sum_deterministic_cluster`, its route for 2 to 8 chunks through
-//! one thread-block cluster.
 
-#[cfg(not(feature = "hopper"))]
 mod bandwidth;
-#[cfg(not(feature = "hopper"))]
 mod block;
-#[cfg(not(feature = "hopper"))]
 mod correctly_rounded;
 mod deterministic;
-#[cfg(not(feature = "hopper"))]
 mod global_atomic;
-#[cfg(not(feature = "hopper"))]
 mod shared_atomic;
-#[cfg(not(feature = "hopper"))]
 mod tree_atomic;
-#[cfg(not(feature = "hopper"))]
 mod warp_shuffle;
 
-#[cfg(not(feature = "hopper"))]
 pub use bandwidth::sum_bandwidth;
-#[cfg(not(feature = "hopper"))]
 pub use correctly_rounded::sum_correctly_rounded;
-#[cfg(not(feature = "hopper"))]
 pub use deterministic::sum_deterministic;
-#[cfg(feature = "hopper")]
-pub use deterministic::sum_deterministic_cluster;
-#[cfg(not(feature = "hopper"))]
 pub use global_atomic::sum_global_atomic;
-#[cfg(not(feature = "hopper"))]
 pub use shared_atomic::sum_shared_atomic;
-#[cfg(not(feature = "hopper"))]
 pub use tree_atomic::sum_tree_atomic;
-#[cfg(not(feature = "hopper"))]
 pub use warp_shuffle::sum_warp_shuffle;

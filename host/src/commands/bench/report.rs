@@ -6,7 +6,7 @@ use tabled::builder::Builder;
 
 use super::BenchReport;
 use crate::gpu::DeviceInfo;
-use crate::gpu::sum::{RouteKind, SumKernel};
+use crate::gpu::sum::SumKernel;
 use crate::report::INPUT_BYTES_PER_ELEMENT;
 use crate::report::csv::{HEADER, Row, launches};
 use crate::report::plot::{Lines, Series, input_gb_per_s};
@@ -39,7 +39,7 @@ impl Report for BenchReport {
             }
             for m in &row.sums.measurements {
                 // The block each launch had: the small route's where it took it.
-                let block = small_route_at(self, m.kernel, n).map_or(block, |(threads, _)| threads);
+                let block = small_route_at(self, m.kernel, n).unwrap_or(block);
                 rows.extend(launches("bench", block, n, "sparse exact input", m, Some(row.sums.reference)));
             }
         }
@@ -189,11 +189,16 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
     )
 }
 
-/// The threads of each block and the blocks `kernel` launched at `n` in
-/// `report`, if it took its small route there ([`SmallRoute::launch_at`]).
-fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<(u32, u32)> {
+/// The threads of the one block `kernel` launched at `n` in `report`, if it
+/// took its small route there: `n` within the route's reach where the asked
+/// block would have needed more than one block.
+fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<u32> {
     let route = report.small_routes.as_ref()?.iter().find(|r| r.kernel == kernel)?;
-    route.launch_at(n, report.options.block.threads())
+    let threads = report.options.block.threads();
+    // `u32::MAX` resident blocks: only whether the asked grid is one block
+    // matters here, and a cap at the resident blocks never makes it one.
+    let (blocks, small) = kernel.grid.shape(n, threads, u32::MAX, Some(route.threads));
+    (blocks == 1 && kernel.grid.blocks(n, threads, u32::MAX) > 1).then_some(small)
 }
 
 /// The mark after a kernel's name in a row that took its small route.
@@ -215,37 +220,23 @@ fn small_route_line(report: &BenchReport) -> String {
                         .iter()
                         .filter_map(|row| {
                             let n = row.sums.n;
-                            small_route_at(report, r.kernel, n).map(|(threads, blocks)| match r.kind {
-                                RouteKind::OneBlock => format!("n = {n} on {threads}"),
-                                RouteKind::Cluster => format!("n = {n} on {blocks} blocks"),
-                            })
+                            small_route_at(report, r.kernel, n).map(|threads| format!("n = {n} on {threads}"))
                         })
                         .collect();
                     let here = if taken.is_empty() { "no size here".to_owned() } else { taken.join(", ") };
-                    match (r.kind, r.kernel.cluster_route) {
-                        (RouteKind::Cluster, Some(cluster)) => format!(
-                            "{} from n = {} to {} as one thread-block cluster of a {}-thread block per {} floats \
-                             ({here})",
-                            r.kernel.label,
-                            cluster.per_block + 1,
-                            r.max_n,
-                            r.threads,
-                            cluster.per_block
-                        ),
-                        _ => format!(
-                            "{} up to n = {} on one block of at most {} threads, {} floats a thread ({here})",
-                            r.kernel.label, r.max_n, r.threads, r.kernel.grid.small_per_thread
-                        ),
-                    }
+                    format!(
+                        "{} up to n = {} on at most {} threads, {} floats a thread ({here})",
+                        r.kernel.label, r.max_n, r.threads, r.kernel.grid.small_per_thread
+                    )
                 })
                 .collect();
             format!(
-                "Small routes (rows marked {SMALL_ROUTE_MARK}), where the asked block would need more than one:\n\
+                "Small route (rows marked {SMALL_ROUTE_MARK}): where the asked block would need more than one, one block:\n\
                  {}.\n\
-                 One block is the fewest {}-thread granules that give each thread at most that many floats, up to\n\
+                 The block is the fewest {}-thread granules that give each thread at most that many floats, up to\n\
                  {} threads or the most the driver's build of the kernel launches with; {env}=off gives\n\
-                 the grids before the routes.\n",
-                each.join(";\n"),
+                 the grids before it.\n",
+                each.join("; "),
                 layout::Grid::SMALL_GRANULE,
                 layout::Grid::SMALL_THREADS
             )
@@ -312,17 +303,16 @@ mod tests {
         let kernel = SumKernel::of(&layout::sum::CORRECTLY_ROUNDED);
         // As if the driver's build launched at most 896 threads: one block
         // of 768, 16 floats a thread.
-        let route = SmallRoute { kernel, threads: 768, max_n: 12_288, kind: RouteKind::OneBlock };
+        let route = SmallRoute { kernel, threads: 768, max_n: 12_288 };
         let on = report(Some(vec![route]));
-        assert_eq!(small_route_at(&on, kernel, 8_192), Some((512, 1)), "the fewest granules: 16 floats a thread");
+        assert_eq!(small_route_at(&on, kernel, 8_192), Some(512), "the fewest granules: 16 floats a thread");
         assert_eq!(small_route_at(&on, kernel, 65_536), None, "past the route's reach");
         assert_eq!(small_route_at(&on, SumKernel::of(&layout::sum::BANDWIDTH), 8_192), None);
         let text = bench(&on, None, Look::Plain);
         assert!(text.contains("correctly rounded*"), "{text}");
         assert!(
             text.contains(
-                "correctly rounded up to n = 12288 on one block of at most 768 threads, 16 floats a thread \
-                 (n = 8192 on 512)"
+                "correctly rounded up to n = 12288 on at most 768 threads, 16 floats a thread (n = 8192 on 512)"
             ),
             "{text}"
         );
@@ -335,32 +325,5 @@ mod tests {
         // A record from before the route says nothing about it.
         let before = bench(&report(None), None, Look::Plain);
         assert!(!before.contains("Small route") && !before.contains("rounded*"), "{before}");
-    }
-
-    #[test]
-    fn the_cluster_route_takes_two_to_eight_chunks_of_the_deterministic_sum() {
-        let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
-        let route = SmallRoute { kernel, threads: 256, max_n: 65_536, kind: RouteKind::Cluster };
-        let on = report(Some(vec![route]));
-        let chunk = layout::sum::deterministic::CHUNK;
-        for (n, launch) in [
-            (chunk, None),
-            (chunk + 1, Some((256, 2))),
-            (16_384, Some((256, 2))),
-            (3 * chunk - 7, Some((256, 3))),
-            (65_536, Some((256, 8))),
-            (65_537, None),
-        ] {
-            assert_eq!(route.launch_at(n, 64), launch, "n = {n}");
-        }
-        assert_eq!(small_route_at(&on, kernel, 65_536), Some((256, 8)));
-        let text = bench(&on, None, Look::Plain);
-        assert!(
-            text.contains(
-                "deterministic from n = 8193 to 65536 as one thread-block cluster of a 256-thread block per 8192 \
-                 floats (n = 65536 on 8 blocks)"
-            ),
-            "{text}"
-        );
     }
 }

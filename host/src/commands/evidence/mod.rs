@@ -316,20 +316,14 @@ mod tests {
     }
 
     /// The bench run's largest size has more chunks than the handoff route
-    /// takes, and another takes the cluster route, so the sanitizer sees the
-    /// deterministic sum's ticket route and its cluster route.
+    /// takes, so the sanitizer sees the deterministic sum's ticket route.
     #[test]
-    fn the_bench_run_reaches_the_deterministic_sums_cluster_and_ticket_routes() {
+    fn the_bench_run_reaches_the_deterministic_sums_ticket_route() {
         use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
         let (_, args) = sanitizer_runs().into_iter().find(|(name, _)| name == "bench").expect("a bench run");
         let sizes = args.iter().skip_while(|a| *a != "--sizes").nth(1).expect("--sizes and its value");
         let largest = sizes.split(',').map(|n| n.parse::<usize>().expect("a size")).max().expect("a size");
         assert!(largest.div_ceil(CHUNK) > HANDOFF_CHUNKS, "{largest} floats stay on the handoff route");
-        let route = layout::sum::DETERMINISTIC_CLUSTER;
-        assert!(
-            sizes.split(',').any(|n| n.parse::<usize>().is_ok_and(|n| route.blocks(n).is_some())),
-            "no size of {sizes} takes the cluster route"
-        );
     }
 
     #[test]

@@ -49,16 +49,13 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                 strings(&["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"]),
             )),
             // The bench launches the baselines beside every sum kernel, and a
-            // cold bench the flush and the hold before each timed launch. At
-            // three chunks, the last one short, the deterministic sum takes
-            // its cluster route on a Hopper GPU; one partial chunk past the
-            // handoff route's limit, its ticket route. The sweep's sizes
-            // reach neither.
+            // cold bench the flush and the hold before each timed launch. One
+            // partial chunk past the handoff route's limit, the deterministic sum
+            // takes its ticket route, which the sweep's sizes do not reach.
             Family::Baseline => {
                 use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
-                let cluster_route = 3 * CHUNK - 7;
                 let ticket_route = CHUNK * HANDOFF_CHUNKS + CHUNK / 2 + 1;
-                let sizes = format!("4097,{cluster_route},{ticket_route}");
+                let sizes = format!("4097,{ticket_route}");
                 let mut args = strings(&["bench", "--sizes"]);
                 args.push(sizes);
                 args.extend(strings(&["--runs", "1", "--warmup", "0", "--cold"]));

@@ -6,9 +6,7 @@
 
 use super::addition_order::{BATCHES, join};
 use super::chunk_readers::chunk_batch_sum;
-#[cfg(not(feature = "hopper"))]
-use crate::shared;
-use crate::{thread, warp};
+use crate::{shared, thread, warp};
 
 /// The sum of at most one chunk (`n <= CHUNK`), by block 0 alone: the block
 /// mode's first round for chunk 0, with nothing to hand on. Its warps take
@@ -24,7 +22,6 @@ use crate::{thread, warp};
 ///
 /// The whole block calls it once; `input`, `n` and `total` as in
 /// [`sum_deterministic`](super::sum_deterministic)'s contract, `n <= CHUNK`.
-#[cfg(not(feature = "hopper"))]
 #[inline(always)]
 pub(super) unsafe fn one_chunk(input: *const f32, n: usize, total: *mut f32, lane: u32, warp_id: u32, warps: u32) {
     let round = Round { input, n, chunks: 1, group: 1, lane, warp_id, warps };

@@ -1,13 +1,12 @@
 //! Step 3, the combine: the block that holds every chunk sum adds them in the
 //! documented order, a segment of [`SEGMENT`] chunk sums per warp, then the
 //! segment sums by warp 0, and stores the result. The readers here read the
-//! chunk sums from `partials` (or shared memory), through
-//! [`Segment`], and the segment sums from shared memory.
+//! chunk sums from `partials` (or shared memory) and the segment sums from
+//! shared memory.
 
 use layout::sum::deterministic::{MAX_SEGMENTS, SEGMENT};
 
 use super::addition_order::{Quads, lane_sum};
-use super::segment::Segment;
 use super::ticket::finish;
 use crate::{shared, thread, warp};
 
@@ -66,6 +65,40 @@ pub(super) unsafe fn combine(sums: *const f32, chunks: usize, total: *mut f32, t
         if tid == 0 {
             // SAFETY: as below.
             unsafe { finish(total, result, ticket) };
+        }
+    }
+}
+
+/// Four floats as one 16-byte aligned value, so a plain read of it is one
+/// `ld.v4.f32`.
+#[repr(C, align(16))]
+pub(super) struct Quad(pub(super) [f32; 4]);
+
+/// Segment `segment` of the chunk sums: [`SEGMENT`] floats at a 4 KiB
+/// boundary of `sums`, read with plain (coherent) loads, since they were
+/// written during this launch, which the `.nc` path does not see. `sums` is
+/// 16-byte aligned (global `partials` by the kernel's `# Safety` contract,
+/// or shared memory at a 4096-byte offset) and may be in either space: the
+/// loads are generic.
+struct Segment {
+    sums: *const f32,
+    chunks: usize,
+    segment: usize,
+}
+
+impl Quads<{ SEGMENT / 4 }> for Segment {
+    #[inline(always)]
+    unsafe fn quad(&self, q: usize) -> [f32; 4] {
+        let first = self.segment * SEGMENT + 4 * q;
+        if first + 4 <= self.chunks {
+            // SAFETY: in bounds; `sums` is 16-byte aligned and `first` a
+            // multiple of 4, so the read is aligned.
+            unsafe { (self.sums.add(first) as *const Quad).read().0 }
+        } else {
+            core::array::from_fn(|j| {
+                // SAFETY: guarded by the number of chunks.
+                if first + j < self.chunks { unsafe { *self.sums.add(first + j) } } else { 0.0 }
+            })
         }
     }
 }

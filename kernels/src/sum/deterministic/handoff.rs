@@ -9,7 +9,7 @@ use layout::sum::deterministic::{FULL, MAX_SEGMENTS, SEGMENT};
 use layout::sum::deterministic::{HANDOFF_CHUNKS, Handoff};
 
 use super::addition_order::{Quads, lane_sum};
-use super::segment::Quad;
+use super::combine::Quad;
 use super::ticket;
 use crate::order::{AtomicRef, Device, Relaxed};
 use crate::{shared, thread, warp};

@@ -6,45 +6,26 @@
 //! splits one chunk over a block's warps is in [`block_mode`]. How the chunk
 //! sums reach the one block that adds them is [`route`]: the [`handoff`]
 //! slots, or `partials` and the [`ticket`]. The [`combine`](mod@combine) adds
-//! them, reading them through [`segment`].
-//!
-//! The Hopper module compiles the order, the readers, the block mode's round
-//! and the segment reader too, for one more kernel over them: the
-//! [`cluster`] route's, which the host launches instead for 2 to
-//! [`CLUSTER_CHUNKS`](layout::sum::deterministic::CLUSTER_CHUNKS) chunks.
+//! them.
 
 mod addition_order;
 mod block_mode;
 mod chunk_readers;
-mod segment;
-
-// The base kernel's own steps.
-#[cfg(not(feature = "hopper"))]
 mod combine;
-#[cfg(not(feature = "hopper"))]
 mod handoff;
-#[cfg(not(feature = "hopper"))]
 mod route;
-#[cfg(not(feature = "hopper"))]
 mod ticket;
 
-#[cfg(feature = "hopper")]
-mod cluster;
-#[cfg(feature = "hopper")]
-pub use cluster::sum_deterministic_cluster;
-
+use layout::sum::deterministic::{CHUNK, Handoff};
 #[cfg(doc)]
 use layout::sum::deterministic::{FULL, HANDOFF_CHUNKS, SEGMENT};
-#[cfg(not(feature = "hopper"))]
-use {
-    self::addition_order::{BATCHES, lane_sum},
-    self::block_mode::{Round, one_chunk},
-    self::chunk_readers::FullChunk,
-    self::combine::combine,
-    self::route::{Route, Sink},
-    crate::{shared, thread, warp},
-    layout::sum::deterministic::{CHUNK, Handoff},
-};
+
+use self::addition_order::{BATCHES, lane_sum};
+use self::block_mode::{Round, one_chunk};
+use self::chunk_readers::FullChunk;
+use self::combine::combine;
+use self::route::{Route, Sink};
+use crate::{shared, thread, warp};
 
 // ANCHOR: order
 /// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
@@ -134,7 +115,6 @@ use {
 /// launch; `total`, `partials` and `handoff` as above, all in global memory.
 /// `partials` must be 16-byte aligned (any device allocation is: the driver
 /// aligns them to 256 bytes): the combine reads it as float4s.
-#[cfg(not(feature = "hopper"))]
 #[kernel]
 pub unsafe fn sum_deterministic(
     input: *const f32,
