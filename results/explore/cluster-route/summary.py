@@ -21,7 +21,7 @@ def medians(path):
     return rows
 
 print("# deterministic sum, median us; on = cluster route, off = handoff route (LAB_SMALL_ROUTE=off)")
-print(f"{'n':>6} {'cache':5} | {'on r1':>6} {'on r2':>6} | {'off r1':>6} {'off r2':>6} | on/off r1, r2 | det/fastest on, off (r1; r2)")
+print(f"{'n':>6} {'cache':5} | {'on r1':>6} {'on r2':>6} | {'off r1':>6} {'off r2':>6} | on/off r1, r2 | det/fastest: r1 on, off; r2 on, off")
 ratios = []
 for cache in ("warm", "cold"):
     runs = {(route, r): medians(HERE / "ab" / f"ab-{route}-{r}-{cache}.txt") for route in ("on", "off") for r in (1, 2)}
