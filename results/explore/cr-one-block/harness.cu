@@ -26,7 +26,7 @@
 //
 // Build on the GPU machine (CCCL as nvcc-compare installs it):
 //   nvcc -O3 -arch=sm_90 -I target/cccl/nvidia/cu13/include/cccl -o /tmp/h harness.cu -lcuda
-// Run: /tmp/h MAIN.ptx NEW.ptx ROUNDS
+// Run: /tmp/h MAIN.ptx NEW.ptx ROUNDS   (LAB_NEW_CR=ENTRY, LAB_NEW_DET=ENTRY: the new build's entries to time)
 #include <cub/device/device_reduce.cuh>
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -114,9 +114,14 @@ int main(int argc, char** argv) {
   CK(cuModuleLoadData(&mod, main_ptx.c_str()));
   CK(cuModuleLoadData(&mod_new, new_ptx.c_str()));
   CK(cuModuleGetFunction(&lab.cr_main, mod, "sum_correctly_rounded"));
-  CK(cuModuleGetFunction(&lab.cr_new, mod_new, "sum_correctly_rounded"));
+  // The new build's entries, by default the kernels' own names; LAB_NEW_CR and LAB_NEW_DET name others (the
+  // entries-of-their-own build, where the general kernels are main's and the straight paths are new entries).
+  const char* new_cr = getenv("LAB_NEW_CR") ? getenv("LAB_NEW_CR") : "sum_correctly_rounded";
+  const char* new_det = getenv("LAB_NEW_DET") ? getenv("LAB_NEW_DET") : "sum_deterministic";
+  printf("# new CR: %s, new det: %s\n", new_cr, new_det);
+  CK(cuModuleGetFunction(&lab.cr_new, mod_new, new_cr));
   CK(cuModuleGetFunction(&lab.det, mod, "sum_deterministic"));
-  CK(cuModuleGetFunction(&lab.det_new, mod_new, "sum_deterministic"));
+  CK(cuModuleGetFunction(&lab.det_new, mod_new, new_det));
   CK(cuModuleGetFunction(&lab.bandwidth, mod, "sum_bandwidth"));
   CK(cuModuleGetFunction(&lab.shuffle, mod, "sum_warp_shuffle"));
   CK(cuModuleGetFunction(&lab.empty, mod, "empty"));
@@ -129,7 +134,7 @@ int main(int argc, char** argv) {
     printf("# %s: %d registers, at most %d threads a block\n", f == lab.cr_main ? "main CR" : "new CR", regs, threads);
   }
   // The launches of 1,024 threads take 80 KiB of dynamic shared memory, past the 48 KiB a function has unasked.
-  for (CUfunction f : {lab.cr_main, lab.cr_new, lab.det, lab.empty})
+  for (CUfunction f : {lab.cr_main, lab.cr_new, lab.det, lab.det_new, lab.empty})
     CK(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024 * 80));
   CK(cuMemAlloc(&lab.acc, 256)); CK(cuMemsetD8(lab.acc, 0, 256));
   CK(cuMemAlloc(&lab.scratch, 1 << 20)); CK(cuMemsetD8(lab.scratch, 0, 1 << 20));
