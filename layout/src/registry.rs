@@ -355,7 +355,8 @@ impl Grid {
 
 /// Every kernel of every family, in family order: what the PTX must contain.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
-    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry);
+    let small = crate::sum::KERNELS.iter().filter_map(|k| k.small_entry).map(|s| &s.entry);
+    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry).chain(small);
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));

@@ -61,6 +61,10 @@ pub mod deterministic {
         }
     }
 
+    /// The most chunks `sum_deterministic_few` takes: the last block's warp 0
+    /// gathers one chunk sum a lane, and they fill two quads of its segment.
+    pub const FEW_CHUNKS: usize = 8;
+
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
 }
@@ -182,6 +186,60 @@ pub struct Sum {
     pub barriers: Barriers,
     /// The largest `n` it accepts.
     pub max_n: usize,
+    /// Its second entry, for the small launches [`SmallEntry::launches`]
+    /// names, if it has one.
+    pub small_entry: Option<&'static SmallEntry>,
+}
+
+/// A second entry of a sum kernel, for some small launches: the same
+/// parameters, shared memory, scratch and contract as the kernel's own
+/// entry, the same additions (so the same bits), and a straight path for
+/// those launches, tested first, with the kernel's own body behind it for any
+/// launch the path does not finish. Unless the small routes are turned off,
+/// the host launches it for exactly the launches [`SmallEntry::takes`].
+///
+/// A small launch's time is the chain of instructions after its loads. A
+/// test for it at the top of the kernel's own entry shortens that chain, but
+/// changes how `ptxas` compiles the rest, which every larger launch runs; an
+/// entry of its own leaves the kernel's own machine code as it was
+/// (`results/explore/cr-one-block`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SmallEntry {
+    /// Its kernel, whose parameters are the sum kernel's.
+    pub entry: Entry,
+    /// The launches it is for.
+    pub launches: SmallLaunch,
+}
+
+/// The launches a [`SmallEntry`] is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmallLaunch {
+    /// A grid of one block: the kernel's small route
+    /// ([`Grid::small_per_thread`]), or any input one block of the asked size
+    /// covers.
+    OneBlock,
+    /// One block of `threads` per [`deterministic::CHUNK`], for 2 to `most`
+    /// chunks.
+    BlockPerChunk {
+        /// Threads of each block.
+        threads: u32,
+        /// The most chunks.
+        most: u32,
+    },
+}
+
+impl SmallEntry {
+    /// Whether the host launches it for `n` floats on `blocks` blocks of
+    /// `threads`.
+    pub const fn takes(&self, n: usize, blocks: u32, threads: u32) -> bool {
+        match self.launches {
+            SmallLaunch::OneBlock => blocks == 1,
+            SmallLaunch::BlockPerChunk { threads: block, most } => {
+                let chunks = n.div_ceil(deterministic::CHUNK);
+                threads == block && chunks >= 2 && chunks <= most as usize && chunks == blocks as usize
+            }
+        }
+    }
 }
 
 impl Sum {
@@ -227,6 +285,7 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerElement,
     barriers: Barriers::Fixed(0),
     max_n: usize::MAX,
+    small_entry: None,
 };
 
 /// The page's second sum: one shared `f32` accumulator per block.
@@ -251,6 +310,7 @@ pub const SHARED_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(2),
     max_n: usize::MAX,
+    small_entry: None,
 };
 
 /// The page's third sum: a shared-memory tree per block.
@@ -273,6 +333,7 @@ pub const TREE_ATOMIC: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Tree,
     max_n: usize::MAX,
+    small_entry: None,
 };
 
 /// Warp shuffles, then one shared `f32` per warp.
@@ -295,6 +356,7 @@ pub const WARP_SHUFFLE: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
+    small_entry: None,
 };
 
 /// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
@@ -318,13 +380,15 @@ pub const BANDWIDTH: Sum = Sum {
     global_atomics: GlobalAtomics::PerBlock,
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
+    small_entry: None,
 };
 
-/// Fixed-order chunks and a last-block combine: the same bits every run.
-pub const DETERMINISTIC: Sum = Sum {
-    entry: Entry::new(
+/// The deterministic sum's entries: its own and [`DETERMINISTIC_FEW`] make
+/// the same promises, since each holds the whole kernel.
+const fn deterministic_entry(symbol: &'static str) -> Entry {
+    Entry::new(
         Family::Sum,
-        "sum_deterministic",
+        symbol,
         &CHUNK_PARTIALS_PARAMS,
         &[
             "ld.global.nc.v4.f32",
@@ -340,7 +404,12 @@ pub const DETERMINISTIC: Sum = Sum {
         &["red.global.add.f32", "atom.global.add.f32"],
         &["MEMBAR.ALL.GPU", "ATOMG.E.ADD", "ATOMG.E.INC", "BAR.RED.OR"],
         &["REDG.E.ADD.F32"],
-    ),
+    )
+}
+
+/// Fixed-order chunks and a last-block combine: the same bits every run.
+pub const DETERMINISTIC: Sum = Sum {
+    entry: deterministic_entry("sum_deterministic"),
     label: "deterministic",
     short: "deterministic",
     on_page: false,
@@ -362,15 +431,16 @@ pub const DETERMINISTIC: Sum = Sum {
     // in its one round.
     barriers: Barriers::Fixed(1),
     max_n: deterministic::MAX_N,
+    small_entry: Some(&DETERMINISTIC_FEW),
 };
 
-/// An exact `f64` running sum per thread, integer limbs in shared memory for
-/// what it cannot hold, integer atomics, then one rounding: the exactly
-/// rounded sum.
-pub const CORRECTLY_ROUNDED: Sum = Sum {
-    entry: Entry::new(
+/// The correctly rounded sum's entries: its own and
+/// [`CORRECTLY_ROUNDED_SMALL`] make the same promises, since each holds the
+/// whole kernel.
+const fn correctly_rounded_entry(symbol: &'static str) -> Entry {
+    Entry::new(
         Family::Sum,
-        "sum_correctly_rounded",
+        symbol,
         &SUPERACCUMULATOR_PARAMS,
         // The last block's gathering (`atom.global.exch.b64`) is a function of
         // its own in the PTX, outside the entry's body; ptxas inlines it, so
@@ -381,7 +451,14 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
         &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32"],
         &["REDG.E.ADD.64", "ATOMG.E.EXCH.64", "MEMBAR.ALL.GPU", "SHFL.BFLY"],
         &["REDG.E.ADD.F32"],
-    ),
+    )
+}
+
+/// An exact `f64` running sum per thread, integer limbs in shared memory for
+/// what it cannot hold, integer atomics, then one rounding: the exactly
+/// rounded sum.
+pub const CORRECTLY_ROUNDED: Sum = Sum {
+    entry: correctly_rounded_entry("sum_correctly_rounded"),
     label: "correctly rounded",
     short: "rounded",
     on_page: false,
@@ -397,7 +474,26 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     barriers: Barriers::Fixed(1),
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
     max_n: 1 << 33,
+    small_entry: Some(&CORRECTLY_ROUNDED_SMALL),
 };
+
+/// The deterministic sum's entry for 2 to 8 chunks, a block of eight warps
+/// per chunk (the host's grid from 8,193 to 65,536 floats at block 256): one
+/// barrier a block, and the last block to start gathers the other chunk
+/// sums in warp 0 alone, where the general path meets three times and
+/// zeroes a segment of shared memory.
+pub const DETERMINISTIC_FEW: SmallEntry = SmallEntry {
+    entry: deterministic_entry("sum_deterministic_few"),
+    // Eight warps a block, a warp per batch of the chunk: the block mode's
+    // round of one chunk, which the kernel's path checks it was given.
+    launches: SmallLaunch::BlockPerChunk { threads: 8 * WARP_SIZE, most: deterministic::FEW_CHUNKS as u32 },
+};
+
+/// The correctly rounded sum's entry for one block: checked `f64` additions
+/// of at most four quads a thread, one barrier, and the block rounds its own
+/// sum, with no limb, ticket or atomic, unless an addition was not exact.
+pub const CORRECTLY_ROUNDED_SMALL: SmallEntry =
+    SmallEntry { entry: correctly_rounded_entry("sum_correctly_rounded_small"), launches: SmallLaunch::OneBlock };
 
 /// Every sum kernel: the page's three in the page's order, then the roofline
 /// kernels. The host's tables keep this order.
@@ -443,6 +539,26 @@ mod tests {
         for k in &KERNELS {
             assert_eq!(k.grid.small_per_thread > 0, k.label == CORRECTLY_ROUNDED.label, "{}", k.label);
         }
+    }
+
+    #[test]
+    fn the_small_entries_take_the_launches_they_name() {
+        use deterministic::CHUNK;
+        let few = DETERMINISTIC.small_entry.unwrap();
+        // At block 256 the host's grid is a block per chunk: 2 to 8 chunks
+        // take the entry, one chunk and nine do not.
+        for (n, takes) in [(CHUNK, false), (CHUNK + 1, true), (8 * CHUNK, true), (8 * CHUNK + 1, false)] {
+            let blocks = DETERMINISTIC.grid.blocks(n, 256, 528) as u32;
+            assert_eq!(few.takes(n, blocks, 256), takes, "n = {n}");
+        }
+        // Other blocks give other grids, which the entry does not take.
+        for threads in [64, 1024] {
+            let blocks = DETERMINISTIC.grid.blocks(4 * CHUNK, threads, 528) as u32;
+            assert!(!few.takes(4 * CHUNK, blocks, threads));
+        }
+        let small = CORRECTLY_ROUNDED.small_entry.unwrap();
+        assert!(small.takes(16_384, 1, 1024) && !small.takes(16_385, 2, 1024));
+        assert!(KERNELS.iter().filter_map(|k| k.small_entry).all(|s| s.entry.module == crate::Module::Base));
     }
 
     #[test]

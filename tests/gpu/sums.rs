@@ -220,12 +220,15 @@ fn deterministic_order(values: &[f32]) -> f32 {
 pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Result<(), String> {
     let kernel = SumKernel::of(&layout::sum::DETERMINISTIC);
     let mut wrong = Vec::new();
-    use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+    use layout::sum::deterministic::{CHUNK, FEW_CHUNKS, HANDOFF_CHUNKS};
     // Half a chunk (`CHUNK / 2`): the one-chunk route, whose four whole
     // batches the short chunk's reader hands to the 128-bit loads. Around
     // one chunk (`CHUNK - 1` to `CHUNK + 1`): up to `CHUNK` block 0 alone sums
     // the input and stops; past it the chunk sums take a route to the
     // combining block. `2 * CHUNK + 1`: three chunks, the last of one float.
+    // `2 * CHUNK` to `8 * CHUNK + 1`: at block 256 on the device's grid, a
+    // block per chunk, the small entry's launches of 2 to 8 chunks, and one
+    // past them; each on both entries.
     // Around 64 chunks (`64 * CHUNK`, 64 being the most warps an SM holds on
     // sm_90, 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
     // rounds of chunks a warp each and the rest a block each. Around
@@ -240,7 +243,12 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
         CHUNK - 1,
         CHUNK,
         CHUNK + 1,
+        2 * CHUNK,
         2 * CHUNK + 1,
+        5 * CHUNK + 7,
+        8 * CHUNK - 1,
+        8 * CHUNK,
+        8 * CHUNK + 1,
         64 * CHUNK - 1,
         64 * CHUNK + 1,
         1_000_003,
@@ -253,11 +261,19 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
         let one_block = (threads / layout::WARP_SIZE) as usize * CHUNK;
         sizes.extend([one_block - 1, one_block, one_block + 1]);
     }
+    let few = layout::sum::DETERMINISTIC_FEW.entry.symbol;
+    let mut took_few = 0;
     for n in sizes {
         let values = input::inexact(n);
         let expected = deterministic_order(&values);
-        for sm_count in [1, gpu.info.sm_count] {
-            let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count);
+        let chunks = n.div_ceil(CHUNK);
+        // The small entry's launches, and around them, on both entries.
+        let small_routes: &[bool] = if chunks <= FEW_CHUNKS + 1 { &[true, false] } else { &[true] };
+        for (sm_count, &small_route) in
+            [1, gpu.info.sm_count].into_iter().flat_map(|s| small_routes.iter().map(move |r| (s, r)))
+        {
+            let kernels =
+                SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
             for offset in [0, 1] {
                 let device_input = kernels.upload_at(&values, offset).map_err(|e| e.to_string())?;
                 for threads in BLOCKS {
@@ -266,16 +282,26 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
                     // the ticket and the slots as the first left them.
                     let plan = Plan { warmup: 2, runs: 0, cold: false };
                     let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+                    let at =
+                        format!("n = {n}, block {threads}, {sm_count} SMs, offset {offset}, small route {small_route}");
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
-                        wrong.push(format!(
-                            "  n = {n}, block {threads}, {sm_count} SMs, offset {offset}: {:?}, expected {expected}",
-                            m.sums
-                        ));
+                        wrong.push(format!("  {at}: {:?}, expected {expected}", m.sums));
                     }
+                    // On the device's grid at block 256, 2 to 8 chunks are a
+                    // block each: the small entry's launches, and only those.
+                    let should = small_route
+                        && sm_count == gpu.info.sm_count
+                        && threads == 256
+                        && (2..=FEW_CHUNKS).contains(&chunks);
+                    if should && m.entry.as_deref() != Some(few) || !small_route && m.entry.is_some() {
+                        wrong.push(format!("  {at}: launched {:?}", m.entry));
+                    }
+                    took_few += usize::from(m.entry.is_some());
                 }
             }
         }
     }
+    println!("  {took_few} launch loops of {few}");
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
@@ -293,6 +319,9 @@ pub(super) fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> 
         let most = kernels.max_threads(kernel).map_err(|e| e.to_string())?;
         let registers = kernels.registers(kernel).map_err(|e| e.to_string())?;
         println!("  {}: {registers} registers a thread, at most {most} threads a block", kernel.symbol());
+        if let (Some(small), Some((registers, most))) = (kernel.small_entry, kernels.small_entry_limits(kernel)) {
+            println!("  {}: {registers} registers a thread, at most {most} threads a block", small.entry.symbol);
+        }
         if kernel.grid.small_per_thread == 0 {
             continue;
         }
@@ -311,6 +340,10 @@ pub(super) fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> 
         let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
         if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
             wrong.push(format!("  {} at n = {}: {:?}, expected {expected}", kernel.symbol(), route.max_n, m.sums));
+        }
+        let small = kernel.small_entry.map(|s| s.entry.symbol);
+        if m.entry.as_deref() != small {
+            wrong.push(format!("  {} at n = {}: launched {:?}, not {small:?}", kernel.symbol(), route.max_n, m.entry));
         }
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
@@ -398,7 +431,14 @@ pub(super) fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) ->
                 SumKernels::load(gpu).map_err(|e| e.to_string())?.with_sm_count(sm_count).with_small_route(small_route);
             let device_input = kernels.upload_at(values, offset).map_err(|e| e.to_string())?;
             let plan = Plan { warmup: 2, runs: 0, cold: false };
-            for found in kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?.sums {
+            let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
+            // The small route's one block launches the small entry, and
+            // nothing else does with the routes off.
+            let one_block = small_route && !values.is_empty() && values.len() <= small;
+            if one_block != m.entry.is_some() && (one_block || !small_route) {
+                wrong.push(format!("  {name}, {sm_count} SMs, small route {small_route}: launched {:?}", m.entry));
+            }
+            for found in m.sums {
                 if found.to_bits() != expected.to_bits() {
                     wrong.push(format!(
                         "  {name}, {sm_count} SMs, offset {offset}, small route {small_route}: \

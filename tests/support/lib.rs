@@ -52,19 +52,30 @@ pub fn rust_params(source: &str, name: &str) -> Option<Vec<String>> {
 
 /// A kernel's instructions, as a 64-bit FNV-1a hash of its `.entry` body
 /// with what does not reach `ptxas` as code left out: comments, blank
-/// lines, the module-wide numbers in LLVM's block labels (`$L__BB12_3`
-/// becomes `$L__BB_3`, since a kernel added before renumbers them) and the
-/// crate hash in mangled names (`Cs…_7kernels`, which depends on the path of
-/// the checkout). Two kernels with one fingerprint are one program to
-/// `ptxas`, so they compile to the same SASS.
+/// lines, the numbers in LLVM's block labels and the crate hash in mangled
+/// names (`Cs…_7kernels`, which depends on the path of the checkout). A
+/// label the body defines (`$L__BB12_3:`) is named by its place among the
+/// body's labels (`$L__BB_#0` for the first), since both its numbers move
+/// when a kernel is added before it or LLVM numbers the same blocks another
+/// way; a label it only names keeps its block number (`$L__BB_3`). Two
+/// kernels with one fingerprint are one program to `ptxas`, so they compile
+/// to the same SASS.
 pub fn instruction_fingerprint(body: &str) -> u64 {
-    let mut normalized = String::with_capacity(body.len());
+    let mut lines = Vec::new();
     for line in body.lines() {
         let code = line.split("//").next().unwrap_or("").trim_end();
-        if code.trim().is_empty() {
-            continue;
+        if !code.trim().is_empty() {
+            lines.push(without_numbers(code));
         }
-        normalized.push_str(&without_numbers(code));
+    }
+    // The labels the body defines, in order: `$L__BB_3:` opens a line.
+    let defined: Vec<String> = lines
+        .iter()
+        .filter_map(|l| l.strip_suffix(':').filter(|d| d.starts_with("$L__BB_")).map(str::to_owned))
+        .collect();
+    let mut normalized = String::with_capacity(body.len());
+    for line in &lines {
+        normalized.push_str(&with_labels_in_order(line, &defined));
         normalized.push('\n');
     }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -73,6 +84,25 @@ pub fn instruction_fingerprint(body: &str) -> u64 {
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
     hash
+}
+
+/// `line` with every label of `defined` (`$L__BB_3`) as `$L__BB_#` and its
+/// place in `defined`.
+fn with_labels_in_order(line: &str, defined: &[String]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("$L__BB_") {
+        let digits = rest[at + 7..].bytes().take_while(u8::is_ascii_digit).count();
+        let label = &rest[at..at + 7 + digits];
+        out.push_str(&rest[..at]);
+        match defined.iter().position(|d| d == label) {
+            Some(place) => out.push_str(&format!("$L__BB_#{place}")),
+            None => out.push_str(label),
+        }
+        rest = &rest[at + 7 + digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `line` with `$L__BB<digits>_` as `$L__BB_` and `Cs<hash>_7kernels` as
@@ -143,6 +173,13 @@ mod tests {
         assert_ne!(instruction_fingerprint(b), instruction_fingerprint(c), "another block is another program");
         let d = ".entry k(\n\t@%p1 bra \t$L__BB140_3;\n\tcall.uni _RNvCsZz9_7kernels1g, (p);\n}";
         assert_ne!(instruction_fingerprint(b), instruction_fingerprint(d), "another callee is another program");
+        // The same blocks numbered another way are the same program; a
+        // branch to another of them is not.
+        let e = ".entry k(\n\tbra.uni \t$L__BB7_2;\n$L__BB7_5:\n\tret;\n$L__BB7_2:\n\tbra.uni \t$L__BB7_5;\n}";
+        let f = ".entry k(\n\tbra.uni \t$L__BB9_4;\n$L__BB9_1:\n\tret;\n$L__BB9_4:\n\tbra.uni \t$L__BB9_1;\n}";
+        assert_eq!(instruction_fingerprint(e), instruction_fingerprint(f));
+        let g = ".entry k(\n\tbra.uni \t$L__BB9_1;\n$L__BB9_1:\n\tret;\n$L__BB9_4:\n\tbra.uni \t$L__BB9_1;\n}";
+        assert_ne!(instruction_fingerprint(f), instruction_fingerprint(g), "another target is another program");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, sys};
 use layout::ParamRole;
 use layout::exact::Superaccumulator;
-use layout::sum::{Arg, Scratch, Sum, deterministic};
+use layout::sum::{Arg, Scratch, SmallEntry, Sum, deterministic};
 
 use super::Gpu;
 use super::args::{Args, once};
@@ -108,6 +108,12 @@ pub struct SumMeasurement {
     pub times_ms: Vec<f32>,
     /// The sum of each launch, warm-ups first.
     pub sums: Vec<f32>,
+    /// The symbol of the kernel's small entry
+    /// ([`Sum::small_entry`](layout::sum::Sum::small_entry)) where every
+    /// launch was of it, not of the kernel's own entry; absent otherwise, and
+    /// in records from before the small entries.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
 }
 
 /// Every sum kernel the loaded PTX defines.
@@ -125,16 +131,22 @@ pub struct SumKernels<'gpu> {
     /// use more registers than `ptxas` reports here: a launch of more
     /// threads fails with `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`.
     max_threads: Vec<u32>,
+    /// One per registry entry, in registry order: its small entry's function
+    /// and the most threads a block it launches with, where the kernel has a
+    /// small entry and the PTX holds it (a PTX given with `--ptx` may not:
+    /// its kernel's own entry then takes every launch).
+    small_entries: Vec<Option<(CudaFunction, u32)>>,
     sm_count: u32,
     /// Whether small inputs take their kernel's small route
-    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)): on unless the environment
-    /// sets [`SMALL_ROUTE_ENV`] to `off`, which gives the earlier grids, so
-    /// one binary can time both.
+    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)) and small
+    /// entry ([`Sum::small_entry`](layout::sum::Sum::small_entry)): on unless
+    /// the environment sets [`SMALL_ROUTE_ENV`] to `off`, which gives the
+    /// earlier grids and entries, so one binary can time both.
     small_route: bool,
 }
 
-/// The environment variable that turns the small route off (`off`), for
-/// timing the grids before it against it.
+/// The environment variable that turns the small routes and entries off
+/// (`off`), for timing the launches before them against them.
 pub const SMALL_ROUTE_ENV: &str = "LAB_SMALL_ROUTE";
 
 /// Whether the environment leaves the small route on.
@@ -143,32 +155,38 @@ pub fn small_route_from_env() -> bool {
 }
 
 impl<'gpu> SumKernels<'gpu> {
-    /// Looks every sum kernel up in the GPU's module and asks the driver the
-    /// most threads a block each launches with. A kernel whose shared memory
-    /// at the largest block passes 48 KiB opts in to that much.
+    /// Looks every sum kernel, and its small entry, up in the GPU's module
+    /// and asks the driver the most threads a block each launches with. A
+    /// kernel whose shared memory at the largest block passes 48 KiB opts in
+    /// to that much, in both entries.
     pub fn load(gpu: &'gpu Gpu) -> Result<Self, LabError> {
         let functions: Vec<_> = SumKernel::all().map(|k| gpu.function(k.symbol())).collect();
         let mut max_threads = Vec::with_capacity(functions.len());
+        let mut small_entries = Vec::with_capacity(functions.len());
         for (kernel, function) in SumKernel::all().zip(&functions) {
             let Ok(function) = function else {
                 max_threads.push(0);
+                small_entries.push(None);
                 continue;
             };
-            let threads = function
-                .max_threads_per_block()
-                .doing(|| format!("asking the most threads a block of {}", kernel.symbol()))?;
-            max_threads.push(u32::try_from(threads).unwrap_or(0));
-            let most = kernel.shared.bytes(Block::MAX, 0);
-            if most > DEFAULT_SHARED_LIMIT {
-                function
-                    .set_attribute(
-                        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        most as i32,
-                    )
-                    .doing(|| format!("allowing {} {most} bytes of shared memory", kernel.symbol()))?;
-            }
+            max_threads.push(prepare(function, kernel, kernel.symbol())?);
+            let small = match kernel.small_entry.map(|s| (s.entry.symbol, gpu.function(s.entry.symbol))) {
+                Some((symbol, Ok(function))) => {
+                    let most = prepare(&function, kernel, symbol)?;
+                    Some((function, most))
+                }
+                None | Some((_, Err(_))) => None,
+            };
+            small_entries.push(small);
         }
-        Ok(SumKernels { gpu, functions, max_threads, sm_count: gpu.info.sm_count, small_route: small_route_from_env() })
+        Ok(SumKernels {
+            gpu,
+            functions,
+            max_threads,
+            small_entries,
+            sm_count: gpu.info.sm_count,
+            small_route: small_route_from_env(),
+        })
     }
 
     /// Sizes the grid-filling kernels as if the device had `sm_count` SMs:
@@ -207,12 +225,21 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(u32::try_from(regs).unwrap_or(0))
     }
 
+    /// The registers a thread of `kernel`'s small entry uses and the most
+    /// threads a block it launches with, in the driver's build of it; `None`
+    /// where the kernel has no small entry or the PTX lacks it.
+    pub fn small_entry_limits(&self, kernel: SumKernel) -> Option<(u32, u32)> {
+        let (function, most) = self.small_entries[kernel.index()].as_ref()?;
+        let registers = function.num_regs().ok()?;
+        Some((u32::try_from(registers).unwrap_or(0), *most))
+    }
+
     /// `kernel`'s small route on this device, whether the route is on or
     /// off: `None` for a kernel without one, one the module lacks, or one
     /// whose build cannot launch a block of
     /// [`Grid::SMALL_GRANULE`](layout::Grid::SMALL_GRANULE).
     pub fn small_route_of(&self, kernel: SumKernel) -> Option<SmallRoute> {
-        let most = self.max_threads(kernel).ok()?;
+        let most = self.small_route_most(kernel).ok()?;
         let threads = kernel.grid.small_threads(most);
         (threads > 0).then(|| SmallRoute { kernel, threads, max_n: kernel.grid.small_max_n(most) })
     }
@@ -240,9 +267,47 @@ impl<'gpu> SumKernels<'gpu> {
                 block.threads()
             )));
         }
-        let config = kernel.config(n, block, self.resident_blocks(kernel, block)?, self.small_route.then_some(most));
+        let small_most = self.small_route_most(kernel)?;
+        let config =
+            kernel.config(n, block, self.resident_blocks(kernel, block)?, self.small_route.then_some(small_most));
         debug_assert!(config.block_dim.0 <= most, "the small route's block fits the function");
         Ok(config)
+    }
+
+    /// The most threads the small route's one block may have: the most both
+    /// of the kernel's entries launch with, where the small entry is loaded,
+    /// so that the block launches whichever entry takes it.
+    fn small_route_most(&self, kernel: SumKernel) -> Result<u32, LabError> {
+        let most = self.max_threads(kernel)?;
+        Ok(self.small_entries[kernel.index()].as_ref().map_or(most, |(_, small)| most.min(*small)))
+    }
+
+    /// The small entry that takes `kernel`'s launch over `n` elements asked
+    /// at `block`, if one does: with the small routes on, where the PTX holds
+    /// the entry, the entry takes the launch's shape
+    /// ([`SmallEntry::takes`]) and its function launches a block that size.
+    pub fn small_entry_at(
+        &self,
+        kernel: SumKernel,
+        n: usize,
+        block: Block,
+    ) -> Result<Option<&'static SmallEntry>, LabError> {
+        let config = self.config(kernel, n, block)?;
+        Ok(self.small_entry_of(kernel, n, config).map(|(entry, _)| entry))
+    }
+
+    /// The small entry and its function for `kernel`'s launch `config` over
+    /// `n` elements, as [`Self::small_entry_at`].
+    fn small_entry_of(
+        &self,
+        kernel: SumKernel,
+        n: usize,
+        config: LaunchConfig,
+    ) -> Option<(&'static SmallEntry, &CudaFunction)> {
+        let (function, most) = self.small_entries[kernel.index()].as_ref()?;
+        let entry = kernel.small_entry?;
+        let (blocks, threads) = (config.grid_dim.0, config.block_dim.0);
+        (self.small_route && threads <= *most && entry.takes(n, blocks, threads)).then_some((entry, function))
     }
 
     /// Copies `values` to the device.
@@ -288,12 +353,15 @@ impl<'gpu> SumKernels<'gpu> {
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
         let config = self.config(kernel, n, block)?;
+        let small = self.small_entry_of(kernel, n, config).map(|(entry, _)| entry);
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
             self.launch(kernel, input, &mut total, config, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
-        Ok(SumMeasurement { kernel, times_ms, sums })
+        // An empty input launches nothing.
+        let entry = small.filter(|_| n > 0).map(|s| s.entry.symbol.to_owned());
+        Ok(SumMeasurement { kernel, times_ms, sums, entry })
     }
 
     /// Launches `kernel` `launches` times on `input`, every launch adding
@@ -362,8 +430,9 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(per_sm.max(1) * self.sm_count)
     }
 
-    /// Enqueues one launch of `kernel` adding `input` into `total[0]`, and
-    /// nothing else: no driver query, no allocation.
+    /// Enqueues one launch of `kernel` adding `input` into `total[0]`, of its
+    /// small entry where that takes the launch ([`Self::small_entry_at`]),
+    /// and nothing else: no driver query, no allocation.
     fn launch(
         &self,
         kernel: SumKernel,
@@ -379,7 +448,11 @@ impl<'gpu> SumKernels<'gpu> {
             return Ok(());
         }
         let view = input.view();
-        let mut args = Args::new(self.gpu.stream(), self.function(kernel)?, kernel.entry());
+        let (function, entry) = match self.small_entry_of(kernel, n, config) {
+            Some((small, function)) => (function, &small.entry),
+            None => (self.function(kernel)?, kernel.entry()),
+        };
+        let mut args = Args::new(self.gpu.stream(), function, entry);
         let (mut total, mut partials, mut handoff, mut acc) = (Some(total), None, None, None);
         match scratch {
             ScratchBuffers::None => {}
@@ -397,19 +470,35 @@ impl<'gpu> SumKernels<'gpu> {
                 Arg::Superaccumulator => args.push(param, once(&mut acc, param)),
             }
         }
-        // SAFETY: the arguments are the kernel's registry entry's `params`
-        // (`Args` checks order, count and types), with the buffers its
+        // SAFETY: the arguments are the kernel's registry entry's `params`,
+        // which its small entry shares under the same contract (`Args`
+        // checks order, count and types), with the buffers its
         // `Scratch` names, which `measure` allocated from the same entry: one
         // partial per chunk in a fresh, 256-byte aligned allocation and a
         // zeroed `Handoff` the kernel leaves zero, or a zeroed
         // `Superaccumulator` it leaves zero. `input` holds `n <= max_n`
         // floats and `total` one; `config` comes from the registry's grid and
         // shared-memory rules, which are the kernel's `# Launch` contract, at
-        // a block the function launches with (`Self::config`), and `load`
-        // allowed the shared bytes past 48 KiB.
+        // a block the function launches with (`Self::config`, and
+        // `small_entry_of` for the small entry), and `load` allowed either
+        // entry the shared bytes past 48 KiB.
         unsafe { args.launch(config) }
-            .doing(|| format!("launching {} (n = {n}, block {})", kernel.symbol(), config.block_dim.0))
+            .doing(|| format!("launching {} (n = {n}, block {})", entry.symbol, config.block_dim.0))
     }
+}
+
+/// Asks the driver the most threads a block `function` (an entry of
+/// `kernel`, named `symbol`) launches with, and opts it in to `kernel`'s
+/// shared memory at the largest block where that passes 48 KiB.
+fn prepare(function: &CudaFunction, kernel: SumKernel, symbol: &str) -> Result<u32, LabError> {
+    let threads = function.max_threads_per_block().doing(|| format!("asking the most threads a block of {symbol}"))?;
+    let most = kernel.shared.bytes(Block::MAX, 0);
+    if most > DEFAULT_SHARED_LIMIT {
+        function
+            .set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, most as i32)
+            .doing(|| format!("allowing {symbol} {most} bytes of shared memory"))?;
+    }
+    Ok(u32::try_from(threads).unwrap_or(0))
 }
 
 #[cfg(test)]

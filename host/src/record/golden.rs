@@ -49,7 +49,7 @@ fn record(results: Results) -> Record {
 
 /// One warm-up and two timed launches of `kernel`, every sum `value`.
 fn measured(kernel: &sum::Sum, times: [f32; 2], value: f32) -> SumMeasurement {
-    SumMeasurement { kernel: SumKernel::of(kernel), times_ms: times.to_vec(), sums: vec![value; 3] }
+    SumMeasurement { kernel: SumKernel::of(kernel), times_ms: times.to_vec(), sums: vec![value; 3], entry: None }
 }
 
 /// A sweep row of the page's three kernels, every sum exact, times scaled.

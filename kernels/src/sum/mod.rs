@@ -34,8 +34,8 @@ mod tree_atomic;
 mod warp_shuffle;
 
 pub use bandwidth::sum_bandwidth;
-pub use correctly_rounded::sum_correctly_rounded;
-pub use deterministic::sum_deterministic;
+pub use correctly_rounded::{sum_correctly_rounded, sum_correctly_rounded_small};
+pub use deterministic::{sum_deterministic, sum_deterministic_few};
 pub use global_atomic::sum_global_atomic;
 pub use shared_atomic::sum_shared_atomic;
 pub use tree_atomic::sum_tree_atomic;

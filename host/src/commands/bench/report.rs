@@ -139,12 +139,13 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
             let gbs = stats::gb_per_s(input_bytes, ms(&m.times_ms));
             let wrong = m.sums.iter().filter(|&&s| !reference::bit_exact(s, row.sums.reference)).count();
             let sums = if wrong == 0 { "exact".to_owned() } else { format!("{wrong} wrong") };
-            let label = match small_route_at(report, m.kernel, n) {
-                // A mark, not the block: a longer label would widen the
-                // kernel column past what the book keeps beside `n` when it
-                // splits the table; the line above the table says the block.
-                Some(_) => format!("{}{SMALL_ROUTE_MARK}", m.kernel.label),
-                None => m.kernel.label.to_owned(),
+            // A mark, not the block or the entry: a longer label would widen
+            // the kernel column past what the book keeps beside `n` when it
+            // splits the table; the lines above the table say both.
+            let label = if small_route_at(report, m.kernel, n).is_some() || m.entry.is_some() {
+                format!("{}{SMALL_ROUTE_MARK}", m.kernel.label)
+            } else {
+                m.kernel.label.to_owned()
             };
             push(
                 &label,
@@ -184,7 +185,7 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
         layout::baseline::HOLD_NS / 1000,
         PER_ELEMENT_ATOMICS_MAX_N.trailing_zeros(),
         limit_line(peak_gb_per_s),
-        small_route_line(report),
+        small_route_line(report) + &small_entry_line(report),
         check_sentence(&check)
     )
 }
@@ -244,6 +245,31 @@ fn small_route_line(report: &BenchReport) -> String {
     }
 }
 
+/// The sentence that says which sizes launched a kernel's small entry, for
+/// each kernel that did; nothing where none did.
+fn small_entry_line(report: &BenchReport) -> String {
+    let mut each: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    for row in &report.rows {
+        for m in &row.sums.measurements {
+            let Some(symbol) = &m.entry else { continue };
+            match each.iter_mut().find(|(label, _, _)| *label == m.kernel.label) {
+                Some((_, _, sizes)) => sizes.push(row.sums.n.to_string()),
+                None => each.push((m.kernel.label, symbol, vec![row.sums.n.to_string()])),
+            }
+        }
+    }
+    if each.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> =
+        each.iter().map(|(label, symbol, sizes)| format!("{label} as {symbol} at n = {}", sizes.join(", "))).collect();
+    format!(
+        "Small entries (rows marked {SMALL_ROUTE_MARK}): a second entry of the kernel, with a straight path for those\n\
+         launches and the same additions: {}.\n",
+        each.join("; ")
+    )
+}
+
 /// The sentence that says where the limit column comes from, if it is there.
 fn limit_line(peak_gb_per_s: Option<f64>) -> String {
     match peak_gb_per_s {
@@ -273,7 +299,7 @@ mod tests {
             sums: SweepRow {
                 n,
                 reference: 0.0,
-                measurements: vec![SumMeasurement { kernel, times_ms: vec![0.01], sums: vec![0.0] }],
+                measurements: vec![SumMeasurement { kernel, times_ms: vec![0.01], sums: vec![0.0], entry: None }],
             },
             copy_ms: vec![0.01],
             empty_ms: vec![0.005],
@@ -325,5 +351,18 @@ mod tests {
         // A record from before the route says nothing about it.
         let before = bench(&report(None), None, Look::Plain);
         assert!(!before.contains("Small route") && !before.contains("rounded*"), "{before}");
+    }
+
+    #[test]
+    fn the_rows_that_launched_a_small_entry_are_marked_and_named() {
+        let mut on = report(Some(Vec::new()));
+        let symbol = layout::sum::CORRECTLY_ROUNDED_SMALL.entry.symbol;
+        on.rows[0].sums.measurements[0].entry = Some(symbol.to_owned());
+        let text = bench(&on, None, Look::Plain);
+        assert!(text.contains(&format!("correctly rounded as {symbol} at n = 8192.")), "{text}");
+        let marked: Vec<&str> = text.lines().filter(|l| l.contains("correctly rounded*")).collect();
+        assert!(marked.len() == 1 && marked[0].contains("8192"), "{text}");
+        // No entry launched, no sentence.
+        assert!(!bench(&report(Some(Vec::new())), None, Look::Plain).contains("Small entries"));
     }
 }

@@ -118,7 +118,7 @@ mod tests {
     use crate::sums::SweepRow;
 
     fn run(threads: u32, global: f32, shared: f32, tree: f32) -> SweepReport {
-        let m = |kernel, ms| SumMeasurement { kernel, times_ms: vec![ms], sums: vec![6.0] };
+        let m = |kernel, ms| SumMeasurement { kernel, times_ms: vec![ms], sums: vec![6.0], entry: None };
         SweepReport {
             options: SweepOptions { block: Block::new(threads).unwrap(), runs: 1, warmup: 0, sizes: vec![4] },
             rows: vec![SweepRow {

@@ -29,7 +29,7 @@ impl Report for SweepResults {
         let mut rows = sweep_rows("sweep", &self.sweep);
         if let Some(d) = &self.determinism {
             for (kernel, sums) in &d.sums {
-                let m = SumMeasurement { kernel: *kernel, times_ms: Vec::new(), sums: sums.clone() };
+                let m = SumMeasurement { kernel: *kernel, times_ms: Vec::new(), sums: sums.clone(), entry: None };
                 // The inexact input has no exact answer to compare with.
                 rows.extend(launches("determinism", d.block.threads(), d.n, "inexact input", &m, None));
             }
@@ -92,7 +92,12 @@ mod tests {
     }
 
     fn measurement(kernel: &layout::sum::Sum, ms: f32, value: f32) -> SumMeasurement {
-        SumMeasurement { kernel: SumKernel::of(kernel), times_ms: vec![ms, ms * 2.0, ms / 2.0], sums: vec![value; 4] }
+        SumMeasurement {
+            kernel: SumKernel::of(kernel),
+            times_ms: vec![ms, ms * 2.0, ms / 2.0],
+            sums: vec![value; 4],
+            entry: None,
+        }
     }
 
     fn report(tree_sum: f32) -> SweepReport {

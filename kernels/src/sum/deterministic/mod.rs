@@ -12,6 +12,7 @@ mod addition_order;
 mod block_mode;
 mod chunk_readers;
 mod combine;
+mod few_chunks;
 mod handoff;
 mod route;
 mod ticket;
@@ -26,6 +27,8 @@ use self::chunk_readers::FullChunk;
 use self::combine::combine;
 use self::route::{Route, Sink};
 use crate::{shared, thread, warp};
+
+pub use self::few_chunks::sum_deterministic_few;
 
 // ANCHOR: order
 /// Sums `input[0..n]` into `*total` with an addition order fixed by `n`
@@ -123,6 +126,19 @@ pub unsafe fn sum_deterministic(
     partials: *mut f32,
     handoff: *mut Handoff,
 ) {
+    // SAFETY: the kernel's contract is `sum`'s.
+    unsafe { sum(input, total, n, partials, handoff) }
+}
+
+/// The body of [`sum_deterministic`], for any launch its contract allows:
+/// [`sum_deterministic_few`] runs it too, for the launches its own path does
+/// not take.
+///
+/// # Safety
+///
+/// The whole grid calls it, with [`sum_deterministic`]'s contract.
+#[inline(always)]
+unsafe fn sum(input: *const f32, total: *mut f32, n: usize, partials: *mut f32, handoff: *mut Handoff) {
     let tid = thread::thread_idx_x();
     let lane = tid % warp::WARP_SIZE;
     let warp_id = tid / warp::WARP_SIZE;

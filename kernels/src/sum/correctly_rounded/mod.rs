@@ -3,6 +3,10 @@ use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 use crate::order::{AcqRel, Device, fence};
 use crate::{atomic, global, shared, thread, warp};
 
+mod one_block;
+
+pub use one_block::sum_correctly_rounded_small;
+
 /// Float4 loads each thread keeps in flight ahead of the quads it is adding:
 /// the next trip's loads are issued before this trip's additions, so the
 /// memory latency overlaps the arithmetic. The window lives in registers.
@@ -113,6 +117,19 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
 #[kernel]
 pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
+    // SAFETY: the kernel's contract is `sum`'s.
+    unsafe { sum(input, total, n, acc) }
+}
+
+/// The body of [`sum_correctly_rounded`], for any launch its contract
+/// allows: [`sum_correctly_rounded_small`] runs it too, for the launches its
+/// own path does not finish.
+///
+/// # Safety
+///
+/// The whole grid calls it, with [`sum_correctly_rounded`]'s contract.
+#[inline(always)]
+unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     let tid = thread::thread_idx_x();
     let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
     let g = thread::index_1d();
