@@ -49,13 +49,16 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
                 strings(&["histogram", "--sizes", "4097", "--runs", "1", "--warmup", "0"]),
             )),
             // The bench launches the baselines beside every sum kernel, and a
-            // cold bench the flush and the hold before each timed launch. One
-            // partial chunk past the handoff route's limit, the deterministic sum
-            // takes its ticket route, which the sweep's sizes do not reach.
+            // cold bench the flush and the hold before each timed launch. At
+            // four chunks on its block of 256 the deterministic sum launches
+            // its small entry, and one partial chunk past the handoff route's
+            // limit it takes its ticket route: the sweep's sizes reach
+            // neither.
             Family::Baseline => {
                 use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
+                let few_chunks = 3 * CHUNK + 1;
                 let ticket_route = CHUNK * HANDOFF_CHUNKS + CHUNK / 2 + 1;
-                let sizes = format!("4097,{ticket_route}");
+                let sizes = format!("4097,{few_chunks},{ticket_route}");
                 let mut args = strings(&["bench", "--sizes"]);
                 args.push(sizes);
                 args.extend(strings(&["--runs", "1", "--warmup", "0", "--cold"]));
