@@ -23,6 +23,11 @@
 //! adds in `f64` only where each addition is proved exact, in integers where
 //! it is not, and rounds once, so its result is the true sum's nearest `f32`,
 //! not just a repeatable one.
+//!
+//! The last two each have a second entry for small launches,
+//! [`sum_deterministic_few`] and [`sum_correctly_rounded_small`]: the same
+//! parameters, contract and result, with a straight path for those launches
+//! in front of the kernel's own body ([`layout::sum::SmallEntry`]).
 
 mod bandwidth;
 mod block;

@@ -264,9 +264,9 @@ fn small_entry_line(report: &BenchReport) -> String {
     let each: Vec<String> =
         each.iter().map(|(label, symbol, sizes)| format!("{label} as {symbol} at n = {}", sizes.join(", "))).collect();
     format!(
-        "Small entries (rows marked {SMALL_ROUTE_MARK}): a second entry of the kernel, with a straight path for those\n\
-         launches and the same additions: {}.\n",
-        each.join("; ")
+        "Small entries (rows marked {SMALL_ROUTE_MARK}): a second entry of the kernel, a straight path for those\n\
+         launches with the same additions:\n{}.\n",
+        each.join(";\n")
     )
 }
 
