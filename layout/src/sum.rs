@@ -214,9 +214,9 @@ pub struct SmallEntry {
 /// The launches a [`SmallEntry`] is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SmallLaunch {
-    /// A grid of one block: the kernel's small route
-    /// ([`Grid::small_per_thread`]), or any input one block of the asked size
-    /// covers.
+    /// Every grid of one block: the kernel's small route
+    /// ([`Grid::small_per_thread`]), any input one block of the asked size
+    /// covers, and a grid the device's resident blocks cap at one.
     OneBlock,
     /// One block of `threads` per [`deterministic::CHUNK`], for 2 to `most`
     /// chunks.
@@ -467,8 +467,9 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     // Two float4s per thread, one trip's window: a thread whose floats all
     // arrive in its first loads waits for memory once. Past the
     // resident blocks, threads loop.
-    // The small route: up to 16 floats (four quads, two trips) per thread of
-    // one block, which rounds its own exact sum with no atomic and no ticket.
+    // The small route: up to 16 floats (four quads, loaded together by its
+    // small entry) per thread of one block, which rounds its own exact sum
+    // with no atomic and no ticket.
     grid: Grid { elements_per_thread: 8, fills_device: true, small_per_thread: 16 },
     global_atomics: GlobalAtomics::None,
     barriers: Barriers::Fixed(1),
@@ -480,8 +481,8 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
 /// The deterministic sum's entry for 2 to 8 chunks, a block of eight warps
 /// per chunk (the host's grid from 8,193 to 65,536 floats at block 256): one
 /// barrier a block, and the last block to start gathers the other chunk
-/// sums in warp 0 alone, where the general path meets three times and
-/// zeroes a segment of shared memory.
+/// sums in warp 0 alone, where the general path's blocks meet twice, its last
+/// block four times, and that block zeroes a segment of shared memory.
 pub const DETERMINISTIC_FEW: SmallEntry = SmallEntry {
     entry: deterministic_entry("sum_deterministic_few"),
     // Eight warps a block, a warp per batch of the chunk: the block mode's

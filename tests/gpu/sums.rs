@@ -288,7 +288,10 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
                         wrong.push(format!("  {at}: {:?}, expected {expected}", m.sums));
                     }
                     // On the device's grid at block 256, 2 to 8 chunks are a
-                    // block each: the small entry's launches, and only those.
+                    // block each, and take the small entry; with the small
+                    // routes off, nothing does. (A one-SM grid of a few
+                    // blocks may take it too, where its blocks are as many as
+                    // the chunks.)
                     let should = small_route
                         && sm_count == gpu.info.sm_count
                         && threads == 256

@@ -80,7 +80,7 @@ enum ScratchBuffers {
 
 /// A kernel's small route on this device: the largest one block it launches
 /// and the largest input that takes it ([`Grid::small_threads`](layout::Grid::small_threads)
-/// of the function's most threads a block).
+/// of the most threads a block both of the kernel's entries launch with).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SmallRoute {
     /// Which kernel.
@@ -282,22 +282,10 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(self.small_entries[kernel.index()].as_ref().map_or(most, |(_, small)| most.min(*small)))
     }
 
-    /// The small entry that takes `kernel`'s launch over `n` elements asked
-    /// at `block`, if one does: with the small routes on, where the PTX holds
-    /// the entry, the entry takes the launch's shape
+    /// The small entry that takes `kernel`'s launch `config` over `n`
+    /// elements, and its function, if one does: with the small routes on,
+    /// where the PTX holds the entry, the entry takes the launch's shape
     /// ([`SmallEntry::takes`]) and its function launches a block that size.
-    pub fn small_entry_at(
-        &self,
-        kernel: SumKernel,
-        n: usize,
-        block: Block,
-    ) -> Result<Option<&'static SmallEntry>, LabError> {
-        let config = self.config(kernel, n, block)?;
-        Ok(self.small_entry_of(kernel, n, config).map(|(entry, _)| entry))
-    }
-
-    /// The small entry and its function for `kernel`'s launch `config` over
-    /// `n` elements, as [`Self::small_entry_at`].
     fn small_entry_of(
         &self,
         kernel: SumKernel,
@@ -359,8 +347,8 @@ impl<'gpu> SumKernels<'gpu> {
             self.launch(kernel, input, &mut total, config, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
-        // An empty input launches nothing.
-        let entry = small.filter(|_| n > 0).map(|s| s.entry.symbol.to_owned());
+        // An empty input, or a plan of no launch, launches nothing.
+        let entry = small.filter(|_| n > 0 && launches > 0).map(|s| s.entry.symbol.to_owned());
         Ok(SumMeasurement { kernel, times_ms, sums, entry })
     }
 
@@ -431,7 +419,7 @@ impl<'gpu> SumKernels<'gpu> {
     }
 
     /// Enqueues one launch of `kernel` adding `input` into `total[0]`, of its
-    /// small entry where that takes the launch ([`Self::small_entry_at`]),
+    /// small entry where that takes the launch ([`Self::small_entry_of`]),
     /// and nothing else: no driver query, no allocation.
     fn launch(
         &self,

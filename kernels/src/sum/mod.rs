@@ -4,7 +4,7 @@
 //!
 //! The page's three read element `i` in thread `blockIdx.x * blockDim.x +
 //! threadIdx.x` (consecutive threads on consecutive addresses, one coalesced
-//! pass), and all seven put their result in one global `f32`. Where the
+//! pass), and all put their result in one global `f32`. Where the
 //! additions land differs:
 //!
 //! | kernel | global atomics | shared atomics | barriers per block |
@@ -16,6 +16,8 @@
 //! | [`sum_bandwidth`] | grid (a few per SM) | 0 | 1 |
 //! | [`sum_deterministic`] | 0 (one ticket per block) | 0 | 2, 4 in the last block |
 //! | [`sum_correctly_rounded`] | 0 float; 3 integer per block (up to 10 per warp on its slow path) | 0 | 1 |
+//! | [`sum_deterministic_few`], on its path | 0 (one ticket per block) | 0 | 1 |
+//! | [`sum_correctly_rounded_small`], on its path | 0 | 0 | 1 |
 //!
 //! The first three are the page's; the next three are the roofline work: a
 //! hierarchical combine, then a bandwidth-bound read, then the same read with

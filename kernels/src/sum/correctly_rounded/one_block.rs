@@ -27,9 +27,11 @@ use crate::{global, shared, thread, warp};
 /// superaccumulator, under the same contract. The path is taken when the
 /// grid is one block, `input` is 16-byte aligned and `n` is at most
 /// [`QUADS`] quads a thread ([`takes`]); any other launch runs the general
-/// body. The host launches this entry for the correctly rounded sum's small
-/// route, one block of at most 16 floats a thread
-/// ([`layout::sum::CORRECTLY_ROUNDED_SMALL`]).
+/// body. The host launches this entry for every launch of the correctly
+/// rounded sum that is one block ([`layout::sum::CORRECTLY_ROUNDED_SMALL`]):
+/// its small route, of at most 16 floats a thread, and any other the path's
+/// test may turn back (a misaligned input, or a grid the device caps at one
+/// block).
 ///
 /// # Thread mapping
 ///
@@ -62,6 +64,10 @@ pub unsafe fn sum_correctly_rounded_small(input: *const f32, total: *mut f32, n:
 /// route's block gives each thread at most 16 floats
 /// ([`layout::sum::CORRECTLY_ROUNDED`]'s `small_per_thread`).
 const QUADS: usize = layout::sum::CORRECTLY_ROUNDED.grid.small_per_thread as usize / 4;
+
+// `try_sum` adds its four quads in a chain written out by hand: a small
+// route of more floats a thread would load quads it never adds.
+const _: () = assert!(QUADS == 4, "try_sum's chain adds four quads a thread");
 
 /// Whether a launch takes the route: one block, a 16-byte aligned input, and
 /// no more than [`QUADS`] quads for each thread.
@@ -116,7 +122,7 @@ unsafe fn try_sum(input: *const f32, n: usize, total: *mut f32) -> bool {
     let warp_index = tid / warp::WARP_SIZE;
     let warps = threads / warp::WARP_SIZE;
 
-    // 32-bit quad indices: `takes` bounds them by `QUADS * 1024`.
+    // The quad indices fit in 32 bits: `takes` bounds them by `QUADS * 1024`.
     let quads = (n / 4) as u32;
     let load = |k: u32| {
         let quad = tid + k * threads;

@@ -20,11 +20,27 @@ use crate::{shared, thread, warp};
 /// each, and the sums fill two quads of the segment.
 const FEW: u32 = FEW_CHUNKS as u32;
 
+// The path's shape is the registry's: warp 0 gathers a chunk sum a lane into
+// whole quads, and the launch the host gives the entry is a block of one
+// warp per batch for each of 2 to `FEW` chunks. Another count fails to build
+// here rather than reading a chunk sum as zero.
+const _: () = {
+    assert!(FEW.is_multiple_of(4) && FEW <= warp::WARP_SIZE, "warp 0 gathers whole quads, a chunk sum a lane");
+    match layout::sum::DETERMINISTIC_FEW.launches {
+        layout::sum::SmallLaunch::BlockPerChunk { threads, most } => {
+            assert!(threads == BATCHES as u32 * warp::WARP_SIZE && most == FEW, "the registry's launch is the path's")
+        }
+        layout::sum::SmallLaunch::OneBlock => panic!("the deterministic sum's small entry takes a block per chunk"),
+    }
+};
+
 /// The deterministic sum of a launch of 2 to 8 chunks, a block of eight
 /// warps per chunk: the same additions as [`sum_deterministic`], so the same
-/// bits, with one barrier a block where the general body has three, a
-/// gather of one chunk sum a lane where it zeroes a segment of shared
-/// memory, and no read of a block's own slot.
+/// bits, with one barrier a block, the last included, where the general
+/// body's blocks meet twice and its last block four times; a gather of one
+/// chunk sum a lane
+/// where it zeroes a segment of shared memory; and no read of a block's own
+/// slot.
 ///
 /// A launch this small is short enough that its time is the chain after the
 /// loads. The path is an entry of its own, not a test at the top of
@@ -184,7 +200,8 @@ unsafe fn sum(
     } else {
         0.0
     };
-    // The second 4096 bytes, where the general path gathers its segment.
+    // The sums go to the second 4096 bytes, where the general path gathers
+    // its segment.
     let sums = batch_sums.wrapping_add(MAX_SEGMENTS);
     if lane < FEW {
         // SAFETY: `lane < 8`, inside the second 4096 bytes.
