@@ -490,6 +490,27 @@ fn launch_times_skip_the_warm_ups() {
     assert_eq!(launch_time(2, &[], 1), None);
 }
 
+/// The book's sequential control: one line when every instance ended in
+/// program order's outcome, the whole table when one did not.
+#[test]
+fn a_passing_sequential_control_is_one_line_in_markdown() {
+    use crate::commands::litmus::report::litmus;
+    use crate::report::table::Look;
+    use layout::Placement::IntraBlock;
+    let options = litmus_options(true);
+    let sequential = layout::litmus::Test::Mp.sequential() as usize;
+    let passing = [
+        litmus_row(MP_RELAXED_GPU, IntraBlock, true, &[(sequential, 1_000_000)]),
+        litmus_row(MP_REL_ACQ_GPU, IntraBlock, true, &[(sequential, 2_000_000)]),
+    ];
+    let text = litmus(&options, &passing, Look::Markdown);
+    assert!(!text.contains("| test"), "no table: {text}");
+    assert!(text.contains("all 2 rows") && text.contains("3000000 instances, each row at least 1000000"), "{text}");
+    let failing = [passing[0].clone(), litmus_row(MP_REL_ACQ_GPU, IntraBlock, true, &[(sequential, 9), (0, 1)])];
+    assert!(litmus(&options, &failing, Look::Markdown).contains("| test"));
+    assert!(litmus(&options, &passing, Look::Plain).contains("test"));
+}
+
 #[test]
 fn litmus_in_every_format() {
     let record = litmus();

@@ -127,14 +127,15 @@ pub fn export(document: &impl Document, format: Format) -> String {
 /// The text tables' lines kept as lines in Markdown: a line of prose (a
 /// header, a caption, a check sentence) followed by another ends in a hard
 /// line break (`\`, CommonMark's), where Markdown would join the two. Table
-/// rows (`|`), HTML lines (`<`, such as a `<details>` that folds a long
-/// table away) and blank lines are kept as they are.
+/// rows (`|`), list items (`- `), HTML lines (`<`, such as a `<details>` that
+/// folds a long table away) and blank lines are kept as they are.
 fn paragraphs(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 64);
     let mut lines = text.lines().peekable();
     while let Some(line) = lines.next() {
         out.push_str(line);
-        let prose = |l: &str| !l.trim().is_empty() && !l.starts_with('|') && !l.starts_with('<');
+        let prose =
+            |l: &str| !l.trim().is_empty() && !l.starts_with('|') && !l.starts_with('<') && !l.starts_with("- ");
         if prose(line) && lines.peek().is_some_and(|next| prose(next)) {
             out.push('\\');
         }
@@ -154,8 +155,9 @@ pub(crate) fn launch_time(launches: usize, times_ms: &[f32], k: usize) -> Option
 mod tests {
     #[test]
     fn each_line_of_prose_keeps_its_line_and_tables_stay_whole() {
-        let text = "GPU: X\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\nthe reference.\n";
-        let expected = "GPU: X\\\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\\\nthe reference.\n";
+        let text =
+            "GPU: X\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\nthe reference.\n\n- one\n- two\n";
+        let expected = "GPU: X\\\nSMs: 1\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAll 2 sums equal\\\nthe reference.\n\n- one\n- two\n";
         assert_eq!(super::paragraphs(text), expected);
     }
 }

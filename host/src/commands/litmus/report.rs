@@ -167,6 +167,19 @@ pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String
     let table = render_some(builder, look, 4..9);
     let broken: u64 = rows.iter().map(LitmusRow::forbidden).sum();
     let total: u64 = rows.iter().map(|r| r.counts.instances).sum();
+    // The sequential control passed: in Markdown (the book) one line says so,
+    // where hundreds of rows would each say zero.
+    if look == Look::Markdown && options.sequential && broken == 0 {
+        let fewest = rows.iter().map(|r| r.counts.instances).min().unwrap_or(0);
+        return format!(
+            "{}\nEvery instance of all {} rows (test, variant, placement) ended in the outcome program order \
+             predicts: {total} instances, each row at least {fewest}, so any other outcome's rate in a row is \
+             {} in this run. Every row is in the run's CSV (`--format csv`).\n",
+            heading(options),
+            rows.len(),
+            rate_per_million(0, fewest),
+        );
+    }
     let verdict = if broken == 0 {
         format!(
             "No outcome the model forbids, in any bin of any row, in {total} instances. A zero is not a proof: its \
@@ -330,7 +343,17 @@ impl Report for MutantResults {
 /// what killed it or the bound its survival leaves.
 pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -> String {
     let mut score = Builder::default();
-    score.push_record(["test", "placement", "mutants", "equivalent", "not made", "run", "killed", "score"]);
+    score.push_record([
+        "test",
+        "placement",
+        "mutants",
+        "equivalent",
+        "not made",
+        "run",
+        "killed",
+        "score",
+        "survivors",
+    ]);
     // Per test and placement: within one block the hardware may be far
     // stronger than the model, and a score over both would hide that.
     let mut groups: Vec<_> = rows.iter().map(|r| (r.mutant.kernel.test, r.mutant.placement)).collect();
@@ -344,6 +367,9 @@ pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -
         let not_made = of.iter().filter(|r| r.mutant.allowed && r.skipped.is_some()).count();
         let run = of.iter().filter(|r| r.counts.is_some()).count();
         let killed = of.iter().filter(|r| r.killed()).count();
+        // Every survivor's zero with the loosest bound among them: the one
+        // that ran the fewest instances.
+        let fewest = of.iter().filter(|r| !r.killed()).filter_map(|r| r.counts.as_ref()).map(|c| c.instances).min();
         (all_run, all_killed) = (all_run + run, all_killed + killed);
         score.push_record([
             test.name().to_owned(),
@@ -354,9 +380,55 @@ pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -
             run.to_string(),
             killed.to_string(),
             percent(killed, run),
+            fewest.map_or_else(|| "-".to_owned(), |n| rate_per_million(0, n)),
         ]);
     }
     let score = render_some(score, look, 2..8);
+    let each = match look {
+        Look::Plain => every_mutant(rows),
+        // In Markdown (the book) the killed mutants only, one line each: every
+        // mutant's row is in the run's CSV, and hundreds of survivors and
+        // skipped rows would bury the few that the environment exposed.
+        Look::Markdown => {
+            let killed: Vec<String> = rows
+                .iter()
+                .filter_map(|r| {
+                    let (n, seconds) = r.killed_after?;
+                    let m = &r.mutant;
+                    Some(format!(
+                        "- {} `{}` {}: {}; killed after {n} instances, {} s\n",
+                        m.kernel.test.name(),
+                        m.kernel.variant.key(),
+                        m.placement.key(),
+                        m.mutation,
+                        significant(seconds)
+                    ))
+                })
+                .collect();
+            let killed = if killed.is_empty() {
+                "No mutant was killed.\n".to_owned()
+            } else {
+                format!("The killed mutants:\n\n{}", killed.concat())
+            };
+            format!(
+                "{killed}\nEvery mutant, killed or not, with its instances, weak count and skip reason, is a row of the \
+                 run's CSV (`--format csv`); the `survivors` column above is the loosest bound that a survivor's zero \
+                 leaves.\n"
+            )
+        }
+    };
+    format!(
+        "{}Mutation testing: every mutant of each forbidden row (one synchronizing element weakened) whose weak \
+         outcome the model then allows, run until its first weak outcome or the row budget.\n\
+         Mutation score in this environment: {all_killed} of {all_run} mutants killed ({}).\n{score}\n{each}\n",
+        heading(options),
+        percent(all_killed, all_run),
+    )
+}
+
+/// Every mutant with what killed it, why it was not run, or the bound its
+/// survival leaves: the terminal's table.
+fn every_mutant(rows: &[MutantRow]) -> String {
     let mut each = Builder::default();
     each.push_record(["test", "variant", "placement", "mutation", "instances", "killed after", "or not seen"]);
     for r in rows {
@@ -381,19 +453,7 @@ pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -
             bound,
         ]);
     }
-    let each = render_some(each, look, 4..5);
-    // Hundreds of rows: in Markdown (the book) they fold away under the score.
-    let each = match look {
-        Look::Plain => each,
-        Look::Markdown => format!("<details>\n<summary>Every mutant</summary>\n\n{each}\n</details>\n"),
-    };
-    format!(
-        "{}Mutation testing: every mutant of each forbidden row (one synchronizing element weakened) whose weak \
-         outcome the model then allows, run until its first weak outcome or the row budget.\n\
-         Mutation score in this environment: {all_killed} of {all_run} mutants killed ({}).\n{score}\n{each}\n",
-        heading(options),
-        percent(all_killed, all_run),
-    )
+    render_some(each, Look::Plain, 4..5)
 }
 
 /// `part` of `whole` as a whole percentage, or `-` of nothing.
