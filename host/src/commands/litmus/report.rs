@@ -135,7 +135,8 @@ fn heading(options: &LitmusOptions) -> String {
     )
 }
 
-/// The suite's table.
+/// The suite's table; in Markdown, a sequential control that passed is one
+/// line instead.
 pub fn litmus(options: &LitmusOptions, rows: &[LitmusRow], look: Look) -> String {
     let mut builder = Builder::default();
     builder.push_record([
@@ -339,8 +340,10 @@ impl Report for MutantResults {
     }
 }
 
-/// `--mutants`' tables: the mutation score per test, then every mutant with
-/// what killed it or the bound its survival leaves.
+/// `--mutants`' tables: the mutation score per test and placement, with the
+/// loosest bound a survivor's zero leaves; then, for a terminal, every mutant
+/// with what killed it, why it was not run or its bound, and in Markdown the
+/// killed mutants alone, one line each (the CSV holds every row).
 pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -> String {
     let mut score = Builder::default();
     score.push_record([
