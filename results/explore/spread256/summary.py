@@ -7,6 +7,8 @@ from collections import defaultdict
 
 KERNELS = ["lab deterministic", "lab deterministic few", "push (cluster/chunk)", "spread (cluster 16)",
            "spread256 (cluster 16)"]
+# Column labels: the lab's general entry and its small entry, then the three prototypes.
+LABELS = ["general", "few", "push", "spread", "spread256"]
 
 def main(path):
     lines = open(path).read().splitlines()
@@ -21,11 +23,12 @@ def main(path):
         fastest = min(times["lab bandwidth"], times["lab warp shuffle"])
         ratios[(int(n), cache)].append([times[k] / fastest for k in KERNELS])
     print(lines[0])
-    print("each deterministic kernel over the fastest of the lab's bandwidth and warp-shuffle sums, range over the rounds")
-    print(f"{'n':>6} {'cache':<5} | " + " | ".join(f"{k:>22}" for k in KERNELS))
+    print("each deterministic kernel over the fastest of the lab's bandwidth and warp-shuffle sums, range over the rounds;")
+    print("general, few: the lab's sum_deterministic and sum_deterministic_few; push, spread, spread256: the prototypes")
+    print(f"{'n':>6} {'cache':<5} | " + " | ".join(f"{k:>9}" for k in LABELS))
     for (n, cache), rounds in sorted(ratios.items(), key=lambda kv: (kv[0][0], kv[0][1] == "cold")):
         cells = [f"{min(r[i] for r in rounds):.2f}-{max(r[i] for r in rounds):.2f}" for i in range(len(KERNELS))]
-        print(f"{n:>6} {cache:<5} | " + " | ".join(f"{c:>22}" for c in cells))
+        print(f"{n:>6} {cache:<5} | " + " | ".join(f"{c:>9}" for c in cells))
 
 if __name__ == "__main__":
     main(sys.argv[1] if len(sys.argv) > 1 else "out.txt")
