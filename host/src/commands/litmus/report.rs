@@ -383,7 +383,10 @@ pub fn litmus_mutants(options: &LitmusOptions, rows: &[MutantRow], look: Look) -
             run.to_string(),
             killed.to_string(),
             percent(killed, run),
-            fewest.map_or_else(|| "-".to_owned(), |n| rate_per_million(0, n)),
+            // The bound alone (every survivor's count is zero): the table
+            // must fit the book's column.
+            fewest
+                .map_or_else(|| "-".to_owned(), |n| format!("< {} /M", significant(lab_stats::rule_of_three(n) * 1e6))),
         ]);
     }
     let score = render_some(score, look, 2..8);
