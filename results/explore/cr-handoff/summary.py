@@ -6,19 +6,15 @@ route's PTX, embedded) and old-ROUND-CACHE.json (main's PTX through `--ptx`), on
 binary, three interleaved rounds. Per size, the correctly rounded sum's median over
 main's in the same round, and each build's share of the bandwidth kernel's
 throughput. Ratios of medians within one round; nothing here is a timing test."""
-import io, json, re, statistics, sys, tarfile
+import sys
+from pathlib import Path
 
-def medians(record):
-    rows = record["results"]["rows"]
-    return {r["sums"]["n"]: {m["kernel"]: statistics.median(m["times_ms"]) for m in r["sums"]["measurements"]} for r in rows}
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_json import medians, records  # noqa: E402
 
 def main(path):
-    runs = {}
-    with tarfile.open(path) as tar:
-        for member in tar.getmembers():
-            m = re.search(r"(new|old)-(\d)-(warm|cold)\.json$", member.name)
-            if m:
-                runs[(m[1], int(m[2]), m[3])] = medians(json.load(io.TextIOWrapper(tar.extractfile(member))))
+    runs = {(build, int(r), cache): medians(record)
+            for (build, r, cache), record in records(path, r"(new|old)-(\d)-(warm|cold)\.json$").items()}
     for cache in ("warm", "cold"):
         rounds = sorted({r for _, r, c in runs if c == cache})
         print(f"{cache}: {'n':>9} | {'route / main':>14} | {'main share':>14} | {'route share':>14}")

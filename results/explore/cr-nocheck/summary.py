@@ -5,21 +5,21 @@ and nocheck-ROUND-CACHE.json (`nocheck.patch`, wrong on purpose), `host bench --
 json` from one binary (`--ptx` for the second), five interleaved rounds. Per size, the
 correctly rounded sum's median in microseconds for each build (the range over the rounds),
 their ratio round by round, and the entry each build's launches took. Nothing here is a timing test."""
-import io, json, re, statistics, sys, tarfile
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_json import measurements, records  # noqa: E402
+import statistics
 
 def medians(record):
-    rows = record["results"]["rows"]
-    return {r["sums"]["n"]: next((statistics.median(m["times_ms"]) * 1000, m.get("entry"))
-                                 for m in r["sums"]["measurements"] if m["kernel"] == "correctly_rounded")
-            for r in rows}
+    """Per size, the correctly rounded sum's median in microseconds and the entry it launched."""
+    return {n: (statistics.median(row["correctly_rounded"]["times_ms"]) * 1000, row["correctly_rounded"].get("entry"))
+            for n, row in measurements(record).items()}
 
 def main(path):
-    runs = {}
-    with tarfile.open(path) as tar:
-        for member in tar.getmembers():
-            m = re.search(r"(main|nocheck)-(\d)-(warm|cold)\.json$", member.name)
-            if m:
-                runs[(m[1], int(m[2]), m[3])] = medians(json.load(io.TextIOWrapper(tar.extractfile(member))))
+    runs = {(build, int(r), cache): medians(record)
+            for (build, r, cache), record in records(path, r"(main|nocheck)-(\d)-(warm|cold)\.json$").items()}
     for cache in ("warm", "cold"):
         rounds = sorted({r for _, r, c in runs if c == cache})
         print(f"{cache}: {'n':>6} | {'main, us':>11} | {'no checks, us':>13} | {'no checks / main, per round':>29} | entries")

@@ -7,21 +7,17 @@ host binary, three interleaved rounds. Per size: the deterministic sum's median 
 main's in the same round, and each build's deterministic median over the fastest of the
 lab's non-deterministic sums in its own bench (issue 37's ratio). Ratios of medians
 within one round; nothing here is a timing test."""
-import io, json, re, statistics, sys, tarfile
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_json import medians, records  # noqa: E402
 
 EXACT = {"deterministic", "correctly_rounded"}
 
-def medians(record):
-    rows = record["results"]["rows"]
-    return {r["sums"]["n"]: {m["kernel"]: statistics.median(m["times_ms"]) for m in r["sums"]["measurements"]} for r in rows}
-
 def main(path):
-    runs = {}
-    with tarfile.open(path) as tar:
-        for member in tar.getmembers():
-            m = re.search(r"(new|old)-(\d)-(warm|cold)\.json$", member.name)
-            if m:
-                runs[(m[1], int(m[2]), m[3])] = medians(json.load(io.TextIOWrapper(tar.extractfile(member))))
+    runs = {(build, int(r), cache): medians(record)
+            for (build, r, cache), record in records(path, r"(new|old)-(\d)-(warm|cold)\.json$").items()}
     for cache in ("warm", "cold"):
         rounds = sorted({r for _, r, c in runs if c == cache})
         print(f"{cache}: {'n':>9} | {'spaced / main':>14} | {'main / fastest':>14} | {'spaced / fastest':>16}")

@@ -6,21 +6,17 @@ rounds, warm and cold interleaved), all from one binary whose kernels are the
 reference run's. Per size, each round's deterministic sum over the fastest of the
 lab's non-deterministic sums, and the correctly rounded sum's share of the bandwidth
 kernel's throughput. Ratios of medians within one bench; nothing here is a timing test."""
-import io, json, re, statistics, sys, tarfile
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_json import medians, records  # noqa: E402
 
 NON_DETERMINISTIC = ["global_atomic", "shared_atomic", "tree_atomic", "warp_shuffle", "bandwidth"]
 
-def medians(record):
-    rows = record["results"]["rows"]
-    return {r["sums"]["n"]: {m["kernel"]: statistics.median(m["times_ms"]) for m in r["sums"]["measurements"]} for r in rows}
-
 def main(path):
-    runs = {}
-    with tarfile.open(path) as tar:
-        for member in tar.getmembers():
-            m = re.search(r"main-(\d)-(warm|cold)\.json$", member.name)
-            if m:
-                runs[(m[2], int(m[1]))] = medians(json.load(io.TextIOWrapper(tar.extractfile(member))))
+    runs = {(cache, int(r)): medians(record)
+            for (r, cache), record in records(path, r"main-(\d)-(warm|cold)\.json$").items()}
     for cache in ("warm", "cold"):
         rounds = [runs[key] for key in sorted(k for k in runs if k[0] == cache)]
         print(f"{cache}: {len(rounds)} rounds")

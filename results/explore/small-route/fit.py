@@ -4,20 +4,18 @@ launch time in microseconds at each size, with the small route off, on one
 block of 1,024, and on the fewest 256-thread granules that give each thread at
 most 16 floats ("fit"), three interleaved rounds; the bandwidth kernel's from
 the route-off bench beside them. Usage: fit.py [fit.tgz]"""
-import io, json, statistics, sys, tarfile
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench_json import medians, records  # noqa: E402
 
 def main(path):
     times = {}
-    with tarfile.open(path) as tar:
-        for member in tar.getmembers():
-            if not member.name.endswith(".json"):
-                continue
-            cache, variant, round_ = member.name.split("/")[-1][:-5].split("-")
-            record = json.load(io.TextIOWrapper(tar.extractfile(member)))["results"]
-            for row in record["rows"]:
-                for m in row["sums"]["measurements"]:
-                    key = (cache, row["sums"]["n"], variant, round_, m["kernel"])
-                    times[key] = statistics.median(m["times_ms"]) * 1e3
+    for (cache, variant, round_), record in records(path, r"([^/-]+)-([^/-]+)-([^/-]+)\.json$").items():
+        for n, row in medians(record).items():
+            for kernel, ms in row.items():
+                times[(cache, n, variant, round_, kernel)] = ms * 1e3
     sizes = sorted({k[1] for k in times})
     rounds = sorted({k[3] for k in times})
     print("cache n | correctly rounded: off / 1024 / fit (bandwidth), us, one column per round | fit over 1024")
