@@ -231,7 +231,7 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
     }
     if specials != 0 {
         // SAFETY: `acc` is a global `Superaccumulator` by the contract.
-        unsafe { atomic::global_or_u32(&raw mut (*acc).specials, specials) };
+        unsafe { atomic::global_or_u32(&raw mut (*acc).specials.value, specials) };
         added = true;
     }
     // Release side: this thread's atomics come before its block's ticket.
@@ -303,7 +303,7 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
         return;
     }
     // SAFETY: `acc` is global by the contract.
-    let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket, 1) };
+    let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket.value, 1) };
     if ticket != thread::grid_dim_x() - 1 {
         return;
     }
@@ -330,7 +330,7 @@ unsafe fn add_warp_limbs(limbs: &ThreadLimbs, acc: *mut Superaccumulator, lane: 
         if lane == 0 && warp_limb != 0 {
             // SAFETY: `acc` is a global `Superaccumulator` by the contract and
             // `k < LIMBS`.
-            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), warp_limb) };
+            unsafe { atomic::global_add_i64(limb(acc, k), warp_limb) };
             added = true;
         }
         k += 1;
@@ -355,7 +355,7 @@ unsafe fn add_f64(acc: *mut Superaccumulator, v: f64) -> bool {
         let split = splits[k];
         if split.addend != 0 {
             // SAFETY: `acc` is global by the contract; `split.limb < LIMBS`.
-            unsafe { atomic::global_add_i64((&raw mut (*acc).limbs).cast::<i64>().add(split.limb), split.addend) };
+            unsafe { atomic::global_add_i64(limb(acc, split.limb), split.addend) };
             added = true;
         }
     }
@@ -381,17 +381,31 @@ unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
         // SAFETY: `acc` is global by the contract; `k < LIMBS`. Reading and
         // clearing in one atomic leaves the accumulator zero for the next
         // launch.
-        sum[k] = unsafe { atomic::global_exchange_i64((&raw mut (*acc).limbs).cast::<i64>().add(k), 0) };
+        sum[k] = unsafe { atomic::global_exchange_i64(limb(acc, k), 0) };
         k += 1;
     }
     // SAFETY: as above.
-    let specials = unsafe { atomic::global_exchange_u32(&raw mut (*acc).specials, 0) };
+    let specials = unsafe { atomic::global_exchange_u32(&raw mut (*acc).specials.value, 0) };
     // SAFETY: `total` and `acc` are global by the contract. Only this thread
     // writes them, and the next launch starts after this one ends.
     unsafe {
         total.write(exact::round(&sum, specials));
-        (*acc).ticket = 0;
+        (*acc).ticket.value = 0;
     }
+}
+
+/// The address of global limb `k`: the `value` of `acc.limbs[k]`, which
+/// leads its [`exact::SpacedLimb`], computed without an index check (a check
+/// would put a panic branch into every block's end).
+///
+/// # Safety
+///
+/// `acc` points to a [`Superaccumulator`]; `k < LIMBS`.
+#[inline(always)]
+unsafe fn limb(acc: *mut Superaccumulator, k: usize) -> *mut i64 {
+    // SAFETY: `limbs` is an array of `LIMBS` `#[repr(C)]` structs whose
+    // first field is the `i64`, and `k < LIMBS` by the contract.
+    unsafe { (&raw mut (*acc).limbs).cast::<exact::SpacedLimb>().add(k).cast::<i64>() }
 }
 
 /// One thread's ten limbs in the block's dynamic shared memory, limb-major.
