@@ -324,7 +324,6 @@ fn save_arrays_into_a_path_that_cannot_be_a_folder_is_one_line_and_exit_3() {
     assert!(String::from_utf8_lossy(&both.stderr).contains("cannot be used with"));
 }
 
-/// The golden records, as the exporters' own tests keep them.
 /// The reference run, an evidence directory.
 fn reference_run() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/h200")
@@ -373,6 +372,35 @@ fn compare_refuses_a_directory_that_is_not_an_evidence_run_with_exit_2() {
     assert!(line.contains("manifest.json") && line.contains("not an evidence run"), "{line}");
 }
 
+/// The README's first listing is `host render` of the reference run's
+/// `sweep-64.json`, its lines in order (rows may be left out), and the line
+/// above it names that run's driver, date and commit: a new reference run
+/// cannot leave the front page quoting the one before.
+#[test]
+fn the_readmes_sweep_listing_is_the_reference_runs_rendering() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let (_, after) = readme.split_once("Its first lines, from the reference run").expect("the README's sweep listing");
+    let (heading, after) = after.split_once("```text\n").unwrap();
+    let listing = after.split_once("```").unwrap().0;
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(reference_run().join("manifest.json")).unwrap()).unwrap();
+    for named in [
+        format!("driver {}", manifest["gpu"]["driver"].as_str().unwrap()),
+        manifest["started"].as_str().unwrap()[..10].to_owned(),
+        format!("commit `{}`", &manifest["commit"]["hash"].as_str().unwrap()[..7]),
+    ] {
+        assert!(heading.contains(&named), "the README's listing does not name the reference run's {named}: {heading}");
+    }
+    let out = host().arg("render").arg(reference_run().join("sweep-64.json")).output().unwrap();
+    assert!(out.status.success(), "{}", one_line(&out.stderr));
+    let rendered = String::from_utf8_lossy(&out.stdout);
+    let mut rendered = rendered.lines().map(str::trim_end);
+    for line in listing.lines().map(str::trim_end) {
+        assert!(rendered.any(|r| r == line), "not in the reference run's rendering, or out of order: {line:?}");
+    }
+}
+
+/// The golden records, as the exporters' own tests keep them.
 fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/record/golden").join(name)
 }
