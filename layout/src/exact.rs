@@ -300,8 +300,8 @@ pub fn sum(values: &[f32]) -> f32 {
 /// launch leaves it zero.
 ///
 /// Each word lies alone in [`WORD_SPACING`] bytes. Every block of a launch
-/// sends its two or three limb atomics and its ticket here within a few
-/// hundred nanoseconds of the others. With the words side by side, a
+/// sends its two or three limb atomics and its ticket here at about the same
+/// time as the others (not measured). With the words side by side, a
 /// block's second atomic cost as much as if it waited behind every block's
 /// first; that fits the L2 serving atomics to nearby addresses one after
 /// another, a reading the measurements fit but did not test directly.
@@ -317,8 +317,9 @@ pub struct Superaccumulator {
     pub ticket: SpacedWord,
 }
 
-/// Bytes from one word of a [`Superaccumulator`] to the next: enough that
-/// the L2 serves atomics to different words side by side. On the H200, two
+/// Bytes from one word of a [`Superaccumulator`] to the next: far enough
+/// apart that, on the H200, a block's atomics to different words cost little
+/// more than one. On the H200, two
 /// atomics a block to words 128 bytes apart cost a launch of 2^20 floats as
 /// much as two to one word, and to words 4 KB apart little more than one
 /// (the optimisation history's rows on the end of a launch).
