@@ -1,5 +1,5 @@
 #!/bin/bash
-# `counts.sh MAIN.ptx V14.ptx`: the fast trip of sum_correctly_rounded's loop in
+# `counts.sh MAIN.ptx VARIANT.ptx [LABEL]`: the fast trip of sum_correctly_rounded's loop in
 # sm_90 SASS for each base-module PTX (target/ptx/kernels.ptx of each build),
 # and the bandwidth kernel's, counted by fastpath.py. Needs the ptxas and
 # cuobjdump that `cargo xtask ptxas` installs (run from the repository root).
@@ -17,4 +17,4 @@ one() { # PTX KERNEL LABEL
 }
 one "$1" sum_bandwidth bandwidth
 one "$1" sum_correctly_rounded main
-one "$2" sum_correctly_rounded v14
+one "$2" sum_correctly_rounded "${3:-v14}"
