@@ -1,7 +1,8 @@
 """`summary.py out.txt`: the cluster prototype's time over the lab's, per size and cache state, as the lowest and
 highest of the rounds (each a median of 10 launches): over the lab's correctly rounded sum as `host bench` routes it
 (`rounded`), over the lab's bandwidth kernel (`bandwidth`) and over the faster of the lab's bandwidth and warp-shuffle
-sums (`fastest`). `cluster/Q` is the build with at most Q quads a thread; `-` where it does not fit."""
+sums (`fastest`). `cluster/Q` is the build with at most Q quads a thread, `verdict` cluster/4 with every block
+waiting for rank 0's verdict; a build that does not fit a size is left out."""
 import sys
 from collections import defaultdict
 
@@ -23,7 +24,7 @@ def span(values):
     return f"{min(values):.2f}–{max(values):.2f}" if values else "-"
 
 
-builds = [b for b in names if b.startswith("cluster/")]
+builds = [b for b in names if b.startswith("cluster/") or b == "verdict"]
 print("n       cache  build      over rounded  over bandwidth  over fastest")
 for (n, cache), runs in rows.items():
     for b in builds:
