@@ -54,7 +54,7 @@ __device__ __forceinline__ void butterfly(double& acc, bool& ok) {
   for (unsigned m = 16; m > 0; m /= 2) add(acc, __shfl_xor_sync(0xffffffffu, acc, m), ok);
 }
 
-// ---- cluster and mbarrier primitives (PTX ISA 8.0+, sm_90), as in ../dsmem/dsmem.cu.
+// ---- cluster and mbarrier primitives (PTX ISA 8.1+ for st.async, sm_90), as in ../dsmem/dsmem.cu.
 __device__ __forceinline__ unsigned cluster_rank() {
   unsigned r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r;
 }
