@@ -317,11 +317,9 @@ pub struct Superaccumulator {
     pub ticket: SpacedWord,
 }
 
-/// Bytes from one word of a [`Superaccumulator`] to the next: far enough
-/// apart that, on the H200, a block's atomics to different words cost little
-/// more than one. On the H200, two
-/// atomics a block to words 128 bytes apart cost a launch of 2^20 floats as
-/// much as two to one word, and to words 4 KB apart little more than one
+/// Bytes from one word of a [`Superaccumulator`] to the next. On the H200,
+/// two atomics a block to words 128 bytes apart cost a launch of 2^20 floats
+/// as much as two to one word, and to words 4 KB apart little more than one
 /// (the optimisation history's rows on the end of a launch).
 pub const WORD_SPACING: usize = 4096;
 
