@@ -76,14 +76,20 @@ fn assembles_for_turing_ampere_and_hopper() {
     }
 }
 
-/// `ptxas -v`'s resource report for the whole PTX on sm_90. `tag` names the
-/// test's own cubin, so tests running in parallel never share a file.
+/// `ptxas -v`'s resource report for both modules on sm_90, one after the
+/// other. `tag` names the test's own cubins, so tests running in parallel
+/// never share a file.
 fn ptxas_report(tag: &str) -> String {
-    let ptx = ptx_file(Module::Base);
-    let cubin = ptx.with_extension(format!("{tag}.cubin"));
-    let out = Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
-    assert!(out.status.success(), "ptxas -v failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    let mut log = String::new();
+    for module in Module::ALL {
+        let ptx = ptx_file(module);
+        let cubin = ptx.with_extension(format!("{tag}.cubin"));
+        let out =
+            Command::new(ptxas()).args(["-v", "-arch", "sm_90"]).arg(&ptx).arg("-o").arg(&cubin).output().unwrap();
+        assert!(out.status.success(), "ptxas -v failed:\n{}", String::from_utf8_lossy(&out.stderr));
+        log.push_str(&String::from_utf8_lossy(&out.stderr));
+    }
+    log
 }
 
 /// A kernel that takes `--block` must launch at 1024 threads, so on sm_90
@@ -93,7 +99,14 @@ fn ptxas_report(tag: &str) -> String {
 fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
     let log = ptxas_report("registers");
     let mut too_many = Vec::new();
-    for entry in layout::entries().filter(|e| matches!(e.family, layout::Family::Sum | layout::Family::Histogram)) {
+    // A cluster route is launched at its own blocks, never `--block`'s
+    // (the test below).
+    let clusters: Vec<&str> =
+        layout::sum::KERNELS.iter().filter_map(|k| k.cluster_route).map(|r| r.entry.symbol).collect();
+    let takes_any_block = |e: &&layout::Entry| {
+        matches!(e.family, layout::Family::Sum | layout::Family::Histogram) && !clusters.contains(&e.symbol)
+    };
+    for entry in layout::entries().filter(takes_any_block) {
         let registers = xtask::sass::registers_of(&log, entry.symbol)
             .unwrap_or_else(|| panic!("no register count for {} in ptxas -v", entry.symbol));
         if registers > 64 {
@@ -101,6 +114,19 @@ fn every_kernel_that_takes_any_block_fits_1024_threads_in_the_register_file() {
         }
     }
     assert!(too_many.is_empty(), "cannot launch 1024 threads: {too_many:?}");
+}
+
+/// A cluster route launches blocks of its own size, whatever block was
+/// asked: at its largest block its registers must fit the register file.
+#[test]
+fn every_cluster_route_fits_its_largest_block_in_the_register_file() {
+    let log = ptxas_report("cluster-registers");
+    for route in layout::sum::KERNELS.iter().filter_map(|k| k.cluster_route) {
+        let registers = xtask::sass::registers_of(&log, route.entry.symbol)
+            .unwrap_or_else(|| panic!("no register count for {} in ptxas -v", route.entry.symbol));
+        let most = 65_536 / route.max_threads();
+        assert!(registers <= most, "{}: {registers} registers, at most {most}", route.entry.symbol);
+    }
 }
 
 /// The two sums that run at the memory's limit keep nothing in local memory:
@@ -234,11 +260,16 @@ fn litmus_kernels_access_memory_in_program_order_with_their_variants_qualifiers(
 #[test]
 fn no_panic_path_survives_in_any_kernel() {
     // The panic handler traps; a `trap` in the PTX means some kernel kept a
-    // bounds check or overflow check that could fire.
+    // bounds check or overflow check that could fire. A kernel that gives up
+    // on purpose (`thread::give_up`, at a wait's deadline) marks its `trap`.
     for module in Module::ALL {
-        assert!(!embedded_ptx(module).contains("trap;"), "a panic path reached {}", module.file_name());
+        let unmarked = embedded_ptx(module).lines().filter(|l| l.contains("trap;") && !l.contains(GIVE_UP_MARK));
+        assert_eq!(unmarked.count(), 0, "a panic path reached {}", module.file_name());
     }
 }
+
+/// The comment `thread::give_up` writes beside its `trap`.
+const GIVE_UP_MARK: &str = "// give up: a wait passed its deadline";
 
 #[test]
 fn each_module_targets_its_architecture() {

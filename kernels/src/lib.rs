@@ -85,13 +85,16 @@ pub mod ladder;
 #[cfg(not(feature = "hopper"))]
 pub mod pitfall;
 #[cfg(not(feature = "hopper"))]
-pub mod sum;
-#[cfg(not(feature = "hopper"))]
 pub mod system;
 
 // The Hopper module's kernels (`sm_90`).
 #[cfg(feature = "hopper")]
 pub mod cluster_probe;
+
+// The sums are in both: every sum kernel in the base module, and the
+// correctly rounded sum's cluster route (`sum_correctly_rounded_cluster`),
+// over the same body, in the Hopper one.
+pub mod sum;
 
 // The litmus suite is in both: its `.cluster` variants in the Hopper module,
 // every other kernel of it (and its classifier) in the base one.

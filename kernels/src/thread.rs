@@ -196,6 +196,75 @@ pub unsafe fn sync_cluster() {
     }
 }
 
+/// The cluster barrier's first half, with no memory ordering: this thread
+/// has arrived, and publishes none of its memory operations by it.
+///
+/// Emits `barrier.cluster.arrive.relaxed.aligned` (PTX ISA 8.0), through
+/// LLVM's convergent NVVM intrinsic (see [`sync_cluster`] for why not inline
+/// assembly). An arrive at a kernel's entry, with its [`cluster_wait`] just
+/// before the first access to another block's shared memory, is how a block
+/// learns that every block of its cluster has started (which distributed
+/// shared memory requires) without waiting for it: the phase completes while
+/// the block does its own work. The release form would put a
+/// `MEMBAR.ALL.GPU` on the way to the first load, and at the entry there is
+/// nothing to release; what must be published (an `mbarrier`'s
+/// initialisation) is published by its own fence,
+/// [`shared::mbarrier_init`](crate::shared::mbarrier_init)'s.
+///
+/// # Safety
+///
+/// Every thread of the warp executes the same call (`.aligned`); every
+/// thread of the cluster arrives once per phase, and a thread that arrived
+/// calls [`cluster_wait`] before it arrives again.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn cluster_arrive_relaxed() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive.relaxed.aligned"]
+        fn barrier_cluster_arrive_relaxed_aligned();
+    }
+    // SAFETY: the caller keeps the barrier's rules.
+    unsafe { barrier_cluster_arrive_relaxed_aligned() }
+}
+
+/// The cluster barrier's second half, with acquire semantics at `.cluster`
+/// scope: waits until every non-exited thread of the cluster has arrived at
+/// this phase, then sees what each releasing arrival (or fence before a
+/// relaxed one) ordered before it.
+///
+/// Emits `barrier.cluster.wait.aligned` (acquire is the default), through
+/// LLVM's convergent NVVM intrinsic.
+///
+/// # Safety
+///
+/// Every thread of the warp executes the same call (`.aligned`), and this
+/// thread arrived at the phase it waits for.
+#[cfg(feature = "hopper")]
+#[inline(always)]
+pub unsafe fn cluster_wait() {
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.barrier.cluster.wait.aligned"]
+        fn barrier_cluster_wait_aligned();
+    }
+    // SAFETY: the caller keeps the barrier's rules.
+    unsafe { barrier_cluster_wait_aligned() }
+}
+
+/// Aborts the kernel on purpose: a wait on another thread passed its
+/// deadline, which in a correct launch it never does. The driver reports it
+/// to the host as the launch's error (`CUDA_ERROR_ILLEGAL_INSTRUCTION`, on
+/// the next synchronising call), so a broken launch ends with a message, not
+/// a hang and not a wrong value.
+///
+/// Emits `trap;` with the comment `// give up: a wait passed its deadline`
+/// after it, which tells it from the panic handler's unmarked `trap` in the
+/// PTX.
+#[inline(always)]
+pub fn give_up() -> ! {
+    // SAFETY: `trap` aborts the kernel; it has no preconditions.
+    unsafe { core::arch::asm!("trap; // give up: a wait passed its deadline", options(noreturn, nomem, nostack)) }
+}
+
 /// The index of the SM this thread runs on (`%smid`).
 ///
 /// Emits `mov.u32 %r, %smid`. The PTX ISA warns that the value may change

@@ -119,6 +119,17 @@ impl Module {
         }
     }
 
+    /// The LLVM target feature that sets its PTX ISA version, if not
+    /// LLVM's default for its target: the Hopper module is `.version 8.1`
+    /// (the default for `sm_90` is 7.8), for `st.async` and the relaxed
+    /// cluster arrive of the correctly rounded sum's cluster route.
+    pub const fn ptx_isa_feature(self) -> Option<&'static str> {
+        match self {
+            Module::Base => None,
+            Module::Hopper => Some("ptx81"),
+        }
+    }
+
     /// The file name of its PTX under `target/ptx/`.
     pub const fn file_name(self) -> &'static str {
         match self {
@@ -246,6 +257,9 @@ pub enum SharedBytes {
     PerWarp(u32),
     /// This many bytes per histogram bin.
     PerBin(u32),
+    /// This many bytes per thread of the block, then a fixed count after
+    /// them.
+    PerThreadThen(u32, u32),
 }
 
 impl SharedBytes {
@@ -257,6 +271,7 @@ impl SharedBytes {
             SharedBytes::PerThread(bytes) => threads * bytes,
             SharedBytes::PerWarp(bytes) => threads / WARP_SIZE * bytes,
             SharedBytes::PerBin(bytes) => bins * bytes,
+            SharedBytes::PerThreadThen(per_thread, fixed) => threads * per_thread + fixed,
         }
     }
 }
@@ -356,7 +371,8 @@ impl Grid {
 /// Every kernel of every family, in family order: what the PTX must contain.
 pub fn entries() -> impl Iterator<Item = &'static Entry> {
     let small = crate::sum::KERNELS.iter().filter_map(|k| k.small_entry).map(|s| &s.entry);
-    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry).chain(small);
+    let clusters = crate::sum::KERNELS.iter().filter_map(|k| k.cluster_route).map(|r| &r.entry);
+    let sums = crate::sum::KERNELS.iter().map(|k| &k.entry).chain(small).chain(clusters);
     let publish = crate::publish::VARIANTS.iter().map(|v| &v.entry);
     let histograms = crate::histogram::KERNELS.iter().map(|k| &k.entry);
     let litmus = crate::litmus::KERNELS.iter().map(|k| &k.entry).chain(core::iter::once(&crate::litmus::CLASSIFY));
@@ -377,6 +393,7 @@ mod tests {
         assert_eq!(SharedBytes::PerThread(4).bytes(256, 9), 1024);
         assert_eq!(SharedBytes::PerWarp(4).bytes(1024, 9), 128);
         assert_eq!(SharedBytes::PerBin(4).bytes(64, 256), 1024);
+        assert_eq!(SharedBytes::PerThreadThen(80, 136).bytes(64, 9), 5256);
     }
 
     #[test]

@@ -69,6 +69,38 @@ pub mod deterministic {
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
 }
 
+/// The correctly rounded sum's cluster route ([`CORRECTLY_ROUNDED_CLUSTER`]).
+pub mod correctly_rounded {
+    /// Blocks of the route's one cluster: 16, the most a Hopper GPU puts in
+    /// one cluster, a non-portable size the function must opt in to (8 is
+    /// the portable most).
+    pub const CLUSTER_BLOCKS: u32 = 16;
+
+    /// Floats each thread adds, at most: four quads, loaded together before
+    /// the first addition.
+    pub const CLUSTER_PER_THREAD: u32 = 16;
+
+    /// The smallest input the route takes. Below it the one-block entry was
+    /// as fast or faster on the H200 (`results/explore/cr-cluster`).
+    pub const CLUSTER_MIN_N: usize = 16_384;
+
+    /// The largest input the route takes: blocks of 512 threads. At 262,144
+    /// floats (blocks of 1,024) the prototype was slower warm than the
+    /// general entry (`results/explore/cr-cluster`).
+    pub const CLUSTER_MAX_N: usize = 131_072;
+
+    /// Shared bytes after each block's limbs: one `f64` slot per block of
+    /// the cluster, into which every block stores its sum in rank 0, then
+    /// the 8-byte `mbarrier` that counts those stores.
+    pub const CLUSTER_STATE_BYTES: u32 = (CLUSTER_BLOCKS as usize * size_of::<f64>() + size_of::<u64>()) as u32;
+
+    /// How long rank 0 waits for the other blocks' sums before it gives up
+    /// with `trap`: far past any launch the route takes (its blocks are
+    /// resident together, and each adds at most 8 KiB of floats), so reaching
+    /// it means a launch that broke the kernel's contract.
+    pub const CLUSTER_WAIT_NS: u64 = 2_000_000_000;
+}
+
 /// Global atomic adds one launch sends to the accumulator: the page's
 /// counting argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,6 +221,54 @@ pub struct Sum {
     /// Its second entry, for the small launches [`SmallEntry::launches`]
     /// names, if it has one.
     pub small_entry: Option<&'static SmallEntry>,
+    /// Its kernel in the Hopper module for the `n` a [`ClusterRoute`]
+    /// takes, if it has one: launched in place of both entries above on a
+    /// device that loads that module.
+    pub cluster_route: Option<&'static ClusterRoute>,
+}
+
+/// A third entry of a sum kernel, in the Hopper module, that the host
+/// launches for some `n` as one thread-block cluster, whatever block was
+/// asked: the same parameters, scratch and result as the kernel's own
+/// entry, with the blocks meeting in one block's shared memory instead of
+/// in L2, and the kernel's own body behind it for any launch its path does
+/// not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClusterRoute {
+    /// Its kernel, in the Hopper module.
+    pub entry: Entry,
+    /// Blocks of the cluster, which is the whole grid.
+    pub blocks: u32,
+    /// Floats each thread adds, at most: a block has the fewest warps that
+    /// keep it there.
+    pub per_thread: u32,
+    /// The smallest `n` it takes.
+    pub min_n: usize,
+    /// The largest `n` it takes.
+    pub max_n: usize,
+    /// Dynamic shared memory per block.
+    pub shared: SharedBytes,
+}
+
+impl ClusterRoute {
+    /// Threads of each block for `n` floats, if the route takes `n`: the
+    /// fewest warps that give no thread more than [`Self::per_thread`].
+    pub const fn threads(&self, n: usize) -> Option<u32> {
+        if n < self.min_n || n > self.max_n {
+            return None;
+        }
+        let per_block = n.div_ceil(self.blocks as usize * self.per_thread as usize);
+        Some((per_block.div_ceil(WARP_SIZE as usize) * WARP_SIZE as usize) as u32)
+    }
+
+    /// Threads of each block at [`Self::max_n`], the largest block it
+    /// launches.
+    pub const fn max_threads(&self) -> u32 {
+        match self.threads(self.max_n) {
+            Some(threads) => threads,
+            None => 0,
+        }
+    }
 }
 
 /// A second entry of a sum kernel, for some small launches: the same
@@ -286,6 +366,7 @@ pub const GLOBAL_ATOMIC: Sum = Sum {
     barriers: Barriers::Fixed(0),
     max_n: usize::MAX,
     small_entry: None,
+    cluster_route: None,
 };
 
 /// The page's second sum: one shared `f32` accumulator per block.
@@ -311,6 +392,7 @@ pub const SHARED_ATOMIC: Sum = Sum {
     barriers: Barriers::Fixed(2),
     max_n: usize::MAX,
     small_entry: None,
+    cluster_route: None,
 };
 
 /// The page's third sum: a shared-memory tree per block.
@@ -334,6 +416,7 @@ pub const TREE_ATOMIC: Sum = Sum {
     barriers: Barriers::Tree,
     max_n: usize::MAX,
     small_entry: None,
+    cluster_route: None,
 };
 
 /// Warp shuffles, then one shared `f32` per warp.
@@ -357,6 +440,7 @@ pub const WARP_SHUFFLE: Sum = Sum {
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
     small_entry: None,
+    cluster_route: None,
 };
 
 /// Grid-stride 128-bit loads on a device-filling grid, then the warp combine.
@@ -381,6 +465,7 @@ pub const BANDWIDTH: Sum = Sum {
     barriers: Barriers::Fixed(1),
     max_n: usize::MAX,
     small_entry: None,
+    cluster_route: None,
 };
 
 /// The deterministic sum's entries: its own and [`DETERMINISTIC_FEW`] make
@@ -432,6 +517,7 @@ pub const DETERMINISTIC: Sum = Sum {
     barriers: Barriers::Fixed(1),
     max_n: deterministic::MAX_N,
     small_entry: Some(&DETERMINISTIC_FEW),
+    cluster_route: None,
 };
 
 /// The correctly rounded sum's entries: its own and
@@ -476,6 +562,7 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     // At most 2^33 keeps its quad indices in 32 bits (the kernel's `# Safety`).
     max_n: 1 << 33,
     small_entry: Some(&CORRECTLY_ROUNDED_SMALL),
+    cluster_route: Some(&CORRECTLY_ROUNDED_CLUSTER),
 };
 
 /// The deterministic sum's entry for 2 to 8 chunks, a block of eight warps
@@ -495,6 +582,64 @@ pub const DETERMINISTIC_FEW: SmallEntry = SmallEntry {
 /// sum, with no limb, ticket or atomic, unless an addition was not exact.
 pub const CORRECTLY_ROUNDED_SMALL: SmallEntry =
     SmallEntry { entry: correctly_rounded_entry("sum_correctly_rounded_small"), launches: SmallLaunch::OneBlock };
+
+/// The correctly rounded sum's cluster route, for
+/// [`correctly_rounded::CLUSTER_MIN_N`] to
+/// [`correctly_rounded::CLUSTER_MAX_N`] floats: one cluster of 16 blocks,
+/// each adding its share in checked `f64` and storing its exact sum into
+/// rank 0's shared memory with one `st.async`, counted there by an
+/// `mbarrier`; rank 0 adds the 16 and rounds once. No limb, no global
+/// atomic, no ticket, no fence between blocks, unless an addition was not
+/// exact: then rank 0 sums the input again alone, with the kernel's own body.
+pub const CORRECTLY_ROUNDED_CLUSTER: ClusterRoute = ClusterRoute {
+    entry: Entry::new(
+        Family::Sum,
+        "sum_correctly_rounded_cluster",
+        &SUPERACCUMULATOR_PARAMS,
+        &[
+            "ld.global.nc.v4.f32",
+            "shfl.sync.bfly.b32",
+            "bar.red.or.pred",
+            "barrier.cluster.arrive.relaxed.aligned",
+            "barrier.cluster.wait.aligned",
+            "%cluster_ctarank",
+            "mbarrier.init.shared::cta.b64",
+            "fence.mbarrier_init.release.cluster",
+            "mbarrier.arrive.expect_tx.shared::cta.b64",
+            "mapa.shared::cluster.u32",
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b64",
+            "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64",
+            "cvt.rn.f32.f64",
+            // Rank 0's way out: the kernel's own body, with its limbs,
+            // atomics and ticket.
+            "red.global.add.u64",
+            "fence.acq_rel.gpu",
+        ],
+        &["add.f32", "add.rn.f32", "red.global.add.f32", "atom.global.add.f32", "barrier.cluster.arrive.aligned"],
+        // The store is `STAS`, the barrier's operations `SYNCS`.
+        &[
+            "STAS",
+            "SYNCS.EXCH.64",
+            "SYNCS.ARRIVE.TRANS64",
+            "SYNCS.PHASECHK",
+            "UCGABAR_ARV",
+            "UCGABAR_WAIT",
+            "SHFL.BFLY",
+        ],
+        &["REDG.E.ADD.F32"],
+    )
+    .hopper(),
+    blocks: correctly_rounded::CLUSTER_BLOCKS,
+    per_thread: correctly_rounded::CLUSTER_PER_THREAD,
+    min_n: correctly_rounded::CLUSTER_MIN_N,
+    max_n: correctly_rounded::CLUSTER_MAX_N,
+    // The kernel's own limbs (its body is the way out), then the cluster's
+    // slots and `mbarrier`.
+    shared: SharedBytes::PerThreadThen(
+        (crate::exact::LIMBS * size_of::<i64>()) as u32,
+        correctly_rounded::CLUSTER_STATE_BYTES,
+    ),
+};
 
 /// Every sum kernel: the page's three in the page's order, then the roofline
 /// kernels. The host's tables keep this order.
@@ -560,6 +705,23 @@ mod tests {
         let small = CORRECTLY_ROUNDED.small_entry.unwrap();
         assert!(small.takes(16_384, 1, 1024) && !small.takes(16_385, 2, 1024));
         assert!(KERNELS.iter().filter_map(|k| k.small_entry).all(|s| s.entry.module == crate::Module::Base));
+    }
+
+    #[test]
+    fn the_cluster_route_gives_each_thread_at_most_four_quads() {
+        let route = CORRECTLY_ROUNDED.cluster_route.unwrap();
+        assert_eq!(route.threads(16_383), None);
+        assert_eq!(route.threads(16_384), Some(64));
+        assert_eq!(route.threads(16_385), Some(96));
+        assert_eq!(route.threads(65_536), Some(256));
+        assert_eq!(route.threads(131_072), Some(512));
+        assert_eq!(route.threads(131_073), None);
+        assert_eq!(route.max_threads(), 512);
+        assert_eq!(route.shared.bytes(64, 0), 64 * 80 + 16 * 8 + 8);
+        // It takes over where the one-block route of 1,024 threads ends.
+        assert_eq!(route.min_n, CORRECTLY_ROUNDED.grid.small_max_n(1024));
+        assert_eq!(route.entry.params, CORRECTLY_ROUNDED.entry.params);
+        assert!(route.entry.module == crate::Module::Hopper);
     }
 
     #[test]

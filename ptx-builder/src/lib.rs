@@ -19,7 +19,8 @@
 //!    the scoped memory operations (`ld.acquire`, `st.release`, `.relaxed`)
 //!    the kernels use. The Hopper module is the same crate built again with
 //!    its `hopper` feature and `-Ctarget-cpu=sm_90`, for the kernels that use
-//!    thread-block clusters (see `layout::Module`).
+//!    thread-block clusters (see `layout::Module`), at the PTX ISA version
+//!    its kernels need (`Module::ptx_isa_feature`).
 //! 3. The target links with `llvm-bitcode-linker`, which runs `llvm-link`,
 //!    `opt` and `llc` from the nightly's `llvm-tools` (same LLVM as rustc).
 //!    Rustup publishes that linker for stable releases but not for recent
@@ -151,11 +152,14 @@ pub fn kernels_cargo(
         path.push(":");
         path.push(old);
     }
-    let flags = [
+    let mut flags = vec![
         format!("-Ctarget-cpu={}", module.arch()),
         "-Alinker_messages".to_owned(),
         format!("-Clinker={}", linker.display()),
     ];
+    if let Some(isa) = module.ptx_isa_feature() {
+        flags.push(format!("-Ctarget-feature=+{isa}"));
+    }
 
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)

@@ -101,6 +101,10 @@ fn cases() -> Vec<Case> {
         Box::new(sums::sum_small_routes_launch_blocks_their_functions_take),
     ));
     cases.push((
+        "sum_cluster_routes_launch_where_the_hopper_module_loads".to_owned(),
+        Box::new(sums::sum_cluster_routes_launch_where_the_hopper_module_loads),
+    ));
+    cases.push((
         "correctly_rounded_sum_of_nan_and_infinities".to_owned(),
         Box::new(sums::correctly_rounded_sum_of_nan_and_infinities),
     ));

@@ -345,9 +345,58 @@ pub(super) fn sum_small_routes_launch_blocks_their_functions_take(gpu: &Gpu) -> 
             wrong.push(format!("  {} at n = {}: {:?}, expected {expected}", kernel.symbol(), route.max_n, m.sums));
         }
         let small = kernel.small_entry.map(|s| s.entry.symbol);
-        if m.entry.as_deref() != small {
-            wrong.push(format!("  {} at n = {}: launched {:?}, not {small:?}", kernel.symbol(), route.max_n, m.entry));
+        let cluster = kernels.cluster_route_of(kernel).filter(|r| r.threads(route.max_n).is_some());
+        let expected_entry = cluster.map(|r| r.entry.symbol).or(small);
+        if m.entry.as_deref() != expected_entry {
+            wrong.push(format!(
+                "  {} at n = {}: launched {:?}, not {expected_entry:?}",
+                kernel.symbol(),
+                route.max_n,
+                m.entry
+            ));
         }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
+}
+
+/// Every cluster route runs on a GPU that loads the Hopper module, and
+/// there launches one cluster of its blocks at both ends of its reach, each
+/// giving the exact sum. Elsewhere it is said, not skipped silently: its
+/// kernel's other entries take those sizes.
+pub(super) fn sum_cluster_routes_launch_where_the_hopper_module_loads(gpu: &Gpu) -> Result<(), String> {
+    let kernels = SumKernels::load(gpu).map_err(|e| e.to_string())?.with_small_route(true);
+    let mut wrong = Vec::new();
+    for kernel in SumKernel::all() {
+        let Some(route) = kernel.cluster_route else { continue };
+        if let Err(why) = gpu.hopper() {
+            println!("  {}: not here ({why}); the kernel's other entries take its sizes", route.entry.symbol);
+            continue;
+        }
+        if kernels.cluster_route_of(kernel).is_none() {
+            wrong.push(format!("  {}: the Hopper module loads, but the route does not run", route.entry.symbol));
+            continue;
+        }
+        for n in [route.min_n, route.max_n] {
+            let values = input::sparse_exact(n);
+            let expected = exact::sum(&values);
+            let device_input = kernels.upload(&values).map_err(|e| e.to_string())?;
+            let plan = Plan { warmup: 1, runs: 1, cold: false };
+            let m = kernels.measure(kernel, &device_input, Block::DEFAULT, plan).map_err(|e| e.to_string())?;
+            if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
+                wrong.push(format!("  {} at n = {n}: {:?}, expected {expected}", route.entry.symbol, m.sums));
+            }
+            if m.entry.as_deref() != Some(route.entry.symbol) {
+                wrong.push(format!("  {} at n = {n}: launched {:?}", kernel.symbol(), m.entry));
+            }
+        }
+        println!(
+            "  {}: n = {} to {} on one cluster of {} blocks of at most {} threads",
+            route.entry.symbol,
+            route.min_n,
+            route.max_n,
+            route.blocks,
+            route.max_threads()
+        );
     }
     if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
@@ -384,8 +433,10 @@ pub(super) fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) ->
     let mut arrays: Vec<(String, Vec<f32>)> = Vec::new();
     // The small route's reach on this device and around it.
     let small = small_route_reach(gpu, kernel)?;
-    // 4,097 and 8,193 are the first sizes of the route's blocks of 512 and 768.
-    for n in [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 8193, small - 1, small, small + 1, 65_537, 1_000_003, (1 << 22) + 3] {
+    // 4,097 and 8,193 are the first sizes of the route's blocks of 512 and
+    // 768; 16,384 to 131,072 the cluster route's reach, on a Hopper GPU.
+    let sizes = [1, 3, 4, 5, 15, 16, 17, 4095, 4097, 8193, small - 1, small, small + 1, 65_537, 131_072, 131_073];
+    for n in sizes.into_iter().chain([1_000_003, (1 << 22) + 3]) {
         for spread in input::Spread::ALL {
             arrays.push((format!("{} n = {n}", spread.name()), input::spread(spread, n, 11)));
         }
@@ -435,10 +486,16 @@ pub(super) fn correctly_rounded_sum_is_the_exact_sum(gpu: &Gpu, threads: u32) ->
             let device_input = kernels.upload_at(values, offset).map_err(|e| e.to_string())?;
             let plan = Plan { warmup: 2, runs: 0, cold: false };
             let m = kernels.measure(kernel, &device_input, block, plan).map_err(|e| e.to_string())?;
-            // The small route's one block launches the small entry, and
-            // nothing else does with the routes off.
+            // The cluster route's sizes launch its entry; else the small
+            // route's one block launches the small entry; nothing else does
+            // with the routes off.
+            let cluster = kernels.cluster_route_of(kernel).filter(|r| small_route && r.threads(values.len()).is_some());
             let one_block = small_route && !values.is_empty() && values.len() <= small;
-            if one_block != m.entry.is_some() && (one_block || !small_route) {
+            let launched_wrong = match cluster {
+                Some(route) => m.entry.as_deref() != Some(route.entry.symbol),
+                None => one_block != m.entry.is_some() && (one_block || !small_route),
+            };
+            if launched_wrong {
                 wrong.push(format!("  {name}, {sm_count} SMs, small route {small_route}: launched {:?}", m.entry));
             }
             for found in m.sums {
@@ -481,8 +538,11 @@ pub(super) fn correctly_rounded_sum_of_nan_and_infinities(gpu: &Gpu) -> Result<(
     with("the largest float beside small ones", 0, f32::MAX, 3)?;
     // On the small route's one block, whose own rounding must step aside.
     let small = small_route_reach(gpu, kernel)?;
-    with("one NaN, one block", 7, f32::NAN, small)?;
-    with("one -inf, one block", small - 1, f32::NEG_INFINITY, small)?;
+    with("one NaN, one block", 7, f32::NAN, small - 1)?;
+    // (`small - 1`: 16,384 itself is the cluster route's on a Hopper GPU.)
+    with("one -inf, one block", small - 2, f32::NEG_INFINITY, small - 1)?;
+    // On the cluster route's one cluster, whose rank 0 must sum alone.
+    with("one +inf, one cluster", 40_000, f32::INFINITY, 65_536)?;
     let mut values = vec![f32::MAX; 1000];
     values.push(f32::NEG_INFINITY);
     values.push(f32::INFINITY);

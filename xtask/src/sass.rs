@@ -28,10 +28,11 @@ pub use dataflow::Roots;
 /// (`BAR`), memory barriers and fences (`MEMBAR`, `FENCE`, `ERRBAR`), cache
 /// control (`CCTL`: an acquire at device scope invalidates L1 with it), warp
 /// shuffles (`SHFL`) and, on Hopper, the cluster barrier's arrive and wait
-/// (`UCGABAR_ARV`, `UCGABAR_WAIT`) and the error barrier a cluster's release
-/// adds (`CGAERRBAR`).
-pub const FAMILIES: [&str; 10] =
-    ["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "SHFL", "UCGABAR", "CGAERRBAR"];
+/// (`UCGABAR_ARV`, `UCGABAR_WAIT`), the error barrier a cluster's release
+/// adds (`CGAERRBAR`), the asynchronous store into another block's shared
+/// memory (`STAS`) and the `mbarrier`'s operations (`SYNCS`).
+pub const FAMILIES: [&str; 12] =
+    ["ATOM", "RED", "BAR", "MEMBAR", "FENCE", "ERRBAR", "CCTL", "SHFL", "UCGABAR", "CGAERRBAR", "STAS", "SYNCS"];
 
 /// One kernel's synchronizing instructions.
 #[derive(Clone, Debug, PartialEq, Eq)]

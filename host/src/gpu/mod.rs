@@ -146,6 +146,8 @@ pub struct Gpu {
     flush: RefCell<Option<baseline::L2Flush>>,
     /// The timing hold, set up on the first timed launch.
     hold: RefCell<Option<baseline::Hold>>,
+    /// Whether the kernels under test are the embedded PTX (no `--ptx`).
+    embedded: bool,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -199,6 +201,7 @@ impl Gpu {
             instruments,
             flush: RefCell::new(None),
             hold: RefCell::new(None),
+            embedded: *ptx == PtxSource::Embedded,
             info,
         })
     }
@@ -239,6 +242,13 @@ impl Gpu {
                 kernel_in(module, HOPPER_NAME, entry.symbol)
             }
         }
+    }
+
+    /// Whether the kernels under test are the embedded PTX, built from the
+    /// same source as the Hopper module beside it, rather than a file given
+    /// with `--ptx`.
+    pub fn runs_embedded_ptx(&self) -> bool {
+        self.embedded
     }
 
     /// Whether the Hopper module is loaded, and if not, why not.

@@ -3,12 +3,12 @@
 //! describe, and the measured launch loop with the page's timing rule.
 
 use cudarc::driver::{CudaFunction, CudaSlice, CudaView, CudaViewMut, LaunchConfig, sys};
-use layout::ParamRole;
 use layout::exact::Superaccumulator;
-use layout::sum::{Arg, Scratch, SmallEntry, Sum, deterministic};
+use layout::sum::{Arg, ClusterRoute, Scratch, SmallEntry, Sum, deterministic};
+use layout::{Entry, ParamRole};
 
 use super::Gpu;
-use super::args::{Args, once};
+use super::args::{Args, Launch, max_active_clusters, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
 use super::launch::Block;
@@ -98,6 +98,25 @@ pub struct SmallRoute {
 /// the function must opt in, up to the device's limit.
 const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
 
+/// The most blocks of a cluster every GPU with clusters launches: a larger
+/// cluster is a non-portable size the function must opt in to.
+const PORTABLE_CLUSTER_BLOCKS: u32 = 8;
+
+/// How one launch of a sum kernel runs, decided before any timed region:
+/// which function, under which entry's contract, in what shape.
+#[derive(Clone, Copy)]
+struct Shape<'k> {
+    /// The function launched: the kernel's own, its small entry's or its
+    /// cluster route's.
+    function: &'k CudaFunction,
+    /// The registry entry of that function.
+    entry: &'static Entry,
+    /// Grid, block and shared bytes.
+    config: LaunchConfig,
+    /// The blocks of the one cluster, on a cluster route.
+    cluster: Option<u32>,
+}
+
 /// Every launch of one kernel on one input: the time of each timed launch and
 /// the sum each launch (warm-ups included) left in its own accumulator.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -136,10 +155,17 @@ pub struct SumKernels<'gpu> {
     /// small entry and the PTX holds it (a PTX given with `--ptx` may not:
     /// its kernel's own entry then takes every launch).
     small_entries: Vec<Option<(CudaFunction, u32)>>,
+    /// One per registry entry, in registry order: its cluster route's
+    /// function, where the kernel has one and this device takes it: the
+    /// Hopper module is loaded, the kernels under test are the embedded PTX
+    /// (whose Hopper module was built from the same source), and the
+    /// driver's build runs one cluster of the route's largest blocks.
+    cluster_routes: Vec<Option<CudaFunction>>,
     sm_count: u32,
     /// Whether small inputs take their kernel's small route
-    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)) and small
-    /// entry ([`Sum::small_entry`](layout::sum::Sum::small_entry)): on unless
+    /// ([`Grid::small_per_thread`](layout::Grid::small_per_thread)), small
+    /// entry ([`Sum::small_entry`](layout::sum::Sum::small_entry)) and
+    /// cluster route ([`Sum::cluster_route`](layout::sum::Sum::cluster_route)): on unless
     /// the environment sets [`SMALL_ROUTE_ENV`] to `off`, which gives the
     /// earlier grids and entries, so one binary can time both.
     small_route: bool,
@@ -179,11 +205,19 @@ impl<'gpu> SumKernels<'gpu> {
             };
             small_entries.push(small);
         }
+        let mut cluster_routes = Vec::with_capacity(functions.len());
+        for kernel in SumKernel::all() {
+            cluster_routes.push(match kernel.cluster_route {
+                Some(route) if gpu.runs_embedded_ptx() && gpu.hopper().is_ok() => cluster_function(gpu, route)?,
+                _ => None,
+            });
+        }
         Ok(SumKernels {
             gpu,
             functions,
             max_threads,
             small_entries,
+            cluster_routes,
             sm_count: gpu.info.sm_count,
             small_route: small_route_from_env(),
         })
@@ -244,6 +278,14 @@ impl<'gpu> SumKernels<'gpu> {
         (threads > 0).then(|| SmallRoute { kernel, threads, max_n: kernel.grid.small_max_n(most) })
     }
 
+    /// `kernel`'s cluster route, where this device takes it (the Hopper
+    /// module is loaded, the PTX under test is the embedded one, and the
+    /// driver launches the route's largest cluster), whether the small routes
+    /// are on or off.
+    pub fn cluster_route_of(&self, kernel: SumKernel) -> Option<&'static ClusterRoute> {
+        self.cluster_routes[kernel.index()].as_ref().and(kernel.cluster_route)
+    }
+
     /// The small routes launches take: every kernel's
     /// ([`Self::small_route_of`]) with the route on, none with it off.
     pub fn small_routes(&self) -> Vec<SmallRoute> {
@@ -280,6 +322,30 @@ impl<'gpu> SumKernels<'gpu> {
     fn small_route_most(&self, kernel: SumKernel) -> Result<u32, LabError> {
         let most = self.max_threads(kernel)?;
         Ok(self.small_entries[kernel.index()].as_ref().map_or(most, |(_, small)| most.min(*small)))
+    }
+
+    /// How `kernel` runs over `n` elements asked at `block`: on its cluster
+    /// route where the small routes are on and the route takes `n`; else in
+    /// [`Self::config`]'s shape, by its small entry where that takes the
+    /// launch ([`Self::small_entry_of`]), by its own entry otherwise.
+    fn shape(&self, kernel: SumKernel, n: usize, block: Block) -> Result<Shape<'_>, LabError> {
+        if self.small_route
+            && let (Some(route), Some(function)) = (kernel.cluster_route, &self.cluster_routes[kernel.index()])
+            && let Some(threads) = route.threads(n)
+        {
+            let config = LaunchConfig {
+                grid_dim: (route.blocks, 1, 1),
+                block_dim: (threads, 1, 1),
+                shared_mem_bytes: route.shared.bytes(threads, 0),
+            };
+            return Ok(Shape { function, entry: &route.entry, config, cluster: Some(route.blocks) });
+        }
+        let config = self.config(kernel, n, block)?;
+        let (function, entry) = match self.small_entry_of(kernel, n, config) {
+            Some((small, function)) => (function, &small.entry),
+            None => (self.function(kernel)?, kernel.entry()),
+        };
+        Ok(Shape { function, entry, config, cluster: None })
     }
 
     /// The small entry that takes `kernel`'s launch `config` over `n`
@@ -340,15 +406,15 @@ impl<'gpu> SumKernels<'gpu> {
         let launches = plan.warmup + plan.runs;
         let mut totals = stream.alloc_zeros::<f32>(launches).doing(|| format!("allocating {launches} accumulators"))?;
         let mut scratch = self.scratch(kernel, n)?;
-        let config = self.config(kernel, n, block)?;
-        let small = self.small_entry_of(kernel, n, config).map(|(entry, _)| entry);
+        let shape = self.shape(kernel, n, block)?;
         let times_ms = timing::time_launches(self.gpu, plan, |k| {
             let mut total = totals.slice_mut(k..k + 1);
-            self.launch(kernel, input, &mut total, config, &mut scratch)
+            self.launch(kernel, input, &mut total, shape, &mut scratch)
         })?;
         let sums = stream.clone_dtoh(&totals).doing(|| format!("copying the sums of {} back", kernel.symbol()))?;
         // An empty input, or a plan of no launch, launches nothing.
-        let entry = small.filter(|_| n > 0 && launches > 0).map(|s| s.entry.symbol.to_owned());
+        let other = shape.entry.symbol != kernel.symbol() && n > 0 && launches > 0;
+        let entry = other.then(|| shape.entry.symbol.to_owned());
         Ok(SumMeasurement { kernel, times_ms, sums, entry })
     }
 
@@ -369,9 +435,9 @@ impl<'gpu> SumKernels<'gpu> {
         let stream = self.gpu.stream();
         let mut total = stream.alloc_zeros::<f32>(1).doing(|| "allocating one accumulator".to_owned())?;
         let mut scratch = self.scratch(kernel, input.len())?;
-        let config = self.config(kernel, input.len(), block)?;
+        let shape = self.shape(kernel, input.len(), block)?;
         for _ in 0..launches {
-            self.launch(kernel, input, &mut total.as_view_mut(), config, &mut scratch)?;
+            self.launch(kernel, input, &mut total.as_view_mut(), shape, &mut scratch)?;
         }
         let value = stream.clone_dtoh(&total).doing(|| "copying the accumulator back".to_owned())?;
         Ok(value[0])
@@ -418,15 +484,15 @@ impl<'gpu> SumKernels<'gpu> {
         Ok(per_sm.max(1) * self.sm_count)
     }
 
-    /// Enqueues one launch of `kernel` adding `input` into `total[0]`, of its
-    /// small entry where that takes the launch ([`Self::small_entry_of`]),
-    /// and nothing else: no driver query, no allocation.
+    /// Enqueues one launch of `kernel` adding `input` into `total[0]`, in the
+    /// `shape` [`Self::shape`] chose, and nothing else: no driver query, no
+    /// allocation.
     fn launch(
         &self,
         kernel: SumKernel,
         input: &DeviceInput,
         total: &mut CudaViewMut<'_, f32>,
-        config: LaunchConfig,
+        shape: Shape<'_>,
         scratch: &mut ScratchBuffers,
     ) -> Result<(), LabError> {
         let n = input.len();
@@ -436,10 +502,7 @@ impl<'gpu> SumKernels<'gpu> {
             return Ok(());
         }
         let view = input.view();
-        let (function, entry) = match self.small_entry_of(kernel, n, config) {
-            Some((small, function)) => (function, &small.entry),
-            None => (self.function(kernel)?, kernel.entry()),
-        };
+        let Shape { function, entry, config, cluster } = shape;
         let mut args = Args::new(self.gpu.stream(), function, entry);
         let (mut total, mut partials, mut handoff, mut acc) = (Some(total), None, None, None);
         match scratch {
@@ -458,20 +521,31 @@ impl<'gpu> SumKernels<'gpu> {
                 Arg::Superaccumulator => args.push(param, once(&mut acc, param)),
             }
         }
-        // SAFETY: the arguments are the kernel's registry entry's `params`,
-        // which its small entry shares under the same contract (`Args`
-        // checks order, count and types), with the buffers its
-        // `Scratch` names, which `measure` allocated from the same entry: one
-        // partial per chunk in a fresh, 256-byte aligned allocation and a
-        // zeroed `Handoff` the kernel leaves zero, or a zeroed
-        // `Superaccumulator` it leaves zero. `input` holds `n <= max_n`
-        // floats and `total` one; `config` comes from the registry's grid and
-        // shared-memory rules, which are the kernel's `# Launch` contract, at
-        // a block the function launches with (`Self::config`, and
-        // `small_entry_of` for the small entry), and `load` allowed either
-        // entry the shared bytes past 48 KiB.
-        unsafe { args.launch(config) }
-            .doing(|| format!("launching {} (n = {n}, block {})", entry.symbol, config.block_dim.0))
+        let launched = match cluster {
+            // SAFETY: the arguments are the kernel's registry entry's
+            // `params`, which its small entry and cluster route share under
+            // the same contract (`Args` checks order, count and types), with
+            // the buffers its `Scratch` names, which `measure` allocated from
+            // the same entry: one partial per chunk in a fresh, 256-byte
+            // aligned allocation and a zeroed `Handoff` the kernel leaves
+            // zero, or a zeroed `Superaccumulator` it leaves zero. `input`
+            // holds `n <= max_n` floats and `total` one; `config` comes from
+            // the registry's grid and shared-memory rules, which are the
+            // kernel's `# Launch` contract, at a block the function launches
+            // with (`Self::config`, and `small_entry_of` for the small entry),
+            // and `load` allowed either entry the shared bytes past 48 KiB.
+            None => unsafe { args.launch(config) },
+            // SAFETY: as above, for the route's entry: `config` is one
+            // cluster of the route's blocks (`Self::shape`), each of the
+            // threads `ClusterRoute::threads` gives for `n` and the route's
+            // shared bytes, which `cluster_function` found the driver runs
+            // (the largest such cluster fits, and it allowed the size).
+            Some(blocks) => unsafe { args.launch_as(config, Launch::Clusters(blocks)) },
+        };
+        launched.doing(|| {
+            let how = cluster.map_or(String::new(), |b| format!(" as one cluster of {b} blocks"));
+            format!("launching {}{how} (n = {n}, block {})", entry.symbol, config.block_dim.0)
+        })
     }
 }
 
@@ -487,6 +561,37 @@ fn prepare(function: &CudaFunction, kernel: SumKernel, symbol: &str) -> Result<u
             .doing(|| format!("allowing {symbol} {most} bytes of shared memory"))?;
     }
     Ok(u32::try_from(threads).unwrap_or(0))
+}
+
+/// `route`'s kernel from the Hopper module, allowed the route's cluster
+/// size and shared memory, or `None` where the driver's build of it cannot
+/// run the route's largest cluster (too few threads a block, or no such
+/// cluster fits the device): then the kernel's other entries take every
+/// launch. A kernel the module lacks is an error: the module was built from
+/// the same source.
+fn cluster_function(gpu: &Gpu, route: &ClusterRoute) -> Result<Option<CudaFunction>, LabError> {
+    let symbol = route.entry.symbol;
+    let function = gpu.function_of(&route.entry)?;
+    let threads = route.max_threads();
+    let most = function.max_threads_per_block().doing(|| format!("asking the most threads a block of {symbol}"))?;
+    if u32::try_from(most).unwrap_or(0) < threads {
+        return Ok(None);
+    }
+    let shared = route.shared.bytes(threads, 0);
+    if shared > DEFAULT_SHARED_LIMIT {
+        function
+            .set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared as i32)
+            .doing(|| format!("allowing {symbol} {shared} bytes of shared memory"))?;
+    }
+    if route.blocks > PORTABLE_CLUSTER_BLOCKS {
+        function
+            .set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+            .doing(|| format!("allowing {symbol} clusters of {} blocks", route.blocks))?;
+    }
+    let config = LaunchConfig { grid_dim: (route.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
+    let clusters = max_active_clusters(gpu.stream(), &function, config, route.blocks)
+        .doing(|| format!("asking how many clusters of {} blocks of {symbol} fit", route.blocks))?;
+    Ok((clusters >= 1).then_some(function))
 }
 
 #[cfg(test)]

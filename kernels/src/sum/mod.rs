@@ -18,6 +18,7 @@
 //! | [`sum_correctly_rounded`] | 0 float; 3 integer per block (up to 10 per warp on its slow path) | 0 | 1 |
 //! | [`sum_deterministic_few`], on its path | 0 (one ticket per block) | 0 | 1 |
 //! | [`sum_correctly_rounded_small`], on its path | 0 | 0 | 1 |
+//! | `sum_correctly_rounded_cluster`, on its path | 0 | 0 | 1, and one cluster barrier |
 //!
 //! The first three are the page's; the next three are the roofline work: a
 //! hierarchical combine, then a bandwidth-bound read, then the same read with
@@ -29,21 +30,40 @@
 //! The last two each have a second entry for small launches,
 //! [`sum_deterministic_few`] and [`sum_correctly_rounded_small`]: the same
 //! parameters, contract and result, with a straight path for those launches
-//! in front of the kernel's own body ([`layout::sum::SmallEntry`]).
+//! in front of the kernel's own body ([`layout::sum::SmallEntry`]). The
+//! correctly rounded sum has a third, the Hopper module's one sum kernel:
+//! `sum_correctly_rounded_cluster`, for middle sizes, whose 16 blocks meet
+//! in one block's shared memory ([`layout::sum::ClusterRoute`]).
 
+#[cfg(not(feature = "hopper"))]
 mod bandwidth;
+#[cfg(not(feature = "hopper"))]
 mod block;
 mod correctly_rounded;
+#[cfg(not(feature = "hopper"))]
 mod deterministic;
+#[cfg(not(feature = "hopper"))]
 mod global_atomic;
+#[cfg(not(feature = "hopper"))]
 mod shared_atomic;
+#[cfg(not(feature = "hopper"))]
 mod tree_atomic;
+#[cfg(not(feature = "hopper"))]
 mod warp_shuffle;
 
+#[cfg(not(feature = "hopper"))]
 pub use bandwidth::sum_bandwidth;
+#[cfg(feature = "hopper")]
+pub use correctly_rounded::sum_correctly_rounded_cluster;
+#[cfg(not(feature = "hopper"))]
 pub use correctly_rounded::{sum_correctly_rounded, sum_correctly_rounded_small};
+#[cfg(not(feature = "hopper"))]
 pub use deterministic::{sum_deterministic, sum_deterministic_few};
+#[cfg(not(feature = "hopper"))]
 pub use global_atomic::sum_global_atomic;
+#[cfg(not(feature = "hopper"))]
 pub use shared_atomic::sum_shared_atomic;
+#[cfg(not(feature = "hopper"))]
 pub use tree_atomic::sum_tree_atomic;
+#[cfg(not(feature = "hopper"))]
 pub use warp_shuffle::sum_warp_shuffle;

@@ -245,27 +245,43 @@ fn small_route_line(report: &BenchReport) -> String {
     }
 }
 
-/// The sentence that says which sizes launched a kernel's small entry, for
-/// each kernel that did; nothing where none did.
+/// The sentence that says which sizes launched another entry of a kernel
+/// (its small entry or its cluster route), for each entry that some size
+/// launched; nothing where none did.
 fn small_entry_line(report: &BenchReport) -> String {
-    let mut each: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    let mut each: Vec<(SumKernel, &str, Vec<String>)> = Vec::new();
     for row in &report.rows {
         for m in &row.sums.measurements {
             let Some(symbol) = &m.entry else { continue };
-            match each.iter_mut().find(|(label, _, _)| *label == m.kernel.label) {
+            match each.iter_mut().find(|(kernel, s, _)| *kernel == m.kernel && s == symbol) {
                 Some((_, _, sizes)) => sizes.push(row.sums.n.to_string()),
-                None => each.push((m.kernel.label, symbol, vec![row.sums.n.to_string()])),
+                None => each.push((m.kernel, symbol, vec![row.sums.n.to_string()])),
             }
         }
     }
     if each.is_empty() {
         return String::new();
     }
-    let each: Vec<String> =
-        each.iter().map(|(label, symbol, sizes)| format!("{label} as {symbol} at n = {}", sizes.join(", "))).collect();
+    let each: Vec<String> = each
+        .iter()
+        .map(|(kernel, symbol, sizes)| {
+            // A cluster route says its shape: its blocks are not the asked
+            // block's.
+            let shape = match kernel.cluster_route.filter(|r| r.entry.symbol == *symbol) {
+                Some(route) => format!(
+                    " (one cluster of {} blocks of at most {} threads, {} floats a thread)",
+                    route.blocks,
+                    route.max_threads(),
+                    route.per_thread
+                ),
+                None => String::new(),
+            };
+            format!("{} as {symbol}{shape} at n = {}", kernel.label, sizes.join(", "))
+        })
+        .collect();
     format!(
-        "Small entries (rows marked {SMALL_ROUTE_MARK}): a second entry of the kernel, a straight path for those\n\
-         launches with the same additions:\n{}.\n",
+        "Small entries (rows marked {SMALL_ROUTE_MARK}): another entry of the kernel, a straight path for those\n\
+         launches with the same result:\n{}.\n",
         each.join(";\n")
     )
 }

@@ -51,9 +51,10 @@ pub fn sanitizer_runs() -> Vec<(String, Vec<String>)> {
             // The bench launches the baselines beside every sum kernel, and a
             // cold bench the flush and the hold before each timed launch. At
             // four chunks on its block of 256 the deterministic sum launches
-            // its small entry, and one partial chunk past the handoff route's
-            // limit it takes its ticket route: the sweep's sizes reach
-            // neither.
+            // its small entry (and, on a Hopper GPU, the correctly rounded
+            // sum its cluster route), and one partial chunk past the handoff
+            // route's limit it takes its ticket route: the sweep's sizes
+            // reach none of them.
             Family::Baseline => {
                 use layout::sum::deterministic::{CHUNK, HANDOFF_CHUNKS};
                 let few_chunks = 3 * CHUNK + 1;

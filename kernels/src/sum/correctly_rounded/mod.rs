@@ -3,8 +3,15 @@ use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 use crate::order::{AcqRel, Device, fence};
 use crate::{atomic, global, shared, thread, warp};
 
+#[cfg(feature = "hopper")]
+mod cluster;
+#[cfg(not(feature = "hopper"))]
 mod one_block;
+mod straight;
 
+#[cfg(feature = "hopper")]
+pub use cluster::sum_correctly_rounded_cluster;
+#[cfg(not(feature = "hopper"))]
 pub use one_block::sum_correctly_rounded_small;
 
 /// Float4 loads each thread keeps in flight ahead of the quads it is adding:
@@ -115,24 +122,64 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// limbs inside 64 bits: every thread normalizes its own limbs, so a warp's
 /// sum of them is below 32 · 2^32 = 2^37, each piece of a block's or warp's
 /// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
+#[cfg(not(feature = "hopper"))]
 #[kernel]
 pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
-    // SAFETY: the kernel's contract is `sum`'s.
-    unsafe { sum(input, total, n, acc) }
+    // SAFETY: the kernel's contract is `sum`'s, over the whole grid.
+    unsafe { sum(input, total, n, acc, Share::Grid) }
+}
+
+/// Which blocks run the general body together: they split the input and
+/// meet at the ticket.
+#[derive(Clone, Copy)]
+enum Share {
+    /// The whole grid, each block at its own index: the kernel's own launch.
+    #[cfg(not(feature = "hopper"))]
+    Grid,
+    /// This block alone, as if it were a grid of one: how a cluster's rank 0
+    /// sums the input again when the cluster's check fails.
+    #[cfg(feature = "hopper")]
+    Alone,
+}
+
+impl Share {
+    /// How many blocks.
+    #[inline(always)]
+    fn blocks(self) -> u32 {
+        match self {
+            #[cfg(not(feature = "hopper"))]
+            Share::Grid => thread::grid_dim_x(),
+            #[cfg(feature = "hopper")]
+            Share::Alone => 1,
+        }
+    }
+
+    /// This block's index among them.
+    #[inline(always)]
+    fn index(self) -> u32 {
+        match self {
+            #[cfg(not(feature = "hopper"))]
+            Share::Grid => thread::block_idx_x(),
+            #[cfg(feature = "hopper")]
+            Share::Alone => 0,
+        }
+    }
 }
 
 /// The body of [`sum_correctly_rounded`], for any launch its contract
-/// allows: [`sum_correctly_rounded_small`] runs it too, for the launches its
-/// own path does not finish.
+/// allows: its small entries run it too, for the launches their own paths do
+/// not finish.
 ///
 /// # Safety
 ///
-/// The whole grid calls it, with [`sum_correctly_rounded`]'s contract.
+/// Every thread of the `share.blocks` blocks calls it, with
+/// [`sum_correctly_rounded`]'s contract for a grid of those blocks, and no
+/// other block of the launch touches `acc` or `total`.
 #[inline(always)]
-unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
+unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator, share: Share) {
     let tid = thread::thread_idx_x();
-    let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
-    let g = thread::index_1d();
+    let threads = share.blocks() as usize * thread::block_dim_x() as usize;
+    let g = share.index() as usize * thread::block_dim_x() as usize + tid as usize;
     let limbs = ThreadLimbs {
         base: shared::dynamic_shared::<i64>(),
         thread: tid as usize,
@@ -268,7 +315,7 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
     // SAFETY: the whole of warp 0 is here; a full-mask vote, so every lane
     // takes the same branch.
     let block_exact = !unsafe { warp::any_sync(!lane_exact) };
-    if block_exact && !block_added && thread::grid_dim_x() == 1 {
+    if block_exact && !block_added && share.blocks() == 1 {
         // The one-block route: no thread touched the global accumulator, no
         // special was seen, and every addition from the floats to
         // `block_sum` was proved exact, so `block_sum` is the exact sum, and
@@ -304,7 +351,7 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
     }
     // SAFETY: `acc` is global by the contract.
     let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket.value, 1) };
-    if ticket != thread::grid_dim_x() - 1 {
+    if ticket != share.blocks() - 1 {
         return;
     }
     // SAFETY: this thread drew the last ticket; forwarded from the contract.
