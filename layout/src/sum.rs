@@ -96,7 +96,7 @@ pub mod correctly_rounded {
 
     /// How long rank 0 waits for the other blocks' sums before it gives up
     /// with `trap`: far past any launch the route takes (its blocks are
-    /// resident together, and each adds at most 8 KiB of floats), so reaching
+    /// resident together, and each adds at most 8,192 floats), so reaching
     /// it means a launch that broke the kernel's contract.
     pub const CLUSTER_WAIT_NS: u64 = 2_000_000_000;
 }

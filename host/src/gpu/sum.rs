@@ -128,7 +128,8 @@ pub struct SumMeasurement {
     /// The sum of each launch, warm-ups first.
     pub sums: Vec<f32>,
     /// The symbol of the kernel's small entry
-    /// ([`Sum::small_entry`](layout::sum::Sum::small_entry)) where every
+    /// ([`Sum::small_entry`](layout::sum::Sum::small_entry)) or cluster route
+    /// ([`Sum::cluster_route`](layout::sum::Sum::cluster_route)) where every
     /// launch was of it, not of the kernel's own entry; absent otherwise, and
     /// in records from before the small entries.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -565,9 +566,9 @@ fn prepare(function: &CudaFunction, kernel: SumKernel, symbol: &str) -> Result<u
 
 /// `route`'s kernel from the Hopper module, allowed the route's cluster
 /// size and shared memory, or `None` where the driver's build of it cannot
-/// run the route's largest cluster (too few threads a block, or no such
-/// cluster fits the device): then the kernel's other entries take every
-/// launch. A kernel the module lacks is an error: the module was built from
+/// run the route's largest cluster (too few threads a block, a refused
+/// attribute, or no such cluster fits the device, as on a GPU partition):
+/// then the kernel's other entries take every launch. A kernel the module lacks is an error: the module was built from
 /// the same source.
 fn cluster_function(gpu: &Gpu, route: &ClusterRoute) -> Result<Option<CudaFunction>, LabError> {
     let symbol = route.entry.symbol;
@@ -577,20 +578,22 @@ fn cluster_function(gpu: &Gpu, route: &ClusterRoute) -> Result<Option<CudaFuncti
     if u32::try_from(most).unwrap_or(0) < threads {
         return Ok(None);
     }
+    // A device that refuses the route's shared memory, its cluster size or
+    // the occupancy query runs the sum's other entries: the route is a
+    // faster way, not something the sum needs.
+    use sys::CUfunction_attribute::{
+        CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as SHARED,
+        CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED as NON_PORTABLE,
+    };
     let shared = route.shared.bytes(threads, 0);
-    if shared > DEFAULT_SHARED_LIMIT {
-        function
-            .set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared as i32)
-            .doing(|| format!("allowing {symbol} {shared} bytes of shared memory"))?;
+    if shared > DEFAULT_SHARED_LIMIT && function.set_attribute(SHARED, shared as i32).is_err() {
+        return Ok(None);
     }
-    if route.blocks > PORTABLE_CLUSTER_BLOCKS {
-        function
-            .set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
-            .doing(|| format!("allowing {symbol} clusters of {} blocks", route.blocks))?;
+    if route.blocks > PORTABLE_CLUSTER_BLOCKS && function.set_attribute(NON_PORTABLE, 1).is_err() {
+        return Ok(None);
     }
     let config = LaunchConfig { grid_dim: (route.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
-    let clusters = max_active_clusters(gpu.stream(), &function, config, route.blocks)
-        .doing(|| format!("asking how many clusters of {} blocks of {symbol} fit", route.blocks))?;
+    let clusters = max_active_clusters(gpu.stream(), &function, config, route.blocks).unwrap_or(0);
     Ok((clusters >= 1).then_some(function))
 }
 

@@ -192,14 +192,28 @@ pub fn bench(report: &BenchReport, peak_gb_per_s: Option<f64>, look: Look) -> St
 
 /// The threads of the one block `kernel` launched at `n` in `report`, if it
 /// took its small route there: `n` within the route's reach where the asked
-/// block would have needed more than one block.
+/// block would have needed more than one block, and no cluster route took
+/// `n` instead.
 fn small_route_at(report: &BenchReport, kernel: SumKernel, n: usize) -> Option<u32> {
     let route = report.small_routes.as_ref()?.iter().find(|r| r.kernel == kernel)?;
+    if took_cluster_route(report, kernel, n) {
+        return None;
+    }
     let threads = report.options.block.threads();
     // `u32::MAX` resident blocks: only whether the asked grid is one block
     // matters here, and a cap at the resident blocks never makes it one.
     let (blocks, small) = kernel.grid.shape(n, threads, u32::MAX, Some(route.threads));
     (blocks == 1 && kernel.grid.blocks(n, threads, u32::MAX) > 1).then_some(small)
+}
+
+/// Whether `kernel`'s measurement at `n` in `report` launched its cluster
+/// route, which takes some `n` the one-block route reaches too.
+fn took_cluster_route(report: &BenchReport, kernel: SumKernel, n: usize) -> bool {
+    let Some(route) = kernel.cluster_route else { return false };
+    let row = report.rows.iter().find(|row| row.sums.n == n);
+    row.into_iter()
+        .flat_map(|row| &row.sums.measurements)
+        .any(|m| m.kernel == kernel && m.entry.as_deref() == Some(route.entry.symbol))
 }
 
 /// The mark after a kernel's name in a row that took its small route.

@@ -43,8 +43,9 @@ use crate::{shared, thread, warp};
 /// 5. **Otherwise, rank 0 alone sums again**, with the general body on a
 ///    grid of one block (its limbs, then the global accumulator if its
 ///    warps flush): an inexact addition, an infinity or a NaN, or an input
-///    the path does not take. The other blocks have left; they touched
-///    neither `acc` nor `total`.
+///    the path does not take. The other blocks touch neither `acc` nor
+///    `total`, so rank 0 is that grid's one block whether or not they have
+///    left.
 ///
 /// # Launch
 ///
@@ -67,15 +68,13 @@ use crate::{shared, thread, warp};
 /// # Safety
 ///
 /// `sum_correctly_rounded`'s contract for `input`, `total`, `n` and `acc`;
-/// the launch is one cluster of 16 blocks as above. A launch of more than
-/// one cluster would have each rank 0 write `total`.
+/// the launch is one cluster of exactly 16 blocks as above, which the
+/// kernel does not check. A larger cluster would store past the 16 slots
+/// into the `mbarrier`; more than one cluster would have each rank 0 write
+/// `total` and, on the way out, share `acc` and its ticket as if each were
+/// a grid of one, leaving a wrong sum and `acc` not zero.
 #[kernel]
-pub unsafe fn sum_correctly_rounded_cluster(
-    input: *const f32,
-    total: *mut f32,
-    n: usize,
-    acc: *mut Superaccumulator,
-) {
+pub unsafe fn sum_correctly_rounded_cluster(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     let tid = thread::thread_idx_x();
     let block = thread::block_dim_x();
     let rank = thread::cluster_block_rank();
@@ -84,8 +83,11 @@ pub unsafe fn sum_correctly_rounded_cluster(
 
     if rank == 0 && tid == 0 {
         // SAFETY: the barrier is 8-byte aligned in this block's shared memory
-        // (`after_limbs`), and no thread uses it before the cluster barrier
-        // below; one arrival, this one, and the 16 slots' bytes.
+        // (`after_limbs`), and no other thread uses it before the cluster
+        // barrier below; it expects one arrival, this one, and the 16
+        // slots' bytes. (ptxas issues the init on the uniform datapath, once
+        // for the warp, and racecheck credits it to lane 31: it reports this
+        // thread's own init and arrive as a warp-level hazard.)
         unsafe {
             shared::mbarrier_init(state.barrier, 1);
             shared::mbarrier_arrive_expect_tx(state.barrier, blocks * size_of::<f64>() as u32);
@@ -175,8 +177,8 @@ struct ClusterState {
 
 impl ClusterState {
     /// The state past the limbs of a block of `block` threads, 8-byte
-    /// aligned: the dynamic shared memory is 16-byte aligned, and the limbs
-    /// take a whole number of `i64`.
+    /// aligned: the module declares its dynamic shared memory 8-byte aligned
+    /// (for the limbs' `i64`), and the limbs take a whole number of them.
     #[inline(always)]
     fn after_limbs(block: u32) -> ClusterState {
         let slots = shared::dynamic_shared::<i64>().wrapping_add(LIMBS * block as usize).cast::<f64>();

@@ -132,7 +132,11 @@ impl Place {
     #[inline(always)]
     pub(super) fn of_thread() -> Place {
         let tid = thread::thread_idx_x();
-        Place { lane: tid % warp::WARP_SIZE, warp: tid / warp::WARP_SIZE, warps: thread::block_dim_x() / warp::WARP_SIZE }
+        Place {
+            lane: tid % warp::WARP_SIZE,
+            warp: tid / warp::WARP_SIZE,
+            warps: thread::block_dim_x() / warp::WARP_SIZE,
+        }
     }
 }
 
