@@ -334,11 +334,7 @@ impl<'gpu> SumKernels<'gpu> {
             && let (Some(route), Some(function)) = (kernel.cluster_route, &self.cluster_routes[kernel.index()])
             && let Some(threads) = route.threads(n)
         {
-            let config = LaunchConfig {
-                grid_dim: (route.blocks, 1, 1),
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: route.shared.bytes(threads, 0),
-            };
+            let config = cluster_config(route, threads);
             return Ok(Shape { function, entry: &route.entry, config, cluster: Some(route.blocks) });
         }
         let config = self.config(kernel, n, block)?;
@@ -564,6 +560,16 @@ fn prepare(function: &CudaFunction, kernel: SumKernel, symbol: &str) -> Result<u
     Ok(u32::try_from(threads).unwrap_or(0))
 }
 
+/// The launch of `route`'s one cluster with blocks of `threads`: the grid is
+/// the cluster, and each block has the route's shared bytes for its size.
+fn cluster_config(route: &ClusterRoute, threads: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (route.blocks, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: route.shared.bytes(threads, 0),
+    }
+}
+
 /// `route`'s kernel from the Hopper module, allowed the route's cluster
 /// size and shared memory, or `None` where the driver's build of it cannot
 /// run the route's largest cluster (too few threads a block, a refused
@@ -585,14 +591,14 @@ fn cluster_function(gpu: &Gpu, route: &ClusterRoute) -> Result<Option<CudaFuncti
         CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES as SHARED,
         CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED as NON_PORTABLE,
     };
-    let shared = route.shared.bytes(threads, 0);
+    let config = cluster_config(route, threads);
+    let shared = config.shared_mem_bytes;
     if shared > DEFAULT_SHARED_LIMIT && function.set_attribute(SHARED, shared as i32).is_err() {
         return Ok(None);
     }
     if route.blocks > PORTABLE_CLUSTER_BLOCKS && function.set_attribute(NON_PORTABLE, 1).is_err() {
         return Ok(None);
     }
-    let config = LaunchConfig { grid_dim: (route.blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: shared };
     let clusters = max_active_clusters(gpu.stream(), &function, config, route.blocks).unwrap_or(0);
     Ok((clusters >= 1).then_some(function))
 }
