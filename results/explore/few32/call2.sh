@@ -1,6 +1,6 @@
 #!/bin/bash
 # The few-chunk entry up to 32 chunks under compute-sanitizer: memcheck and racecheck over the build's bench at
-# 9, 16 and 32 chunks (the entry's new launches) and 33 (the general entry's), with the flags of the lab's
+# 10, 16 and 32 chunks (the entry's new launches) and 34 (the general entry's), with the flags of the lab's
 # sanitize step (host/src/commands/evidence/sanitize.rs: racecheck's per-hazard report).
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
