@@ -62,8 +62,11 @@ pub mod deterministic {
     }
 
     /// The most chunks `sum_deterministic_few` takes: the last block's warp 0
-    /// gathers one chunk sum a lane, and they fill two quads of its segment.
-    pub const FEW_CHUNKS: usize = 8;
+    /// gathers one chunk sum a lane, and they fill its segment's first eight
+    /// quads. Up to 8 the entry was faster than the general one
+    /// (`results/explore/small-entries`), and from 9 to 32 too
+    /// (`results/explore/few32`).
+    pub const FEW_CHUNKS: usize = 32;
 
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
     pub const MAX_N: usize = CHUNK * SEGMENT * MAX_SEGMENTS;
@@ -565,8 +568,8 @@ pub const CORRECTLY_ROUNDED: Sum = Sum {
     cluster_route: Some(&CORRECTLY_ROUNDED_CLUSTER),
 };
 
-/// The deterministic sum's entry for 2 to 8 chunks, a block of eight warps
-/// per chunk (the host's grid from 8,193 to 65,536 floats at block 256): one
+/// The deterministic sum's entry for 2 to 32 chunks, a block of eight warps
+/// per chunk (the host's grid from 8,193 to 262,144 floats at block 256): one
 /// barrier a block, and the last block to start gathers the other chunk
 /// sums in warp 0 alone, where the general path's blocks meet twice, its last
 /// block four times, and that block zeroes a segment of shared memory.
@@ -691,9 +694,10 @@ mod tests {
     fn the_small_entries_take_the_launches_they_name() {
         use deterministic::CHUNK;
         let few = DETERMINISTIC.small_entry.unwrap();
-        // At block 256 the host's grid is a block per chunk: 2 to 8 chunks
-        // take the entry, one chunk and nine do not.
-        for (n, takes) in [(CHUNK, false), (CHUNK + 1, true), (8 * CHUNK, true), (8 * CHUNK + 1, false)] {
+        // At block 256 the host's grid is a block per chunk: 2 to 32 chunks
+        // take the entry, one chunk and 33 do not.
+        let most = deterministic::FEW_CHUNKS;
+        for (n, takes) in [(CHUNK, false), (CHUNK + 1, true), (most * CHUNK, true), (most * CHUNK + 1, false)] {
             let blocks = DETERMINISTIC.grid.blocks(n, 256, 528) as u32;
             assert_eq!(few.takes(n, blocks, 256), takes, "n = {n}");
         }

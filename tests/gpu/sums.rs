@@ -226,9 +226,10 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
     // one chunk (`CHUNK - 1` to `CHUNK + 1`): up to `CHUNK` block 0 alone sums
     // the input and stops; past it the chunk sums take a route to the
     // combining block. `2 * CHUNK + 1`: three chunks, the last of one float.
-    // `2 * CHUNK` to `8 * CHUNK + 1`: at block 256 on the device's grid, a
-    // block per chunk, the small entry's launches of 2 to 8 chunks, and one
-    // past them; each on both entries.
+    // `2 * CHUNK` to `FEW_CHUNKS * CHUNK + 1`: at block 256 on the device's
+    // grid, a block per chunk, the small entry's launches of 2 to 32 chunks
+    // (8 and 9 where its gather filled two quads), and one past them; each on
+    // both entries.
     // Around 64 chunks (`64 * CHUNK`, 64 being the most warps an SM holds on
     // sm_90, 2,048 threads): on a one-SM grid, where the kernel starts to sum whole
     // rounds of chunks a warp each and the rest a block each. Around
@@ -249,6 +250,9 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
         8 * CHUNK - 1,
         8 * CHUNK,
         8 * CHUNK + 1,
+        FEW_CHUNKS * CHUNK - 1,
+        FEW_CHUNKS * CHUNK,
+        FEW_CHUNKS * CHUNK + 1,
         64 * CHUNK - 1,
         64 * CHUNK + 1,
         1_000_003,
@@ -287,7 +291,7 @@ pub(super) fn deterministic_sum_follows_its_documented_order(gpu: &Gpu) -> Resul
                     if m.sums.iter().any(|s| s.to_bits() != expected.to_bits()) {
                         wrong.push(format!("  {at}: {:?}, expected {expected}", m.sums));
                     }
-                    // On the device's grid at block 256, 2 to 8 chunks are a
+                    // On the device's grid at block 256, 2 to 32 chunks are a
                     // block each, and take the small entry; with the small
                     // routes off, nothing does. (A one-SM grid of a few
                     // blocks may take it too, where its blocks are as many as

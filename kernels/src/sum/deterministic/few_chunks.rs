@@ -1,5 +1,5 @@
 //! The deterministic sum's entry for a launch of a few chunks, a block of
-//! eight warps per chunk (the host's grid from 8,193 to 65,536 floats at
+//! eight warps per chunk (the host's grid from 8,193 to 262,144 floats at
 //! block 256), written as one straight path: every block sums its chunk with
 //! one barrier, and the last block to start gathers the other chunk sums in
 //! warp 0 alone. Same additions as the general body, which the entry runs
@@ -17,7 +17,7 @@ use crate::order::{AtomicRef, Device, Relaxed};
 use crate::{shared, thread, warp};
 
 /// The most chunks the path takes: warp 0's lanes gather one chunk sum
-/// each, and the sums fill two quads of the segment.
+/// each, and the sums fill the segment's first eight quads.
 const FEW: u32 = FEW_CHUNKS as u32;
 
 // The path's shape is the registry's: warp 0 gathers a chunk sum a lane into
@@ -34,7 +34,7 @@ const _: () = {
     }
 };
 
-/// The deterministic sum of a launch of 2 to 8 chunks, a block of eight
+/// The deterministic sum of a launch of 2 to 32 chunks, a block of eight
 /// warps per chunk: the same additions as [`sum_deterministic`], so the same
 /// bits, with one barrier a block, the last included, where the general
 /// body's blocks meet twice and its last block four times; a gather of one
@@ -94,12 +94,12 @@ fn takes(chunks: u32, grid: u32, warps: u32) -> bool {
     chunks <= FEW && grid == chunks && warps == BATCHES as u32
 }
 
-/// The segment of chunk sums, read from two quads of shared memory: the
-/// chunk sums, then zeros to the eighth float; every quad past those two is
+/// The segment of chunk sums, read from eight quads of shared memory: the
+/// chunk sums, then zeros to the 32nd float; every quad past those eight is
 /// zero, as in the general path's segment, so [`lane_sum`] makes the same
 /// additions.
 struct FewChunkSums {
-    /// 16-byte aligned, in shared memory, eight floats.
+    /// 16-byte aligned, in shared memory, 32 floats.
     sums: *const f32,
 }
 
@@ -107,7 +107,7 @@ impl Quads<{ SEGMENT / 4 }> for FewChunkSums {
     #[inline(always)]
     unsafe fn quad(&self, q: usize) -> [f32; 4] {
         if q < (FEW / 4) as usize {
-            // SAFETY: `q < 2`: inside the eight floats, 16-byte aligned.
+            // SAFETY: `q < 8`: inside the 32 floats, 16-byte aligned.
             unsafe { (self.sums.add(4 * q) as *const Quad).read().0 }
         } else {
             [0.0; 4]
@@ -204,13 +204,13 @@ unsafe fn sum(
     // its segment.
     let sums = batch_sums.wrapping_add(MAX_SEGMENTS);
     if lane < FEW {
-        // SAFETY: `lane < 8`, inside the second 4096 bytes.
+        // SAFETY: `lane < 32`, inside the second 4096 bytes.
         unsafe { sums.add(lane as usize).write(value) };
     }
     // SAFETY: all of warp 0 is here; `bar.warp.sync` orders the lanes'
     // shared-memory stores before the reads below.
     unsafe { warp::sync() };
-    // SAFETY: all of warp 0 is here; the eight floats are written.
+    // SAFETY: all of warp 0 is here; the 32 floats are written.
     let sum = unsafe { lane_sum(&FewChunkSums { sums }, lane) };
     if tid == 0 {
         // SAFETY: this block drew the last start ticket.
