@@ -191,6 +191,76 @@ pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
     }
     out.push_str(&modes_table(cub));
     out.push_str(&promises_table(warm, cold, cub));
+    out.push_str(&sums_checked(warm, cub));
+    out
+}
+
+/// The chapter's view of [`table`]: one row per size, and in it only
+/// ratios, lab / CUB, warm then cold: the bandwidth, deterministic and
+/// correctly rounded kernels against CUB's default, then the two promising
+/// kernels against CUB's mode of the same promise where those modes ran.
+/// The CCCL and modes lines, and whether CUB's sums were right, as in
+/// [`table`].
+pub fn summary(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
+    const AGAINST_DEFAULT: [(&str, &str); 3] =
+        [("bandwidth", "bandwidth"), ("deterministic", "deterministic"), ("correctly_rounded", "corr. rounded")];
+    const PROMISES: [(&str, &str, &str); 2] =
+        [("deterministic", "deterministic", "run_to_run"), ("correctly_rounded", "corr. rounded", "gpu_to_gpu")];
+    let default = cub.times.get(DEFAULT).cloned().unwrap_or_default();
+    let promises: Vec<_> = PROMISES.into_iter().filter(|(_, _, mode)| cub.times.contains_key(*mode)).collect();
+    let mut out = format!(
+        "lab / CUB DeviceReduce::Sum: ratios of medians ({RUNS} timed launches after {WARMUP} warm-ups),\n\
+         warm then cold; below 1.00 the lab is faster. CUB's default is its run-to-run mode.\n"
+    );
+    for line in [&cub.headers, &cub.modes] {
+        if !line.is_empty() {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    // Two header lines, the lab's kernel over the CUB mode it is set beside;
+    // a bar between the columns against the default and the promises.
+    let mut names = format!("\n{:>10}", "n");
+    let mut modes = format!("{:>10}", "vs CUB:");
+    for (_, name) in AGAINST_DEFAULT {
+        names.push_str(&format!("  {name:>13}"));
+        modes.push_str(&format!("  {DEFAULT:>13}"));
+    }
+    if !promises.is_empty() {
+        names.push_str("  |");
+        modes.push_str("  |");
+    }
+    for (_, name, mode) in &promises {
+        names.push_str(&format!("  {name:>13}"));
+        modes.push_str(&format!("  {mode:>13}"));
+    }
+    out.push_str(&format!("{names}\n{modes}\n"));
+    let cell = |kernel: &str, mode: &Times, n: u64| {
+        let (cub_warm, cub_cold) = mode.get(&n).copied().unwrap_or_default();
+        let lab = |bench: &Bench| bench.0.get(kernel).and_then(|t| t.get(&n)).copied();
+        format!("  {:>8} {:>4}", ratio(lab(warm), cub_warm), ratio(lab(cold), cub_cold))
+    };
+    for &n in default.keys() {
+        let mut row = format!("{n:>10}");
+        for (kernel, _) in AGAINST_DEFAULT {
+            row.push_str(&cell(kernel, &default, n));
+        }
+        if !promises.is_empty() {
+            row.push_str("  |");
+        }
+        for (kernel, _, mode) in &promises {
+            row.push_str(&cell(kernel, &cub.times[*mode], n));
+        }
+        out.push_str(&row);
+        out.push('\n');
+    }
+    out.push_str(&sums_checked(warm, cub));
+    out
+}
+
+/// Whether every CUB sum equals the lab's reference at its size, in one
+/// line, naming each that does not with its mode.
+fn sums_checked(warm: &Bench, cub: &Cub) -> String {
     let wrong: Vec<String> = cub
         .sums
         .iter()
@@ -199,12 +269,11 @@ pub fn table(warm: &Bench, cold: &Bench, cub: &Cub) -> String {
         .filter(|(_, n, s)| warm.1.get(n).is_some_and(|r| (*r as f32).to_bits() != (**s as f32).to_bits()))
         .map(|(mode, n, s)| format!("{mode} at n = {n}: {s}"))
         .collect();
-    out.push_str(&if wrong.is_empty() {
+    if wrong.is_empty() {
         "\nEvery CUB sum equals the lab's reference (the input is exact).\n".to_owned()
     } else {
         format!("\nCUB sums that differ from the lab's reference: {}\n", wrong.join("; "))
-    });
-    out
+    }
 }
 
 /// `lab / cub` to two places, or `-`.
@@ -522,6 +591,11 @@ impl Measured {
         table(&self.warm, &self.cold, &self.cub)
     }
 
+    /// The ratios alone, a row per size ([`summary`]).
+    pub fn summary(&self) -> String {
+        summary(&self.warm, &self.cold, &self.cub)
+    }
+
     /// The accuracy table ([`accuracy_table`]), if the run has one.
     pub fn accuracy_table(&self) -> Option<String> {
         self.cub.accuracy.as_ref().map(accuracy_table)
@@ -629,6 +703,24 @@ mod tests {
         // A run without the modes has neither section.
         let old = table(&bench(0.0076), &bench(0.0099), &parse_cub(CUB).unwrap());
         assert!(!old.contains("environment API") && !old.contains("promising kernels"));
+    }
+
+    #[test]
+    fn the_summary_is_a_row_of_ratios_per_size_each_promise_beside_its_mode() {
+        let cub = Cub { headers: "CUB from the CCCL 3.5.0 headers".to_owned(), ..parse_cub(MODES).unwrap() };
+        let text = summary(&bench(0.0076), &bench(0.0099), &cub);
+        assert!(text.contains("CUB from the CCCL 3.5.0 headers\nmodes: not_guaranteed"), "{text}");
+        // Bandwidth (not in this bench), deterministic and correctly rounded
+        // (not in it either) against the default, warm then cold; then the
+        // deterministic kernel beside run_to_run and the correctly rounded
+        // one beside gpu_to_gpu.
+        let row: Vec<&str> =
+            text.lines().find(|l| l.trim_start().starts_with("4096")).unwrap().split_whitespace().collect();
+        assert_eq!(row, ["4096", "-", "-", "1.12", "2.54", "-", "-", "|", "1.27", "1.41", "-", "-"]);
+        assert!(text.contains("CUB sums that differ from the lab's reference: gpu_to_gpu at n = 4096: 95"), "{text}");
+        // A run without the modes has no promise columns.
+        let old = summary(&bench(0.0076), &bench(0.0099), &parse_cub(CUB).unwrap());
+        assert!(!old.contains('|') && !old.contains("  run_to_run"), "{old}");
     }
 
     #[test]

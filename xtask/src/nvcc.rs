@@ -74,14 +74,26 @@ impl Rounds {
                 ));
             }
         }
-        report.push_str("\nmedian over rounds: rustc / nvcc time (below 1.00: the Rust kernel is faster)\n");
+        report.push('\n');
+        report.push_str(&self.medians());
+        report
+    }
+
+    /// The median over rounds of each kernel, rustc's and nvcc's, and their
+    /// ratio: the report's last lines, the chapter's whole view of it.
+    pub fn medians(&self) -> String {
+        let mut out = format!(
+            "The page's kernels at n = {N}, block {BLOCK}, median over {} rounds: rustc / nvcc time\n\
+             (below 1.00: the Rust kernel is faster)\n",
+            self.rust.len()
+        );
         for (k, name) in ["global atomic", "shared atomic", "tree + atomic"].iter().enumerate() {
             let median = |rows: &[Row]| lab_stats::median(&rows.iter().map(|row| row[k]).collect::<Vec<_>>());
             if let (Some(r), Some(c)) = (median(&self.rust), median(&self.cuda)) {
-                report.push_str(&format!("  {name:<14} rustc {r:.4} ms  nvcc {c:.4} ms  ratio {:.3}\n", r / c));
+                out.push_str(&format!("  {name:<14} rustc {r:.4} ms  nvcc {c:.4} ms  ratio {:.3}\n", r / c));
             }
         }
-        report
+        out
     }
 }
 
@@ -99,6 +111,13 @@ impl Comparison {
     /// Both reports, as the task prints them.
     pub fn report(&self) -> String {
         format!("{}\n{}", self.page.report(), self.cub.table())
+    }
+
+    /// The chapter's view: the page's kernels' medians and the lab's sums
+    /// against CUB as ratios, a row per size; [`Comparison::report`] has
+    /// every row.
+    pub fn summary(&self) -> String {
+        format!("{}\n{}", self.page.medians(), self.cub.summary())
     }
 }
 

@@ -22,7 +22,9 @@
 //!   allowed rows showed their weak outcome, and each that did not, with its
 //!   instances and bound ([`litmus`]);
 //! - `sanitizer.md` and `reference-run.md`: tables of the manifest's steps;
-//! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON;
+//! - `nvcc-compare.md`: `cargo xtask nvcc-compare`'s tables, from its JSON,
+//!   every row; `nvcc-compare-summary.md`: their ratios alone, a row per
+//!   size;
 //! - `cub-accuracy.md`: CUB's modes on the accuracy command's arrays, from
 //!   the same JSON (a line saying it is not in the run when the JSON
 //!   predates it);
@@ -304,23 +306,25 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
                 Made::Text(format!("<div class=\"measured\">\n\n{table}\n</div>\n"))
             }
         }
-        "nvcc-compare.md" | "cub-accuracy.md" => match fs::read_to_string(s.results.join("nvcc-compare.json")) {
-            Ok(text) => {
-                let mut comparison: crate::nvcc::Comparison =
-                    serde_json::from_str(&text).map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
-                // The run recorded where its CCCL headers were on the machine
-                // that made it; the book names no machine's paths.
-                comparison.cub.cub.headers = without_machine_paths(&comparison.cub.cub.headers);
-                Made::Text(if name == "nvcc-compare.md" {
-                    format!("```text\n{}```\n", comparison.report())
-                } else {
-                    cub_accuracy(&comparison, &results)
-                })
+        "nvcc-compare.md" | "nvcc-compare-summary.md" | "cub-accuracy.md" => {
+            match fs::read_to_string(s.results.join("nvcc-compare.json")) {
+                Ok(text) => {
+                    let mut comparison: crate::nvcc::Comparison =
+                        serde_json::from_str(&text).map_err(|e| Error(format!("{results}/nvcc-compare.json: {e}")))?;
+                    // The run recorded where its CCCL headers were on the machine
+                    // that made it; the book names no machine's paths.
+                    comparison.cub.cub.headers = without_machine_paths(&comparison.cub.cub.headers);
+                    Made::Text(match name {
+                        "nvcc-compare.md" => format!("```text\n{}```\n", comparison.report()),
+                        "nvcc-compare-summary.md" => format!("```text\n{}```\n", comparison.summary()),
+                        _ => cub_accuracy(&comparison, &results),
+                    })
+                }
+                Err(_) => {
+                    Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)"))
+                }
             }
-            Err(_) => {
-                Made::Missing(format!("{results} has no nvcc-compare.json (`cargo xtask nvcc-compare --out DIR`)"))
-            }
-        },
+        }
         _ => {
             let Some((stem, ext)) = name.rsplit_once('.') else {
                 return Err(Error(format!("the book includes {GENERATED}/{name}, which names no kind of file")));
