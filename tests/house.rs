@@ -27,8 +27,10 @@ fn dependencies(manifest: &Path) -> Vec<String> {
 }
 
 #[test]
-fn the_kernels_crate_depends_on_layout_alone_and_layout_on_nothing() {
-    assert_eq!(dependencies(&root().join("kernels/Cargo.toml")), ["layout"]);
+fn the_gpu_crates_depend_on_layout_and_device_alone_and_layout_on_nothing() {
+    assert_eq!(dependencies(&root().join("kernels/Cargo.toml")), ["layout", "device"]);
+    assert_eq!(dependencies(&root().join("practice/Cargo.toml")), ["device", "layout"]);
+    assert_eq!(dependencies(&root().join("device/Cargo.toml")), ["layout"]);
     assert!(dependencies(&root().join("layout/Cargo.toml")).is_empty());
     // The host builds its PTX with the builder alone, not the task runner.
     let host = fs::read_to_string(root().join("host/Cargo.toml")).unwrap();
@@ -48,7 +50,7 @@ fn the_code_map_names_every_command_folder_and_every_crate() {
     }
     let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let members = workspace.split("members = [").nth(1).unwrap().split(']').next().unwrap();
-    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()).chain(["kernels"]) {
+    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()).chain(["kernels", "device", "practice"]) {
         assert!(
             map.contains(&format!("**`{member}/`**")),
             "ARCHITECTURE.md's code map has no paragraph for `{member}/`"

@@ -1,14 +1,16 @@
 //! The lab's kernels, written in `no_std` Rust and compiled to PTX by rustc's
 //! own `nvptx64-nvidia-cuda` backend.
 //!
-//! The device vocabulary is grouped the way rust-cuda's `cuda_std` groups it:
-//! [`thread`] (indices, the block barrier, the clock), [`shared`] (dynamic
-//! shared memory), [`atomic`] (read-modify-write on one address, CUDA's
-//! `atomicAdd` family), [`order`] (`AtomicRef<T, Scope>`, the lab's
-//! `cuda::atomic_ref`, with orderings as types, and `fence(order, scope)`),
-//! [`warp`] (shuffles and the warp barrier) and [`global`] (wide loads).
-//! Every kernel is declared with `#[kernel]` (below), as `cuda_std`'s
-//! kernels are. Each kernel lives in its own file; the naive and the better
+//! The kernels are written in the device vocabulary of the `device` crate,
+//! the lab's `cuda_std`, re-exported here: [`thread`] (indices, the block
+//! barrier, the clock), [`shared`] (dynamic shared memory), [`order`]
+//! (`AtomicRef<T, Scope>`, the lab's `cuda::atomic_ref`, with orderings as
+//! types: loads, stores and `fence(order, scope)`), [`atomic`] (its
+//! read-modify-writes on one address, CUDA's `atomicAdd` family: `add`,
+//! `fetch_add`, `exchange`, ...), [`warp`] (shuffles and the warp barrier)
+//! and [`global`] (wide loads). Every kernel is declared with `#[kernel]`,
+//! as `cuda_std`'s kernels are. The learner's kernels (`practice/`) are
+//! written in the same words. Each kernel lives in its own file; the naive and the better
 //! versions of one algorithm sit side by side in one folder; the litmus suite
 //! ([`litmus`]) writes each test once and exports it per variant.
 //!
@@ -31,45 +33,25 @@
 
 #![no_std]
 #![feature(abi_ptx, stdarch_nvptx, asm_experimental_arch)]
-#![feature(core_intrinsics, gpu_intrinsics, gpu_launch_sized_workgroup_mem)]
-// `#[kernel]` is a `macro_rules!` attribute: the one way to declare a kernel,
-// with no proc-macro crate.
+#![cfg_attr(not(feature = "hopper"), feature(core_intrinsics))]
+// `#[kernel]` (from `device`) is a `macro_rules!` attribute: the one way to
+// declare a kernel, with no proc-macro crate.
 #![feature(macro_attr)]
-#![cfg_attr(feature = "hopper", feature(link_llvm_intrinsics))]
 #![allow(internal_features)]
 #![deny(unsafe_op_in_unsafe_fn, missing_docs)]
 // Every unsafe block states why it is sound; `cargo xtask test` runs clippy
 // on this crate for its real target.
 #![deny(clippy::undocumented_unsafe_blocks)]
 
-/// Declares a kernel, as `cuda_std`'s `#[kernel]` and CUDA's `__global__`
-/// do: `#[kernel] pub unsafe fn name(params) { body }` is the PTX entry
-/// `.visible .entry name(params)`, exported under its own name (no mangling)
-/// for the host to look up, with its parameters in the order written.
-///
-/// Every kernel is `unsafe`: its pointers and launch shape are a contract the
-/// host's typed wrapper upholds, stated in the kernel's `# Safety` and
-/// `# Launch` sections. The attribute adds `#[unsafe(no_mangle)]` and the
-/// `extern "ptx-kernel"` ABI and changes nothing else: the entry is the one
-/// that signature written out by hand gives (`tests/ptx.rs` checks each
-/// entry's symbol and parameters against `layout`'s registry).
-macro_rules! kernel {
-    attr() ($(#[$attr:meta])* pub unsafe fn $name:ident($($params:tt)*) $body:block) => {
-        $(#[$attr])*
-        #[unsafe(no_mangle)]
-        pub unsafe extern "ptx-kernel" fn $name($($params)*) $body
-    };
-}
-
-// The device vocabulary, in both modules. What only Hopper has (cluster
-// indices, the cluster barrier, distributed shared memory) is compiled only
-// with the `hopper` feature.
-pub mod atomic;
-pub mod global;
-pub mod order;
-pub mod shared;
-pub mod thread;
-pub mod warp;
+// The device vocabulary, in both modules: the `device` crate, the lab's
+// `cuda_std`, re-exported under the names every kernel uses
+// (`crate::order::AtomicRef`), with its `#[kernel]` attribute. What only
+// Hopper has (cluster indices, the cluster barrier, distributed shared
+// memory) is there only with the `hopper` feature, which this crate's
+// passes on.
+#[macro_use]
+extern crate device;
+pub use device::{atomic, global, order, shared, thread, warp};
 
 // The base module's kernels (`sm_70`): everything that runs on any GPU the lab
 // supports.

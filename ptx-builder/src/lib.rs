@@ -1,6 +1,8 @@
 //! Compiles `kernels/` to PTX with rustc's own `nvptx64-nvidia-cuda` target:
 //! the one builder behind the host's build script (which embeds the PTX) and
-//! `cargo xtask build-ptx`, `sass` and `book` (which disassemble it).
+//! `cargo xtask build-ptx`, `sass` and `book` (which disassemble it). It
+//! builds the learner's `practice/` the same way, for `cargo xtask
+//! practice`.
 //!
 //! It is a crate of its own so that building the host compiles this file and
 //! `layout`, and nothing of the task runner: the CUB and nvcc comparisons,
@@ -106,6 +108,23 @@ fn build_module(root: &Path, cargo: &Path, module: Module) -> Result<PathBuf, Er
     Ok(out)
 }
 
+/// Builds the learner's kernels, the crate in `crate_dir` (`practice/`, or
+/// a copy of it with another answer in one file), for the base module, in
+/// `target/practice-build/`, and returns its PTX. Cargo's and rustc's output
+/// goes to this process's stderr as they print it, so a learner's compile
+/// error reads as rustc wrote it; a failed build is an `Err` that says so
+/// in one line.
+pub fn build_practice(root: &Path, cargo: &Path, crate_dir: &Path) -> Result<String, Error> {
+    let target_dir = root.join("target/practice-build");
+    let mut cmd = crate_cargo(root, cargo, "build", crate_dir, &target_dir, Module::Base)?;
+    let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
+    if !status.success() {
+        return Err(Error(format!("rustc did not compile {} ({status}): its errors are above", crate_dir.display())));
+    }
+    let built = target_dir.join(TARGET).join("release/practice.ptx");
+    fs::read_to_string(&built).map_err(|e| Error(format!("the practice build wrote no PTX at {}: {e}", built.display())))
+}
+
 /// The one fixed path of a PTX module of the kernels:
 /// `target/ptx/kernels.ptx` for the base module, `target/ptx/kernels-sm90.ptx`
 /// for the Hopper one.
@@ -132,6 +151,19 @@ pub fn kernels_cargo(
     root: &Path,
     cargo: impl AsRef<OsStr>,
     subcommand: &str,
+    target_dir: &Path,
+    module: Module,
+) -> Result<Command, Error> {
+    crate_cargo(root, cargo, subcommand, &root.join("kernels"), target_dir, module)
+}
+
+/// [`kernels_cargo`] for the crate in `crate_dir`: `kernels/`, `device/`
+/// or `practice/` (or a copy of it), each built for the GPU the same way.
+pub fn crate_cargo(
+    root: &Path,
+    cargo: impl AsRef<OsStr>,
+    subcommand: &str,
+    crate_dir: &Path,
     target_dir: &Path,
     module: Module,
 ) -> Result<Command, Error> {
@@ -165,7 +197,7 @@ pub fn kernels_cargo(
     cmd.current_dir(root)
         .args([subcommand, "--release", "--target", TARGET, "-Zbuild-std=core,panic_abort"])
         .arg("--manifest-path")
-        .arg(root.join("kernels/Cargo.toml"))
+        .arg(crate_dir.join("Cargo.toml"))
         .arg("--target-dir")
         .arg(target_dir);
     if let Some(feature) = module.feature() {

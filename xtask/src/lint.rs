@@ -20,12 +20,11 @@ use crate::Error;
 
 /// Runs every check through `cargo` (`$CARGO` from the caller), in order,
 /// and stops at the first that fails: `cargo fmt --all --check` in the root
-/// workspace, `cargo fmt --check` in `kernels/`, `cargo clippy --workspace
-/// --all-targets --release -- -D warnings` in the root workspace, and clippy
-/// with `-D warnings` on the kernels for their real target.
+/// workspace, `cargo fmt --check` in each of [`GPU_CRATES`], `cargo clippy
+/// --workspace --all-targets --release -- -D warnings` in the root
+/// workspace, and clippy with `-D warnings` on `device/` and the kernels for
+/// their real target.
 pub fn check(root: &Path, cargo: &OsStr) -> Result<(), Error> {
-    let kernels = root.join("kernels");
-
     let mut fmt_root = Command::new(cargo);
     fmt_root.current_dir(root).args(["fmt", "--all", "--check"]);
     run(fmt_root, "formatting (root workspace)", "run `cargo fmt --all`")?;
@@ -33,9 +32,11 @@ pub fn check(root: &Path, cargo: &OsStr) -> Result<(), Error> {
     // No `--all` here: with it, cargo fmt also takes the path dependency
     // `layout` and, through it, every member of the root workspace, so this
     // check would repeat the one above and blame kernels/ for host files.
-    let mut fmt_kernels = Command::new(cargo);
-    fmt_kernels.current_dir(&kernels).args(["fmt", "--check"]);
-    run(fmt_kernels, "formatting (kernels/)", "run `cargo fmt` in kernels/")?;
+    for gpu_crate in GPU_CRATES {
+        let mut fmt = Command::new(cargo);
+        fmt.current_dir(root.join(gpu_crate)).args(["fmt", "--check"]);
+        run(fmt, &format!("formatting ({gpu_crate}/)"), &format!("run `cargo fmt` in {gpu_crate}/"))?;
+    }
 
     let mut clippy_root = Command::new(cargo);
     clippy_root.current_dir(root).args(["clippy", "--workspace", "--all-targets", "--release", "--", "-D", "warnings"]);
@@ -48,18 +49,28 @@ pub fn check(root: &Path, cargo: &OsStr) -> Result<(), Error> {
     // Its own target directory per module: a check build of `core` for
     // nvptx64 beside the PTX build's would make each invalidate the other's
     // fingerprints. Each module is checked, since each compiles other code.
+    // `device/` is linted on its own: clippy checks a workspace's members,
+    // and `device/` is a path dependency outside `kernels/`'s workspace.
+    // `practice/` is not: its files are the learner's to write.
     for module in layout::Module::ALL {
         let dir = root.join("target").join(format!("ptx-lint-{}", module.arch()));
-        let mut clippy_kernels = ptx_builder::kernels_cargo(root, cargo, "clippy", &dir, module)?;
-        clippy_kernels.args(["--", "-D", "warnings"]);
-        run(
-            clippy_kernels,
-            &format!("clippy (kernels/, {}, {})", ptx_builder::TARGET, module.arch()),
-            "fix the warnings above; `cargo xtask test` repeats the check",
-        )?;
+        for gpu_crate in ["device", "kernels"] {
+            let mut clippy = ptx_builder::crate_cargo(root, cargo, "clippy", &root.join(gpu_crate), &dir, module)?;
+            clippy.args(["--", "-D", "warnings"]);
+            run(
+                clippy,
+                &format!("clippy ({gpu_crate}/, {}, {})", ptx_builder::TARGET, module.arch()),
+                "fix the warnings above; `cargo xtask test` repeats the check",
+            )?;
+        }
     }
     Ok(())
 }
+
+/// The crates compiled only for the GPU, outside the root workspace, whose
+/// formatting is checked one by one: the vocabulary, the lab's kernels and
+/// the learner's stubs.
+const GPU_CRATES: [&str; 3] = ["device", "kernels", "practice"];
 
 /// Runs one check, its output going to the terminal, and turns a failure
 /// into one line: `<check> failed: <fix>`.

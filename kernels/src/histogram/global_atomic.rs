@@ -1,4 +1,5 @@
-use crate::{atomic, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::thread;
 
 /// Counts `input[0..n]` into `bins` with one global atomic increment per
 /// element.
@@ -22,6 +23,6 @@ pub unsafe fn histogram_global_atomic(input: *const u32, n: usize, bins: *mut u3
     let i = thread::index_1d();
     if i < n {
         // SAFETY: `i < n`, and every value indexes a bin by the contract.
-        unsafe { atomic::global_add_u32(bins.add(*input.add(i) as usize), 1) };
+        unsafe { AtomicRef::<u32, Device>::from_global(bins.add(*input.add(i) as usize)).add(1, Relaxed) };
     }
 }

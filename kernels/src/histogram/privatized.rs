@@ -1,4 +1,5 @@
-use crate::{atomic, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// Counts `input[0..n]` into `bins` through a private copy of the histogram
 /// in each block's shared memory: the r/CUDA poster's kernel, with both of
@@ -47,7 +48,7 @@ pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, 
 
     if i < n {
         // SAFETY: `i < n`; the value is a bin index by the contract.
-        unsafe { atomic::shared_add_u32(local.add(*input.add(i) as usize), 1) };
+        unsafe { AtomicRef::<u32, Device>::from_shared(local.add(*input.add(i) as usize)).add(1, Relaxed) };
     }
     // SAFETY: reached by every thread of the block.
     unsafe { thread::sync_threads() };
@@ -56,7 +57,9 @@ pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, 
     while b < num_bins {
         // SAFETY: `b < num_bins` indexes both histograms; the barrier made the
         // block's increments of `local[b]` complete.
-        unsafe { atomic::global_add_u32(bins.add(b as usize), local.add(b as usize).read()) };
+        unsafe {
+            AtomicRef::<u32, Device>::from_global(bins.add(b as usize)).add(local.add(b as usize).read(), Relaxed)
+        };
         b += stride;
     }
 }

@@ -1,6 +1,7 @@
 use layout::litmus::{BINS, Params, REGISTERS, final_outcome_bin};
 
-use crate::{atomic, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// Counts each instance's outcome into `histogram` and resets the instance
 /// for the next launch: the second half of every litmus launch.
@@ -71,7 +72,7 @@ pub unsafe fn litmus_classify(
                 finals,
                 params.outcome_finals,
             );
-            atomic::shared_add_u32(bins.add(bin), 1);
+            AtomicRef::<u32, Device>::from_shared(bins.add(bin)).add(1, Relaxed);
             for k in 0..REGISTERS {
                 r.add(k).write(0);
             }
@@ -89,7 +90,8 @@ pub unsafe fn litmus_classify(
         unsafe {
             let count = bins.add(tid as usize).read();
             if count != 0 {
-                atomic::global_add_i64(histogram.add(tid as usize).cast(), i64::from(count));
+                AtomicRef::<i64, Device>::from_global(histogram.add(tid as usize).cast())
+                    .add(i64::from(count), Relaxed);
             }
         }
     }

@@ -15,7 +15,7 @@ use layout::WARP_SIZE;
 use layout::litmus::{Location, Params, Preload, REGISTERS, STRESS_LINE_STRIDE, StressPattern, Test, rem};
 
 use crate::order::{AtomicRef, Device, Relaxed};
-use crate::{atomic, global, thread};
+use crate::{global, thread};
 
 /// One testing thread's view of its launch.
 pub struct Env {
@@ -213,7 +213,10 @@ impl Env {
             return;
         }
         // SAFETY: the caller guarantees `control`.
-        unsafe { atomic::global_fetch_add_u32(control, 1) };
+        let count = unsafe { AtomicRef::<u32, Device>::from_global(control) };
+        // The arrival's old value is not read: it is an `atom`, not a `red`,
+        // because that is the machine code every litmus run so far measured.
+        let _ = count.fetch_add(1, Relaxed);
         // SAFETY: as above.
         let arrived = unsafe { AtomicRef::<u32, Device>::from_ptr(control) };
         let everyone = self.params.instances();

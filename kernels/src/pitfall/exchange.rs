@@ -3,7 +3,8 @@
 
 use layout::pitfall::{EXCHANGE_READS, EXCHANGE_WRONG};
 
-use crate::{atomic, shared, thread, warp};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread, warp};
 
 /// What thread `tid` writes in round `round`: unique to both, so a reader
 /// can tell a partner's value of this round from one of an earlier round.
@@ -56,8 +57,8 @@ unsafe fn exchange<const BLOCK_BARRIER: bool, const OTHER_WARP: bool>(out: *mut 
     }
     // SAFETY: `out` holds two words, by the contract.
     unsafe {
-        atomic::global_add_u32(out.add(EXCHANGE_WRONG), wrong);
-        atomic::global_add_u32(out.add(EXCHANGE_READS), rounds);
+        AtomicRef::<u32, Device>::from_global(out.add(EXCHANGE_WRONG)).add(wrong, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(EXCHANGE_READS)).add(rounds, Relaxed);
     }
 }
 

@@ -1,6 +1,7 @@
 //! The r/CUDA poster's histogram with one of its two barriers left out.
 
-use crate::{atomic, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// `histogram_privatized` without the barrier after the zeroing (when
 /// `ZEROING_BARRIER` is false) or without the one before the flush.
@@ -32,7 +33,7 @@ unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
     }
     if i < n {
         // SAFETY: `i < n`; the value is a bin index by the contract.
-        unsafe { atomic::shared_add_u32(local.add(*input.add(i) as usize), 1) };
+        unsafe { AtomicRef::<u32, Device>::from_shared(local.add(*input.add(i) as usize)).add(1, Relaxed) };
     }
     if FLUSH_BARRIER {
         // SAFETY: reached by every thread of the block.
@@ -46,7 +47,10 @@ unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
         // the PTX memory model's terms, which is the mistake shown. Each is a
         // whole 32-bit shared word read or written, so the result is a wrong
         // count, never a torn word.
-        unsafe { atomic::global_add_u32(bins.add(b as usize), local.add(b as usize).read_volatile()) };
+        unsafe {
+            AtomicRef::<u32, Device>::from_global(bins.add(b as usize))
+                .add(local.add(b as usize).read_volatile(), Relaxed)
+        };
         b += stride;
     }
 }

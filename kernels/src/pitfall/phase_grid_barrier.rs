@@ -2,7 +2,7 @@ use layout::pitfall::{PHASE_HEADER_WORDS, PHASE_TIMEOUTS};
 
 use super::phase_partials::{block_partial, combine};
 use crate::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
-use crate::{atomic, shared, thread};
+use crate::{shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one launch: partial sums, a grid-wide
 /// barrier made of a counter, then block 0 adds the partials. Correct only
@@ -59,14 +59,14 @@ pub unsafe fn pitfall_phase_grid_barrier(
     // Release: the partial before the arrival, for whoever sees the count.
     fence(AcqRel, Device);
     // SAFETY: word 0 of `scratch` is the arrival counter.
-    unsafe { atomic::global_add_u32(scratch, 1) };
+    unsafe { AtomicRef::<u32, Device>::from_global(scratch).add(1, Relaxed) };
     // SAFETY: word 0 is the counter, written only by atomics.
     let arrived = unsafe { AtomicRef::<u32, Device>::from_ptr(scratch) };
     let start = thread::global_timer_ns();
     while arrived.load(Relaxed) < grid {
         if thread::global_timer_ns().wrapping_sub(start) > deadline_ns {
             // SAFETY: the header's timeout word counts the blocks that gave up.
-            unsafe { atomic::global_add_u32(scratch.add(PHASE_TIMEOUTS), 1) };
+            unsafe { AtomicRef::<u32, Device>::from_global(scratch.add(PHASE_TIMEOUTS)).add(1, Relaxed) };
             break;
         }
     }

@@ -1,8 +1,8 @@
 use layout::pitfall::PHASE_HEADER_WORDS;
 
 use super::phase_partials::{block_partial, combine};
-use crate::order::{AcqRel, Device, fence};
-use crate::{atomic, shared, thread};
+use crate::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
+use crate::{shared, thread};
 
 /// Sums `input[0..n]` into `out[0]` in one ordinary launch: partial sums,
 /// then the last block to take a ticket adds them. The deterministic sum's
@@ -42,7 +42,7 @@ pub unsafe fn pitfall_phase_ticket(input: *const u32, n: usize, out: *mut u32, s
     unsafe { partials.add(block).write(partial) };
     fence(AcqRel, Device);
     // SAFETY: word 0 of `scratch` is the ticket counter.
-    let ticket = unsafe { atomic::global_fetch_add_u32(scratch, 1) };
+    let ticket = unsafe { AtomicRef::<u32, Device>::from_global(scratch).fetch_add(1, Relaxed) };
     if ticket + 1 == grid {
         fence(AcqRel, Device);
         // SAFETY: one partial per block of the grid, and one output word.

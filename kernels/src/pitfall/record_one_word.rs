@@ -2,7 +2,7 @@ use layout::pitfall::{RECORD_BEFORE, RECORD_READS, RECORD_TORN};
 
 use super::record_window::Window;
 use crate::order::{AtomicRef, Device, Relaxed};
-use crate::{atomic, thread};
+use crate::thread;
 
 /// The record's two fields in one 64-bit word, written by one store and read
 /// by one load: a fix of [`super::pitfall_record_two_atomics`].
@@ -63,8 +63,8 @@ pub unsafe fn pitfall_record_one_word(scratch: *mut u32, out: *mut u32, rounds: 
     }
     // SAFETY: `out` holds `RECORD_COUNTERS` counters.
     unsafe {
-        atomic::global_add_u32(out.add(RECORD_TORN), torn);
-        atomic::global_add_u32(out.add(RECORD_READS), during);
-        atomic::global_add_u32(out.add(RECORD_BEFORE), before);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_TORN)).add(torn, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_READS)).add(during, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_BEFORE)).add(before, Relaxed);
     }
 }

@@ -5,7 +5,7 @@ use layout::pitfall::{
 
 use super::record_window::Window;
 use crate::order::{AcqRel, Acquire, AtomicRef, Device, Relaxed, Release, fence};
-use crate::{atomic, thread};
+use crate::thread;
 
 /// The record's two fields behind a sequence lock: a fix of
 /// [`super::pitfall_record_two_atomics`] for records too wide for one word.
@@ -111,10 +111,10 @@ pub unsafe fn pitfall_record_seqlock(scratch: *mut u32, out: *mut u32, rounds: u
     }
     // SAFETY: `out` holds `RECORD_COUNTERS` counters.
     unsafe {
-        atomic::global_add_u32(out.add(RECORD_TORN), torn);
-        atomic::global_add_u32(out.add(RECORD_READS), during);
-        atomic::global_add_u32(out.add(RECORD_RETRIES), retries);
-        atomic::global_add_u32(out.add(RECORD_ABANDONED), abandoned);
-        atomic::global_add_u32(out.add(RECORD_BEFORE), before_writer);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_TORN)).add(torn, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_READS)).add(during, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_RETRIES)).add(retries, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_ABANDONED)).add(abandoned, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_BEFORE)).add(before_writer, Relaxed);
     }
 }

@@ -2,7 +2,7 @@ use layout::pitfall::{RECORD_BEFORE, RECORD_READS, RECORD_TORN};
 
 use super::record_window::Window;
 use crate::order::{AtomicRef, Device, Relaxed};
-use crate::{atomic, thread};
+use crate::thread;
 
 /// A two-field record updated by two atomics, and readers that count the
 /// reads where the fields disagree: **broken**.
@@ -50,8 +50,8 @@ pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, round
         for k in 1..=rounds {
             // SAFETY: both fields are words of `scratch`.
             unsafe {
-                atomic::global_exchange_u32(a, k);
-                atomic::global_exchange_u32(b, k);
+                AtomicRef::<u32, Device>::from_global(a).exchange(k, Relaxed);
+                AtomicRef::<u32, Device>::from_global(b).exchange(k, Relaxed);
             }
         }
         window.close();
@@ -77,8 +77,8 @@ pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, round
     }
     // SAFETY: `out` holds `RECORD_COUNTERS` counters.
     unsafe {
-        atomic::global_add_u32(out.add(RECORD_TORN), torn);
-        atomic::global_add_u32(out.add(RECORD_READS), during);
-        atomic::global_add_u32(out.add(RECORD_BEFORE), before);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_TORN)).add(torn, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_READS)).add(during, Relaxed);
+        AtomicRef::<u32, Device>::from_global(out.add(RECORD_BEFORE)).add(before, Relaxed);
     }
 }

@@ -33,7 +33,7 @@
 use layout::pitfall::{RECORD_DONE, RECORD_READY, RECORD_STARTED, RECORD_WAIT_NS};
 
 use crate::order::{AcqRel, Acquire, AtomicRef, Device, Relaxed, Release, fence};
-use crate::{atomic, thread};
+use crate::thread;
 
 /// The window's words in `scratch`.
 #[derive(Clone, Copy)]
@@ -71,7 +71,7 @@ impl Window {
     #[inline(always)]
     pub(super) fn arrive(self) {
         // SAFETY: `ready` is a word of `scratch` (`Window::of`).
-        unsafe { atomic::global_add_u32(self.ready, 1) };
+        unsafe { AtomicRef::<u32, Device>::from_global(self.ready).add(1, Relaxed) };
     }
 
     /// The writer waits for `readers` arrivals, or the deadline.

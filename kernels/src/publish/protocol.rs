@@ -5,10 +5,10 @@
 pub use layout::publish::{CONSUMER, PRODUCER};
 pub use layout::publish::{Counts, Payload, Slot};
 
-use crate::order::{AtomicRef, LoadOrdering, Scope, StoreOrdering};
+use crate::order::{AtomicRef, Device, LoadOrdering, Relaxed, Scope, StoreOrdering};
 #[cfg(feature = "hopper")]
 use crate::order::{DsmemAtomicRef, DsmemLoadOrdering};
-use crate::{atomic, global, shared, thread};
+use crate::{global, shared, thread};
 
 /// Spins on `ready.load(order)` until it reads non-zero (true) or the global
 /// timer passes `deadline` (false).
@@ -97,9 +97,9 @@ fn tally(counts: &mut Counts, seen: Option<Payload>) {
 unsafe fn report(totals: *mut Counts, counts: &Counts) {
     // SAFETY: the caller guarantees a global `Counts`; each field is a u32.
     unsafe {
-        atomic::global_add_u32(&raw mut (*totals).pairs, counts.pairs);
-        atomic::global_add_u32(&raw mut (*totals).stale, counts.stale);
-        atomic::global_add_u32(&raw mut (*totals).timeouts, counts.timeouts);
+        AtomicRef::<u32, Device>::from_global(&raw mut (*totals).pairs).add(counts.pairs, Relaxed);
+        AtomicRef::<u32, Device>::from_global(&raw mut (*totals).stale).add(counts.stale, Relaxed);
+        AtomicRef::<u32, Device>::from_global(&raw mut (*totals).timeouts).add(counts.timeouts, Relaxed);
     }
 }
 

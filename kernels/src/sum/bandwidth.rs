@@ -1,5 +1,6 @@
 use super::block;
-use crate::{atomic, global, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{global, shared, thread};
 
 /// 16-byte loads each thread issues before it adds any of them.
 const UNROLL: usize = 8;
@@ -84,7 +85,8 @@ pub unsafe fn sum_bandwidth(input: *const f32, total: *mut f32, n: usize) {
     // shared f32 per warp (the contract above), and nothing else uses it.
     let block_sum = unsafe { block::sum_f32(acc, shared::dynamic_shared::<f32>()) };
     if thread::thread_idx_x() == 0 {
-        // SAFETY: `total` is a global f32 by the contract.
-        unsafe { atomic::global_add_f32(total, block_sum) };
+        // SAFETY: `total` is one f32 in global memory by the contract.
+        let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };
+        total.add(block_sum, Relaxed);
     }
 }

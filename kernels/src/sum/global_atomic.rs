@@ -1,4 +1,5 @@
-use crate::{atomic, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::thread;
 
 /// Sums `input[0..n]` into `*total` with one global atomic add per element:
 /// the naive kernel, and the one the "atomics take turns" folklore is about.
@@ -21,10 +22,12 @@ use crate::{atomic, thread};
 /// one writable, 4-byte aligned `f32` in global memory.
 #[kernel]
 pub unsafe fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
+    // SAFETY: `total` is one f32 in global memory by the launch contract.
+    // `atomicAdd` is a relaxed add at device scope.
+    let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };
     let i = thread::index_1d();
     if i < n {
-        // SAFETY: `i < n` keeps the read inside the input the caller provided,
-        // and `total` is a global f32 by the launch contract.
-        unsafe { atomic::global_add_f32(total, *input.add(i)) };
+        // SAFETY: `i < n` keeps the read inside the input the caller provided.
+        total.add(unsafe { *input.add(i) }, Relaxed);
     }
 }

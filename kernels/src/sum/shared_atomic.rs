@@ -1,4 +1,5 @@
-use crate::{atomic, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// Sums `input[0..n]` into `*total` through a per-block accumulator in shared
 /// memory: one shared atomic add per element, then one global add per block.
@@ -44,15 +45,21 @@ pub unsafe fn sum_shared_atomic(input: *const f32, total: *mut f32, n: usize) {
     unsafe { thread::sync_threads() };
 
     if i < n {
-        // SAFETY: `i < n` keeps the read in bounds; `block_sum` is shared.
-        unsafe { atomic::shared_add_f32(block_sum, *input.add(i)) };
+        // SAFETY: `block_sum` is the block's f32 in shared memory. The page's
+        // `atomicAdd` on a `__shared__` float is device scope, like every
+        // `atomicAdd`; `atomicAdd_block` would be `Block`.
+        let accumulator = unsafe { AtomicRef::<f32, Device>::from_shared(block_sum) };
+        // SAFETY: `i < n` keeps the read in bounds.
+        accumulator.add(unsafe { *input.add(i) }, Relaxed);
     }
     // SAFETY: as above, reached by every thread of the block.
     unsafe { thread::sync_threads() };
 
     if tid == 0 {
+        // SAFETY: `total` is one f32 in global memory by the contract.
+        let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };
         // SAFETY: after the barrier every add to `block_sum` has completed and
-        // is visible to thread 0; `total` is a global f32 by the contract.
-        unsafe { atomic::global_add_f32(total, block_sum.read()) };
+        // is visible to thread 0.
+        total.add(unsafe { block_sum.read() }, Relaxed);
     }
 }

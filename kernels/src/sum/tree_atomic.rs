@@ -1,4 +1,5 @@
-use crate::{atomic, shared, thread};
+use crate::order::{AtomicRef, Device, Relaxed};
+use crate::{shared, thread};
 
 /// Sums `input[0..n]` into `*total` with a shared-memory tree reduction per
 /// block and one global add per block: no atomics at all inside the block.
@@ -52,7 +53,9 @@ pub unsafe fn sum_tree_atomic(input: *const f32, total: *mut f32, n: usize) {
     }
 
     if tid == 0 {
-        // SAFETY: the last barrier made `tile[0]` final; `total` is global.
-        unsafe { atomic::global_add_f32(total, tile.read()) };
+        // SAFETY: `total` is one f32 in global memory by the contract.
+        let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };
+        // SAFETY: the last barrier made `tile[0]` final.
+        total.add(unsafe { tile.read() }, Relaxed);
     }
 }

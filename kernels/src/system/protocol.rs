@@ -4,8 +4,8 @@
 pub use layout::publish::Counts;
 pub use layout::system::Record;
 
-use crate::order::{AtomicRef, LoadOrdering, Scope, StoreOrdering};
-use crate::{atomic, thread, warp};
+use crate::order::{AtomicRef, Device, LoadOrdering, Relaxed, Scope, StoreOrdering};
+use crate::{thread, warp};
 
 /// Threads in the grid: the stride of the slot loop.
 #[inline(always)]
@@ -141,9 +141,9 @@ pub unsafe fn consume<S: Scope>(
     if thread::thread_idx_x().is_multiple_of(layout::WARP_SIZE) {
         // SAFETY: the caller guarantees a global `Counts`; each field is a u32.
         unsafe {
-            atomic::global_add_u32(&raw mut (*totals).pairs, pairs);
-            atomic::global_add_u32(&raw mut (*totals).stale, stale);
-            atomic::global_add_u32(&raw mut (*totals).timeouts, timeouts);
+            AtomicRef::<u32, Device>::from_global(&raw mut (*totals).pairs).add(pairs, Relaxed);
+            AtomicRef::<u32, Device>::from_global(&raw mut (*totals).stale).add(stale, Relaxed);
+            AtomicRef::<u32, Device>::from_global(&raw mut (*totals).timeouts).add(timeouts, Relaxed);
         }
     }
 }

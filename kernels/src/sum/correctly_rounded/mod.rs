@@ -1,7 +1,7 @@
 use layout::exact::{self, Filter, LIMBS, Limbs, Split, Superaccumulator};
 
-use crate::order::{AcqRel, Device, fence};
-use crate::{atomic, global, shared, thread, warp};
+use crate::order::{AcqRel, AtomicRef, Device, Global, Relaxed, fence};
+use crate::{global, shared, thread, warp};
 
 #[cfg(feature = "hopper")]
 mod cluster;
@@ -278,7 +278,8 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
     }
     if specials != 0 {
         // SAFETY: `acc` is a global `Superaccumulator` by the contract.
-        unsafe { atomic::global_or_u32(&raw mut (*acc).specials.value, specials) };
+        let flags = unsafe { AtomicRef::<u32, Device>::from_global(&raw mut (*acc).specials.value) };
+        flags.or(specials, Relaxed);
         added = true;
     }
     // Release side: this thread's atomics come before its block's ticket.
@@ -350,7 +351,8 @@ unsafe fn sum(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccum
         return;
     }
     // SAFETY: `acc` is global by the contract.
-    let ticket = unsafe { atomic::global_fetch_add_u32(&raw mut (*acc).ticket.value, 1) };
+    let ticket = unsafe { AtomicRef::<u32, Device>::from_global(&raw mut (*acc).ticket.value) };
+    let ticket = ticket.fetch_add(1, Relaxed);
     if ticket != share.blocks() - 1 {
         return;
     }
@@ -377,7 +379,7 @@ unsafe fn add_warp_limbs(limbs: &ThreadLimbs, acc: *mut Superaccumulator, lane: 
         if lane == 0 && warp_limb != 0 {
             // SAFETY: `acc` is a global `Superaccumulator` by the contract and
             // `k < LIMBS`.
-            unsafe { atomic::global_add_i64(limb(acc, k), warp_limb) };
+            unsafe { limb(acc, k) }.add(warp_limb, Relaxed);
             added = true;
         }
         k += 1;
@@ -402,7 +404,7 @@ unsafe fn add_f64(acc: *mut Superaccumulator, v: f64) -> bool {
         let split = splits[k];
         if split.addend != 0 {
             // SAFETY: `acc` is global by the contract; `split.limb < LIMBS`.
-            unsafe { atomic::global_add_i64(limb(acc, split.limb), split.addend) };
+            unsafe { limb(acc, split.limb) }.add(split.addend, Relaxed);
             added = true;
         }
     }
@@ -428,11 +430,12 @@ unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
         // SAFETY: `acc` is global by the contract; `k < LIMBS`. Reading and
         // clearing in one atomic leaves the accumulator zero for the next
         // launch.
-        sum[k] = unsafe { atomic::global_exchange_i64(limb(acc, k), 0) };
+        sum[k] = unsafe { limb(acc, k) }.exchange(0, Relaxed);
         k += 1;
     }
     // SAFETY: as above.
-    let specials = unsafe { atomic::global_exchange_u32(&raw mut (*acc).specials.value, 0) };
+    let specials = unsafe { AtomicRef::<u32, Device>::from_global(&raw mut (*acc).specials.value) };
+    let specials = specials.exchange(0, Relaxed);
     // SAFETY: `total` and `acc` are global by the contract. Only this thread
     // writes them, and the next launch starts after this one ends.
     unsafe {
@@ -441,18 +444,20 @@ unsafe fn finish(total: *mut f32, acc: *mut Superaccumulator) {
     }
 }
 
-/// The address of global limb `k`: the `value` of `acc.limbs[k]`, which
-/// leads its [`exact::SpacedLimb`], computed without an index check (a check
-/// would put a panic branch into every block's end).
+/// Global limb `k`, as a device-scope atomic: the `value` of
+/// `acc.limbs[k]`, which leads its [`exact::SpacedLimb`], its address
+/// computed without an index check (a check would put a panic branch into
+/// every block's end).
 ///
 /// # Safety
 ///
-/// `acc` points to a [`Superaccumulator`]; `k < LIMBS`.
+/// `acc` points to a [`Superaccumulator`] in global memory; `k < LIMBS`.
 #[inline(always)]
-unsafe fn limb(acc: *mut Superaccumulator, k: usize) -> *mut i64 {
+unsafe fn limb(acc: *mut Superaccumulator, k: usize) -> AtomicRef<i64, Device, Global> {
     // SAFETY: `limbs` is an array of `LIMBS` `#[repr(C)]` structs whose
-    // first field is the `i64`, and `k < LIMBS` by the contract.
-    unsafe { (&raw mut (*acc).limbs).cast::<exact::SpacedLimb>().add(k).cast::<i64>() }
+    // first field is the `i64`, and `k < LIMBS` by the contract; it is in
+    // global memory because `acc` is.
+    unsafe { AtomicRef::from_global((&raw mut (*acc).limbs).cast::<exact::SpacedLimb>().add(k).cast::<i64>()) }
 }
 
 /// One thread's ten limbs in the block's dynamic shared memory, limb-major.

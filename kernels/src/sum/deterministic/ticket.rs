@@ -8,7 +8,7 @@
 use layout::sum::deterministic::Handoff;
 
 use crate::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
-use crate::{atomic, thread};
+use crate::thread;
 
 /// The handoff route's start ticket, taken by thread 0 of each block before
 /// any load: the ticket's value before the increment, `grid - 1` in the
@@ -28,7 +28,8 @@ use crate::{atomic, thread};
 #[inline(always)]
 pub(super) unsafe fn take_start(ticket: *mut u32, grid: u32) -> u32 {
     // SAFETY: forwarded.
-    unsafe { atomic::global_fetch_inc_u32(ticket, grid - 1) }
+    let ticket = unsafe { AtomicRef::<u32, Device>::from_global(ticket) };
+    ticket.fetch_inc(grid - 1, Relaxed)
 }
 
 /// The ticket route's step 2: every thread that stored a partial fences, then
@@ -54,7 +55,8 @@ pub(super) unsafe fn last_to_finish(ticket: *mut u32, stored: bool, tid: u32, gr
     unsafe { thread::sync_threads() };
     if tid == 0 {
         // SAFETY: `ticket` is a global u32 by the contract.
-        last = unsafe { atomic::global_fetch_add_u32(ticket, 1) } == grid - 1;
+        let ticket = unsafe { AtomicRef::<u32, Device>::from_global(ticket) };
+        last = ticket.fetch_add(1, Relaxed) == grid - 1;
         if last {
             // Acquire side: every other block fenced before its
             // ticket.

@@ -139,12 +139,20 @@ pub struct SeqCst;
 #[derive(Clone, Copy, Debug)]
 pub struct Volatile;
 
-impl Sealed for Relaxed {}
-impl Sealed for Acquire {}
-impl Sealed for Release {}
-impl Sealed for AcqRel {}
-impl Sealed for SeqCst {}
-impl Sealed for Volatile {}
+/// A memory ordering: one of the unit types above, passed as a value
+/// (`ready.store(1, Release)`). Which orderings an access may have is the
+/// business of the per-access traits below and of `crate::atomic`'s.
+pub trait Ordering: Sealed + Copy {}
+
+macro_rules! orderings {
+    ($($order:ident),+) => {
+        $(
+            impl Sealed for $order {}
+            impl Ordering for $order {}
+        )+
+    };
+}
+orderings!(Relaxed, Acquire, Release, AcqRel, SeqCst, Volatile);
 
 /// The orderings a load of a `T` at scope `S` can have: one PTX `ld` each,
 /// listed with its instruction where it is implemented below.
@@ -188,31 +196,71 @@ pub trait FenceOrdering<S>: Sealed {
     fn fence();
 }
 
-/// An atomic reference to a `T` (`u32` or `u64`) at scope `S`: the lab's
-/// `cuda::atomic_ref<T, S>`, which the page builds over a plain `int`.
+/// The state space an [`AtomicRef`]'s address lies in, as the PTX
+/// instruction names it.
 ///
-/// It holds a generic address, so the word may be in shared or global memory
-/// (or mapped host memory), and it is as cheap as the pointer: each method
-/// is one PTX instruction, chosen at compile time from `S` and the ordering
-/// passed. Plain (non-atomic) reads and writes of the same word elsewhere,
-/// such as a reset before a barrier, are the caller's to order, as with
-/// `cuda::atomic_ref`.
-pub struct AtomicRef<T, S> {
-    address: *mut T,
-    scope: PhantomData<S>,
+/// A Rust pointer is a generic address. The `.global` and `.shared` forms of
+/// an instruction need an address in that space's own window, so a reference
+/// made with [`AtomicRef::from_global`] or [`AtomicRef::from_shared`]
+/// converts its address with `cvta.to.global` or `cvta.to.shared` before
+/// each instruction, the way nvcc writes an `atomicAdd` whose pointer it
+/// knows to be global or shared. Passing a pointer into the other space is
+/// undefined behaviour that `ptxas` cannot catch, which is why the space is
+/// part of the reference's type and of its constructor's safety contract.
+pub trait Space: Sealed {}
+
+/// A generic address, valid in any state space: the instruction carries no
+/// space (`ld.acquire.cta.b32 [a]`). The default, made by
+/// [`AtomicRef::from_ptr`].
+#[derive(Clone, Copy, Debug)]
+pub struct Generic;
+
+/// An address in global memory: the instruction's `.global` form, after
+/// `cvta.to.global.u64`. Made by [`AtomicRef::from_global`].
+#[derive(Clone, Copy, Debug)]
+pub struct Global;
+
+/// An address in this block's shared memory: the instruction's `.shared`
+/// form, after `cvta.to.shared.u64`. Made by [`AtomicRef::from_shared`].
+#[derive(Clone, Copy, Debug)]
+pub struct Shared;
+
+impl Sealed for Generic {}
+impl Space for Generic {}
+impl Sealed for Global {}
+impl Space for Global {}
+impl Sealed for Shared {}
+impl Space for Shared {}
+
+/// An atomic reference to a `T` at scope `S`, its address in state space `M`:
+/// the lab's `cuda::atomic_ref<T, S>`, which the page builds over a plain
+/// `int`.
+///
+/// It is as cheap as the pointer: each method is one PTX instruction, chosen
+/// at compile time from `T`, `S`, `M` and the ordering passed. Loads and
+/// stores (this module) take a generic address, so the word may be in
+/// shared, global or mapped host memory; the read-modify-writes (`add`,
+/// `fetch_add`, `exchange`, ..., in `crate::atomic`) take a `.global` or
+/// `.shared` one, as nvcc's do. Plain (non-atomic) reads and writes of the
+/// same word elsewhere, such as a reset before a barrier, are the caller's
+/// to order, as with `cuda::atomic_ref`.
+pub struct AtomicRef<T, S, M = Generic> {
+    pub(crate) address: *mut T,
+    scope: PhantomData<(S, M)>,
 }
 
-impl<T, S> Clone for AtomicRef<T, S> {
+impl<T, S, M> Clone for AtomicRef<T, S, M> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, S> Copy for AtomicRef<T, S> {}
+impl<T, S, M> Copy for AtomicRef<T, S, M> {}
 
 impl<T, S: Scope> AtomicRef<T, S> {
-    /// An atomic reference to the `T` at `address`: `cuda::atomic_ref<T,
-    /// S> r(*address)`, or Rust's `AtomicU32::from_ptr`. Emits nothing.
+    /// An atomic reference to the `T` at the generic `address`:
+    /// `cuda::atomic_ref<T, S> r(*address)`, or Rust's
+    /// `AtomicU32::from_ptr`. Emits nothing.
     ///
     /// # Safety
     ///
@@ -221,6 +269,33 @@ impl<T, S: Scope> AtomicRef<T, S> {
     #[inline(always)]
     pub const unsafe fn from_ptr(address: *mut T) -> Self {
         Self { address, scope: PhantomData }
+    }
+
+    /// An atomic reference to the `T` at `address` in global memory, for
+    /// the read-modify-writes' `.global` forms. Emits nothing; each method
+    /// converts the address with `cvta.to.global.u64`.
+    ///
+    /// # Safety
+    ///
+    /// `address` must point to a live, aligned `T` in global memory for as
+    /// long as the reference is used.
+    #[inline(always)]
+    pub const unsafe fn from_global(address: *mut T) -> AtomicRef<T, S, Global> {
+        AtomicRef { address, scope: PhantomData }
+    }
+
+    /// An atomic reference to the `T` at `address` in this block's shared
+    /// memory, for the read-modify-writes' `.shared` forms. Emits nothing;
+    /// each method converts the address with `cvta.to.shared.u64`.
+    ///
+    /// # Safety
+    ///
+    /// `address` must be a generic pointer to a live, aligned `T` in this
+    /// block's shared memory (for example from `shared::dynamic_shared`)
+    /// for as long as the reference is used.
+    #[inline(always)]
+    pub const unsafe fn from_shared(address: *mut T) -> AtomicRef<T, S, Shared> {
+        AtomicRef { address, scope: PhantomData }
     }
 
     /// Loads the value with ordering `O`: `r.load(order)`.
