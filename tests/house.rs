@@ -50,7 +50,12 @@ fn the_code_map_names_every_command_folder_and_every_crate() {
     }
     let workspace = fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let members = workspace.split("members = [").nth(1).unwrap().split(']').next().unwrap();
-    for member in members.split(',').map(|m| m.trim().trim_matches('"')).filter(|m| !m.is_empty()).chain(["kernels", "device", "practice"]) {
+    for member in members
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .chain(["kernels", "device", "practice"])
+    {
         assert!(
             map.contains(&format!("**`{member}/`**")),
             "ARCHITECTURE.md's code map has no paragraph for `{member}/`"

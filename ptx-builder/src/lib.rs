@@ -122,7 +122,8 @@ pub fn build_practice(root: &Path, cargo: &Path, crate_dir: &Path) -> Result<Str
         return Err(Error(format!("rustc did not compile {} ({status}): its errors are above", crate_dir.display())));
     }
     let built = target_dir.join(TARGET).join("release/practice.ptx");
-    fs::read_to_string(&built).map_err(|e| Error(format!("the practice build wrote no PTX at {}: {e}", built.display())))
+    fs::read_to_string(&built)
+        .map_err(|e| Error(format!("the practice build wrote no PTX at {}: {e}", built.display())))
 }
 
 /// The one fixed path of a PTX module of the kernels:
@@ -295,4 +296,28 @@ fn bitcode_linker(host: &str) -> Result<PathBuf, Error> {
     } else {
         Err(Error(format!("rustup installed llvm-bitcode-linker but it is not at {}", path.display())))
     }
+}
+
+/// The text of `.entry name(...) { ... }` in `ptx`, up to the end of its body,
+/// or `None` if the module has no such entry.
+pub fn entry_body<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
+    let start = ptx.find(&format!(".entry {name}("))?;
+    let rest = &ptx[start..];
+    // LLVM closes every function with a line holding only `}`.
+    let end = rest.find("\n}").map_or(rest.len(), |i| i + 2);
+    Some(&rest[..end])
+}
+
+/// The PTX types of the `.param` list of `.entry name` in `ptx`, in order:
+/// `".u32"`, `".u64"`, or `".u64 .ptr"` for a pointer (alignment and name
+/// left out). `None` if there is no such entry.
+pub fn entry_params(ptx: &str, name: &str) -> Option<Vec<String>> {
+    let open = format!(".entry {name}(");
+    let rest = &ptx[ptx.find(&open)? + open.len()..];
+    let list = &rest[..rest.find(')')?];
+    let types = list.split(',').filter(|p| !p.trim().is_empty()).map(|p| {
+        let tokens = p.split_whitespace().skip_while(|t| *t == ".param");
+        tokens.take_while(|t| t.starts_with('.') && *t != ".align").collect::<Vec<_>>().join(" ")
+    });
+    Some(types.collect())
 }

@@ -1,29 +1,9 @@
 //! Helpers shared by the lab's top-level tests: reading one kernel's body out
 //! of a PTX module.
 
-/// The text of `.entry name(...) { ... }` in `ptx`, up to the end of its body,
-/// or `None` if the module has no such entry.
-pub fn entry_body<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
-    let start = ptx.find(&format!(".entry {name}("))?;
-    let rest = &ptx[start..];
-    // LLVM closes every function with a line holding only `}`.
-    let end = rest.find("\n}").map_or(rest.len(), |i| i + 2);
-    Some(&rest[..end])
-}
-
-/// The PTX types of the `.param` list of `.entry name` in `ptx`, in order:
-/// `".u32"`, `".u64"`, or `".u64 .ptr"` for a pointer (alignment and name
-/// left out). `None` if there is no such entry.
-pub fn entry_params(ptx: &str, name: &str) -> Option<Vec<String>> {
-    let open = format!(".entry {name}(");
-    let rest = &ptx[ptx.find(&open)? + open.len()..];
-    let list = &rest[..rest.find(')')?];
-    let types = list.split(',').filter(|p| !p.trim().is_empty()).map(|p| {
-        let tokens = p.split_whitespace().skip_while(|t| *t == ".param");
-        tokens.take_while(|t| t.starts_with('.') && *t != ".align").collect::<Vec<_>>().join(" ")
-    });
-    Some(types.collect())
-}
+// Reading one kernel out of a module is the PTX builder's, which
+// `cargo xtask practice` uses too.
+pub use ptx_builder::{entry_body, entry_params};
 
 /// The parameters of kernel `name` as its Rust source writes them, each as
 /// `name: type` with paths cut to their last segment (`params: *const

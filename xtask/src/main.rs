@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Task::Sass(args) => tasks::sass::run(args),
         Task::Sanitize(args) => tasks::sanitize::run(args),
         Task::NvccCompare(args) => tasks::nvcc_compare::run(args),
+        Task::Practice(args) => tasks::practice::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

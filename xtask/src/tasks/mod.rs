@@ -7,6 +7,7 @@ pub mod book;
 pub mod browser;
 pub mod build_ptx;
 pub mod nvcc_compare;
+pub mod practice;
 pub mod ptxas;
 pub mod sanitize;
 pub mod sass;
@@ -87,6 +88,15 @@ pub enum Task {
     /// (or --cccl DIR) if they are there, else against the toolkit's own, and
     /// never runs pip (that is --install-only).
     NvccCompare(nvcc_compare::Args),
+    /// Your turn: puzzles you complete in practice/src/, checked by the
+    /// lab's instruments.
+    ///
+    /// `list` shows every puzzle, done or not; `check NAME` builds your
+    /// kernels and holds one to its checks (the machine code's promises and
+    /// the memory model's verdict on your orderings, each named); `hint
+    /// NAME` gives the next hint; `watch` checks again on every save; `reset
+    /// NAME` puts a file back as your last commit has it.
+    Practice(practice::Args),
 }
 
 /// `cargo xtask --help`, then every task's `--help`, each under the command

@@ -1,0 +1,40 @@
+//! Your kernels: one puzzle a file, in the order of the lessons.
+//!
+//! Each file is a stub that compiles and fails its check until you complete
+//! it. Edit it in place, then ask the checker:
+//!
+//! ```text
+//! cargo xtask practice list               # every puzzle, done or not
+//! cargo xtask practice check NAME         # build, then every check, named
+//! cargo xtask practice hint NAME          # the next hint
+//! cargo xtask practice watch              # check again on every save
+//! cargo xtask practice reset NAME         # the stub back, from git
+//! ```
+//!
+//! A puzzle's kernel has the signature and launch of the lab kernel it
+//! stands for (its registry entry in `layout`), and is written in the lab's
+//! own words: `device::thread`, `device::shared`, `device::order` and its
+//! read-modify-writes. The solutions are in `practice/solutions/`, one
+//! folder away; typical wrong answers, each with the check that catches it,
+//! in `practice/wrong/`.
+
+#![no_std]
+#![feature(abi_ptx, macro_attr, stdarch_nvptx)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[macro_use]
+extern crate device;
+
+pub mod producer_consumer;
+pub mod relaxed_twin;
+pub mod sum_global_atomic;
+pub mod sum_shared_atomic;
+pub mod sum_tree_atomic;
+
+/// A kernel has nowhere to unwind to: a panic traps, which the driver
+/// reports to the host as a failed launch.
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    // SAFETY: `trap` aborts the kernel; it has no preconditions.
+    unsafe { core::arch::nvptx::trap() }
+}

@@ -1,0 +1,205 @@
+//! Running a puzzle's checks on a compiled answer, layer by layer.
+
+use super::publication::Publication;
+use super::{Check, Expect, ON_THE_GPU, Puzzle, SIGNATURE};
+
+/// How one check went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// It held; what was seen.
+    Passed(String),
+    /// It did not; the evidence, in one or two sentences.
+    Failed(String),
+    /// It was not run; why.
+    NotRun(String),
+}
+
+/// One line of a check's report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The check's name.
+    pub check: &'static str,
+    /// How it went.
+    pub outcome: Outcome,
+}
+
+/// What the checker found of one answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Every layer, in order; the layers after the first failure are not run.
+    pub lines: Vec<Line>,
+}
+
+impl Report {
+    /// The first check that failed, if any.
+    pub fn first_failure(&self) -> Option<&Line> {
+        self.lines.iter().find(|l| matches!(l.outcome, Outcome::Failed(_)))
+    }
+
+    /// Whether every check that could run here passed.
+    pub fn passed(&self) -> bool {
+        self.first_failure().is_none()
+    }
+}
+
+/// Runs `puzzle`'s checks on `ptx`, the compiled crate of answers, after a
+/// build that succeeded. The GPU layer is reported as not run.
+pub fn run(puzzle: &Puzzle, ptx: &str) -> Report {
+    let signature = match signature(puzzle, ptx) {
+        Ok(seen) => Outcome::Passed(seen),
+        Err(why) => Outcome::Failed(why),
+    };
+    let mut lines = vec![Line { check: SIGNATURE, outcome: signature }];
+    let body = ptx_builder::entry_body(ptx, puzzle.symbol).unwrap_or_default();
+    let failed = |lines: &[Line]| lines.iter().any(|l| matches!(l.outcome, Outcome::Failed(_)));
+    for check in puzzle.checks {
+        let outcome =
+            if failed(&lines) { Outcome::NotRun("an earlier check failed".to_owned()) } else { judge(check, body) };
+        lines.push(Line { check: check.name(), outcome });
+    }
+    let gpu = if failed(&lines) {
+        "an earlier check failed".to_owned()
+    } else {
+        "the GPU stage of `practice check` is not built yet: `host` runs the lab's own kernels, not yours".to_owned()
+    };
+    lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu) });
+    Report { lines }
+}
+
+/// The kernel is in the PTX with its entry's parameters, or which parameter
+/// differs.
+fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
+    let Some(found) = ptx_builder::entry_params(ptx, puzzle.symbol) else {
+        return Err(format!(
+            "no kernel `{}` in the PTX: keep `#[kernel] pub unsafe fn {}(...)` and its name",
+            puzzle.symbol, puzzle.symbol
+        ));
+    };
+    let wanted = puzzle.entry.params;
+    let shown = || wanted.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect::<Vec<_>>().join(", ");
+    if found.len() != wanted.len() {
+        return Err(format!(
+            "`{}` takes {} parameters; the launch passes {}: ({})",
+            puzzle.symbol,
+            found.len(),
+            wanted.len(),
+            shown()
+        ));
+    }
+    for (k, (param, ty)) in wanted.iter().zip(&found).enumerate() {
+        if param.ty.ptx() != ty.as_str() {
+            return Err(format!(
+                "parameter {} of `{}` is `{ty}` in the PTX; the launch passes `{}: {}` ({})",
+                k + 1,
+                puzzle.symbol,
+                param.name,
+                param.ty,
+                param.ty.ptx()
+            ));
+        }
+    }
+    Ok(format!("{}({}), as the lab's `{}` is launched", puzzle.symbol, shown(), puzzle.entry.symbol))
+}
+
+/// The instructions of a kernel body, one per line that holds one.
+fn instructions(body: &str) -> impl Iterator<Item = &str> {
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.ends_with(':') && !l.starts_with('.'))
+}
+
+/// One check of [`Check`]'s machine-code or model layer.
+fn judge(check: &Check, body: &str) -> Outcome {
+    match *check {
+        Check::Has { instruction, missing, .. } => {
+            if instructions(body).any(|l| l.contains(instruction)) {
+                Outcome::Passed(format!("`{instruction}` is there"))
+            } else {
+                Outcome::Failed(format!("no `{instruction}` in your kernel: {missing}"))
+            }
+        }
+        Check::AtLeast { instruction, count, fewer, .. } => {
+            let seen = instructions(body).filter(|l| l.contains(instruction)).count();
+            if seen >= count {
+                Outcome::Passed(format!("{seen} × `{instruction}`"))
+            } else {
+                Outcome::Failed(format!("{seen} × `{instruction}` where the idea needs {count}: {fewer}"))
+            }
+        }
+        Check::Lacks { instruction, present, .. } => match instructions(body).find(|l| l.contains(instruction)) {
+            None => Outcome::Passed(format!("no `{instruction}`")),
+            Some(line) => Outcome::Failed(format!("`{}` in your kernel: {present}", line.trim_end_matches(';'))),
+        },
+        Check::Publication { expect, .. } => publication(body, expect),
+        Check::FlagScope { scope, .. } => flag_scope(body, scope),
+    }
+}
+
+/// The model's verdict on the publication the kernel performs.
+fn publication(body: &str, expect: Expect) -> Outcome {
+    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+        Ok(verdict) => verdict,
+        Err(why) => return Outcome::Failed(why),
+    };
+    match (expect, verdict.stale_permitted) {
+        (Expect::Correct, false) | (Expect::StalePermitted, true) => Outcome::Passed(verdict.because),
+        (Expect::Correct, true) => Outcome::Failed(format!(
+            "{}. A stress run on your GPU may never show it; the model says the hardware is allowed to",
+            verdict.because
+        )),
+        (Expect::StalePermitted, false) => {
+            Outcome::Failed(format!("{}: this is the correct publication, not its relaxed twin", verdict.because))
+        }
+    }
+}
+
+/// The flag's accesses are at `scope`, the narrowest that holds both
+/// threads.
+fn flag_scope(body: &str, scope: &str) -> Outcome {
+    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+        Ok(verdict) => verdict,
+        Err(why) => return Outcome::Failed(why),
+    };
+    let (store, load) = &verdict.scopes;
+    if store == scope && load == scope {
+        Outcome::Passed(format!("the flag's store and load are both `.{scope}`"))
+    } else {
+        Outcome::Failed(format!(
+            "the flag's store is `.{store}` and its load `.{load}`: both threads are in one block, so `.{scope}` \
+             is the narrowest scope that holds them. A wider scope is correct, and asks the hardware for more \
+             than the protocol needs (\"use the narrowest correct scope\")"
+        ))
+    }
+}
+
+/// The checker's output for one answer: the puzzle, a line per layer, and
+/// the verdict with what to do next. `number` is the puzzle's place in the
+/// list, from 1.
+pub fn render(number: usize, puzzle: &Puzzle, report: &Report) -> String {
+    let mut text = format!("puzzle {number}, {}: {} (practice/src/{})\n", puzzle.key, puzzle.title, puzzle.file);
+    let width = report.lines.iter().map(|l| l.check.len()).max().unwrap_or(0);
+    for line in &report.lines {
+        let (mark, said) = match &line.outcome {
+            Outcome::Passed(s) => ("ok", s),
+            Outcome::Failed(s) => ("FAILED", s),
+            Outcome::NotRun(s) => ("not run", s),
+        };
+        text.push_str(&format!("  {mark:<7}  {:<width$}  {said}\n", line.check));
+    }
+    text
+}
+
+/// The last line: solved, or the first check that failed and the command
+/// for the next hint.
+pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
+    match report.first_failure() {
+        None => Ok(format!(
+            "solved, as far as the checks without a GPU go: `{ON_THE_GPU}` was not run, so this is not yet a pass \
+             on a GPU"
+        )),
+        Some(line) => Err(format!(
+            "not solved yet: `{}` failed. Next: fix what it names, or `cargo xtask practice hint {}`",
+            line.check, puzzle.key
+        )),
+    }
+}

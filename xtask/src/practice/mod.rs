@@ -1,0 +1,154 @@
+//! The learner's puzzles and their checker: `cargo xtask practice`.
+//!
+//! A puzzle is a file of `practice/src/` that the learner completes: a
+//! kernel with the signature and launch of a lab kernel (its registry entry
+//! in `layout`), written in `device`'s words. The checker builds the
+//! learner's crate with the lab's builder and holds the compiled kernel to
+//! the puzzle's checks, in layers, each named in its output:
+//!
+//! 1. **builds**: rustc's errors, shown as rustc prints them;
+//! 2. **signature**: the kernel is in the PTX with its entry's parameters;
+//! 3. **the machine code's promises** ([`Check::Has`], [`Check::AtLeast`],
+//!    [`Check::Lacks`]): the instructions the idea needs are in the learner's
+//!    PTX, and the ones that would make it another kernel are not;
+//! 4. **the model's verdict** ([`Check::Publication`]): the orderings and
+//!    scopes read from the learner's PTX, put into message passing's shape
+//!    and judged by the `memory-model` checker, which says whether a stale
+//!    read is *permitted*, whatever a GPU happened to show;
+//! 5. **on the GPU**: not built yet, and said so; never "passed".
+//!
+//! [`puzzles::PUZZLES`] is the list, [`build`] compiles a crate of answers,
+//! [`check`] runs the layers, [`publication`] reads and judges a
+//! publication.
+
+pub mod build;
+pub mod check;
+pub mod publication;
+pub mod puzzles;
+
+use layout::Entry;
+pub use puzzles::PUZZLES;
+
+/// One puzzle: a stub the learner edits, its checks, its hints, and the
+/// typical wrong answers kept beside its solution.
+#[derive(Debug)]
+pub struct Puzzle {
+    /// Its name on the command line: `sum-global-atomic`.
+    pub key: &'static str,
+    /// What it teaches, in a few words.
+    pub title: &'static str,
+    /// The chapter whose "Your turn" it belongs to.
+    pub lesson: &'static str,
+    /// Its file under `practice/src/` (and `practice/solutions/`):
+    /// `sum_global_atomic.rs`.
+    pub file: &'static str,
+    /// Its kernel's symbol in the learner's PTX.
+    pub symbol: &'static str,
+    /// The lab kernel it stands for: its parameters and launch are the
+    /// puzzle's.
+    pub entry: &'static Entry,
+    /// What the checker holds the learner's kernel to, in order.
+    pub checks: &'static [Check],
+    /// Hints, given one at a time.
+    pub hints: &'static [&'static str],
+    /// The typical wrong answers under `practice/wrong/<key>/`, each with
+    /// the check that must catch it.
+    pub wrong: &'static [Wrong],
+}
+
+/// A typical wrong answer, kept as a file, and the layer that catches it.
+#[derive(Debug)]
+pub struct Wrong {
+    /// Its file's stem under `practice/wrong/<key>/`.
+    pub name: &'static str,
+    /// The name of the first check it must fail ([`BUILDS`] for one that
+    /// must not compile).
+    pub caught_by: &'static str,
+}
+
+/// The name of the first layer: the crate compiles.
+pub const BUILDS: &str = "builds";
+/// The name of the second: the kernel is there with its entry's parameters.
+pub const SIGNATURE: &str = "signature";
+/// The name of the last: the run on a GPU.
+pub const ON_THE_GPU: &str = "on the GPU";
+
+/// One check of the learner's compiled kernel. Each has a short name, shown
+/// in the output and used by [`Wrong::caught_by`].
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// The kernel's PTX holds `instruction` (a prefix of a PTX line, such
+    /// as `red.global.add.f32`); `missing` says what its absence means.
+    Has {
+        /// The check's name.
+        name: &'static str,
+        /// The instruction, as PTX writes it.
+        instruction: &'static str,
+        /// What the kernel lacks without it, in one sentence.
+        missing: &'static str,
+    },
+    /// The kernel's PTX holds `instruction` at least `count` times.
+    AtLeast {
+        /// The check's name.
+        name: &'static str,
+        /// The instruction, as PTX writes it.
+        instruction: &'static str,
+        /// How many.
+        count: usize,
+        /// What fewer means, in one sentence.
+        fewer: &'static str,
+    },
+    /// The kernel's PTX does not hold `instruction`.
+    Lacks {
+        /// The check's name.
+        name: &'static str,
+        /// The instruction, as PTX writes it.
+        instruction: &'static str,
+        /// What its presence means, in one sentence.
+        present: &'static str,
+    },
+    /// The kernel publishes a record in shared memory from one thread to
+    /// another of its block through a flag: the model judges the
+    /// orderings and scopes read from its PTX.
+    Publication {
+        /// The check's name.
+        name: &'static str,
+        /// What the puzzle asks the model to say.
+        expect: Expect,
+    },
+    /// The publication's flag store and flag load are both at `scope`
+    /// (`cta`): the narrowest scope that holds both threads.
+    FlagScope {
+        /// The check's name.
+        name: &'static str,
+        /// The scope, as PTX writes it without its dot.
+        scope: &'static str,
+    },
+}
+
+/// What a publication puzzle asks of the model's verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// A correct publication: the model forbids the stale read.
+    Correct,
+    /// The page's relaxed twin: the model permits the stale read.
+    StalePermitted,
+}
+
+impl Check {
+    /// The check's name, as the output shows it.
+    pub fn name(&self) -> &'static str {
+        match *self {
+            Check::Has { name, .. }
+            | Check::AtLeast { name, .. }
+            | Check::Lacks { name, .. }
+            | Check::Publication { name, .. }
+            | Check::FlagScope { name, .. } => name,
+        }
+    }
+}
+
+/// The puzzle called `key`.
+pub fn find(key: &str) -> Option<&'static Puzzle> {
+    PUZZLES.iter().find(|p| p.key == key)
+}

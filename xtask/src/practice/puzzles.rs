@@ -1,0 +1,172 @@
+//! The puzzles, in the order of the lessons: what each checks, its hints,
+//! and the wrong answers each check must catch.
+
+use layout::{pitfall, sum};
+
+use super::Check::{AtLeast, FlagScope, Has, Lacks, Publication};
+use super::{BUILDS, Expect, Puzzle, Wrong};
+
+/// Lesson 1's puzzles, then Lesson 2's.
+pub const PUZZLES: [Puzzle; 5] = [
+    Puzzle {
+        key: "sum-global-atomic",
+        title: "one atomic add per element",
+        lesson: "Lesson 1",
+        file: "sum_global_atomic.rs",
+        symbol: "sum_global_atomic",
+        entry: &sum::GLOBAL_ATOMIC.entry,
+        checks: &[
+            Has {
+                name: "atomic add",
+                instruction: "red.global.add.f32",
+                missing: "a plain `+=` is a load, an add and a store, and two threads that load the same old \
+                          total lose one of their adds",
+            },
+            Lacks {
+                name: "no unused result",
+                instruction: "atom.global.add.f32",
+                present: "the add fetches the old total and nobody reads it; `add` (PTX `red`) is the add whose \
+                          result is not returned",
+            },
+        ],
+        hints: &[
+            "`AtomicRef` is the lab's `cuda::atomic_ref`: make one over `total` with \
+             `unsafe { AtomicRef::<f32, Device>::from_global(total) }`.",
+            "`atomicAdd` is relaxed at device scope: every thread of the grid adds to the one word, so the \
+             scope is `Device`, and the ordering `Relaxed`.",
+            "`total.add(value, Relaxed)` returns nothing and emits `red.global.add.f32`; read `input[i]` with \
+             `unsafe { *input.add(i) }`.",
+        ],
+        wrong: &[
+            Wrong { name: "plain-add", caught_by: "atomic add" },
+            Wrong { name: "block-scope", caught_by: BUILDS },
+        ],
+    },
+    Puzzle {
+        key: "sum-shared-atomic",
+        title: "a private accumulator per block, between two barriers",
+        lesson: "Lesson 1",
+        file: "sum_shared_atomic.rs",
+        symbol: "sum_shared_atomic",
+        entry: &sum::SHARED_ATOMIC.entry,
+        checks: &[
+            Has {
+                name: "shared accumulator",
+                instruction: "shared.add.f32",
+                missing: "no atomic add in shared memory: the block's elements must meet in its own \
+                          accumulator, so the global total sees one add per block",
+            },
+            AtLeast {
+                name: "two barriers",
+                instruction: "bar.sync",
+                count: 2,
+                fewer: "without the first, an add can land before thread 0's zero; without the second, thread 0 \
+                        can read the block's sum before the other threads' adds land. An atomic makes no thread \
+                        wait; a barrier does",
+            },
+            Has {
+                name: "one global add per block",
+                instruction: "red.global.add.f32",
+                missing: "the block's sum never reaches the global total",
+            },
+        ],
+        hints: &[
+            "Three phases: thread 0 zeroes `*block_sum`; every thread adds its element to it; thread 0 adds \
+             `*block_sum` to `*total`. A barrier between each phase and the next.",
+            "The accumulator is in shared memory and only this block's threads add to it: \
+             `AtomicRef::<f32, Block>::from_shared(block_sum)` (`atomicAdd_block`), or `Device` as the page's \
+             `atomicAdd` is.",
+            "`thread::sync_threads()` is `__syncthreads()`: call it where every thread of the block reaches it, \
+             never inside `if i < n`.",
+        ],
+        wrong: &[
+            Wrong { name: "one-barrier", caught_by: "two barriers" },
+            Wrong { name: "global-per-element", caught_by: "shared accumulator" },
+        ],
+    },
+    Puzzle {
+        key: "sum-tree-atomic",
+        title: "a tree in shared memory, a barrier every step",
+        lesson: "Lesson 1",
+        file: "sum_tree_atomic.rs",
+        symbol: "sum_tree_atomic",
+        entry: &sum::TREE_ATOMIC.entry,
+        checks: &[
+            Lacks {
+                name: "no atomic in the block",
+                instruction: "shared.add",
+                present: "the tree needs no atomic in the block: each step's additions go to distinct slots, in an \
+                          order the algorithm fixes",
+            },
+            AtLeast {
+                name: "a barrier per step",
+                instruction: "bar.sync",
+                count: 2,
+                fewer: "one barrier after the tile is written and one at the end of every step, outside the `if`: \
+                        with fewer, a step can read a slot another thread has not written yet",
+            },
+            Has {
+                name: "one global add per block",
+                instruction: "red.global.add.f32",
+                missing: "the block's sum, `tile[0]`, never reaches the global total",
+            },
+        ],
+        hints: &[
+            "First every thread writes one slot: `tile.add(tid).write(...)`, 0.0 past the end of the input, then \
+             a barrier.",
+            "`let mut half = thread::block_dim_x() as usize / 2; while half > 0 { ...; half /= 2; }`, and in the \
+             loop `if tid < half { tile[tid] += tile[tid + half] }`.",
+            "The barrier of each step goes after the `if`, inside the loop: every thread reaches it, even those \
+             with nothing to add.",
+        ],
+        wrong: &[
+            Wrong { name: "no-barrier-per-step", caught_by: "a barrier per step" },
+            Wrong { name: "shared-atomic-per-element", caught_by: "no atomic in the block" },
+        ],
+    },
+    Puzzle {
+        key: "producer-consumer",
+        title: "the page's producer_consumer_demo<<<1, 64>>>",
+        lesson: "Lesson 2",
+        file: "producer_consumer.rs",
+        symbol: "producer_consumer_demo",
+        entry: &pitfall::PAGE_DEMO.entry,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct },
+            FlagScope { name: "narrowest scope", scope: "cta" },
+        ],
+        hints: &[
+            "The flag is one `u32` in shared memory: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`. Both \
+             threads are in one block: which scope holds exactly them?",
+            "The producer writes the record with ordinary stores, then `ready.store(1, ORDERING)`: which ordering \
+             makes the stores before it visible to a thread that reads the 1?",
+            "The consumer waits with `while ready.load(ORDERING) == 0`, and reads the record only after the \
+             loop: `Release` on the store, `Acquire` on the load, both at `Block`.",
+        ],
+        wrong: &[
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+            Wrong { name: "read-before-flag", caught_by: "the model's verdict" },
+            Wrong { name: "device-scope", caught_by: "narrowest scope" },
+        ],
+    },
+    Puzzle {
+        key: "relaxed-twin",
+        title: "the relaxed twin: a passing run is not a proof",
+        lesson: "Lesson 2",
+        file: "relaxed_twin.rs",
+        symbol: "producer_consumer_relaxed",
+        entry: &pitfall::PAGE_DEMO_RELAXED.entry,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::StalePermitted },
+            FlagScope { name: "narrowest scope", scope: "cta" },
+        ],
+        hints: &[
+            "This is puzzle 4 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
+            "`Relaxed` on the store and on the load: the flag is still atomic, and the consumer still sees the 1 \
+             eventually.",
+            "Once it compiles, read the model's verdict: the execution it permits is the page's reason why a \
+             passing relaxed run is not a correctness proof.",
+        ],
+        wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
+    },
+];

@@ -1,0 +1,192 @@
+//! `cargo xtask practice`: the learner's puzzles. `list`, `check NAME`,
+//! `hint NAME`, `reset NAME` and `watch`; the checker is
+//! `xtask::practice`.
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+use xtask::practice::build::{self, Answer};
+use xtask::practice::check::{self, Line, Outcome, Report};
+use xtask::practice::{BUILDS, PUZZLES, Puzzle};
+use xtask::{Error, paths};
+
+/// `practice`'s flags.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// What to do.
+    #[command(subcommand)]
+    pub action: Action,
+}
+
+/// The practice commands.
+#[derive(Debug, clap::Subcommand)]
+pub enum Action {
+    /// Every puzzle, done or not, and the next one to do.
+    List,
+    /// Build your kernels and hold one puzzle's to its checks, each named.
+    Check {
+        /// The puzzle (`cargo xtask practice list` names them).
+        #[arg(value_parser = puzzle_key())]
+        name: String,
+    },
+    /// The puzzle's next hint, one more each time.
+    Hint {
+        /// The puzzle.
+        #[arg(value_parser = puzzle_key())]
+        name: String,
+    },
+    /// Put the puzzle's file back as your last commit has it (the stub, if
+    /// you have not committed it): `git checkout HEAD -- practice/src/FILE`.
+    Reset {
+        /// The puzzle.
+        #[arg(value_parser = puzzle_key())]
+        name: String,
+    },
+    /// Check the first unsolved puzzle, then check again each puzzle you
+    /// save, until Ctrl-C.
+    Watch,
+}
+
+/// clap's parser for a puzzle's name: one of the list's keys.
+fn puzzle_key() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(PUZZLES.iter().map(|p| p.key))
+}
+
+/// The puzzle called `key` and its number, from 1; clap has checked it.
+fn puzzle(key: &str) -> (usize, &'static Puzzle) {
+    let at = PUZZLES.iter().position(|p| p.key == key).expect("clap accepts only the list's keys");
+    (at + 1, &PUZZLES[at])
+}
+
+/// Runs the task.
+pub fn run(args: &Args) -> super::Result {
+    let root = paths::workspace_root();
+    match &args.action {
+        Action::List => list(&root),
+        Action::Check { name } => {
+            let (number, puzzle) = puzzle(name);
+            check_one(&root, number, puzzle)
+        }
+        Action::Hint { name } => hint(&root, puzzle(name).1),
+        Action::Reset { name } => reset(&root, puzzle(name).1),
+        Action::Watch => watch(&root),
+    }
+}
+
+/// Builds the learner's crate and checks every puzzle in it: `Err` (rustc
+/// has printed why) when it does not build.
+fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
+    let ptx = build::learner(root, &super::cargo())?;
+    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx)).collect())
+}
+
+fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
+    let report = match build::learner(root, &super::cargo()) {
+        Ok(ptx) => {
+            let mut report = check::run(puzzle, &ptx);
+            let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
+            report.lines.insert(0, Line { check: BUILDS, outcome: Outcome::Passed(said) });
+            report
+        }
+        Err(e) => Report { lines: vec![Line { check: BUILDS, outcome: Outcome::Failed(e.0) }] },
+    };
+    print!("{}", check::render(number, puzzle, &report));
+    check::verdict(puzzle, &report).map(|done| println!("{done}")).map_err(Error)
+}
+
+fn list(root: &Path) -> super::Result {
+    let reports = check_all(root)?;
+    let mut next = None;
+    for (k, (puzzle, report)) in PUZZLES.iter().zip(&reports).enumerate() {
+        let state = match report.first_failure() {
+            None => "done (no GPU check yet)".to_owned(),
+            Some(line) => {
+                next.get_or_insert(puzzle.key);
+                format!("not yet: `{}` fails", line.check)
+            }
+        };
+        println!("{:>2}. {:<18} {:<9} {:<55} {state}", k + 1, puzzle.key, puzzle.lesson, puzzle.title);
+    }
+    match next {
+        Some(key) => println!("next: cargo xtask practice check {key}"),
+        None => println!("every puzzle passes the checks this machine can run"),
+    }
+    Ok(())
+}
+
+/// The file that counts the hints already shown for `puzzle`.
+fn hints_file(root: &Path, puzzle: &Puzzle) -> std::path::PathBuf {
+    root.join("target/practice/hints").join(puzzle.key)
+}
+
+fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
+    let file = hints_file(root, puzzle);
+    let shown: usize = fs::read_to_string(&file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let total = puzzle.hints.len();
+    let Some(text) = puzzle.hints.get(shown) else {
+        println!(
+            "no more hints for {} ({total} shown); the solution is practice/solutions/{}",
+            puzzle.key, puzzle.file
+        );
+        return Ok(());
+    };
+    for (k, earlier) in puzzle.hints[..shown].iter().enumerate() {
+        println!("hint {} of {total}: {earlier}", k + 1);
+    }
+    println!("hint {} of {total}: {text}", shown + 1);
+    fs::create_dir_all(file.parent().expect("the hints file has a folder"))
+        .and_then(|()| fs::write(&file, (shown + 1).to_string()))
+        .map_err(|e| Error(format!("cannot record the hint in {}: {e}", file.display())))
+}
+
+fn reset(root: &Path, puzzle: &Puzzle) -> super::Result {
+    let path = format!("practice/src/{}", puzzle.file);
+    let status = Command::new("git")
+        .current_dir(root)
+        .args(["checkout", "HEAD", "--", &path])
+        .status()
+        .map_err(|e| Error(format!("cannot run git: {e}")))?;
+    if !status.success() {
+        return Err(Error(format!("git could not restore {path} ({status})")));
+    }
+    let _ = fs::remove_file(hints_file(root, puzzle));
+    println!("{path} is as your last commit has it; its hints start again from the first");
+    Ok(())
+}
+
+/// The modification time of each puzzle file.
+fn stamps(root: &Path) -> HashMap<&'static str, SystemTime> {
+    PUZZLES
+        .iter()
+        .filter_map(|p| {
+            let modified = fs::metadata(Answer::Learner.path(root, p)).and_then(|m| m.modified()).ok()?;
+            Some((p.key, modified))
+        })
+        .collect()
+}
+
+fn watch(root: &Path) -> super::Result {
+    let first = match check_all(root) {
+        Ok(reports) => reports.iter().position(|r| !r.passed()).unwrap_or(0),
+        Err(e) => {
+            eprintln!("error: {e}");
+            0
+        }
+    };
+    let _ = check_one(root, first + 1, &PUZZLES[first]).map_err(|e| println!("{e}"));
+    println!("watching practice/src/: save a puzzle's file to check it again (Ctrl-C stops)");
+    let mut seen = stamps(root);
+    loop {
+        std::thread::sleep(Duration::from_millis(500));
+        let now = stamps(root);
+        for (k, puzzle) in PUZZLES.iter().enumerate() {
+            if now.get(puzzle.key) != seen.get(puzzle.key) {
+                let _ = check_one(root, k + 1, puzzle).map_err(|e| println!("{e}"));
+            }
+        }
+        seen = now;
+    }
+}

@@ -1,0 +1,107 @@
+//! The puzzles are honest by construction: each stub, as the repository
+//! holds it, fails its check; each solution passes every check that runs
+//! without a GPU; each typical wrong answer kept beside it fails, and fails
+//! the check the puzzle names for it. Nothing here needs a GPU: the
+//! builds are rustc's, the verdicts the PTX's and the memory model's.
+//!
+//! Each round builds one crate of answers (one answer per puzzle), so the
+//! whole file is a handful of nvptx64 builds; a wrong answer that must not
+//! compile is built alone.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use xtask::practice::build::{self, Answer};
+use xtask::practice::check::{self, Outcome, Report};
+use xtask::practice::{BUILDS, PUZZLES, Puzzle};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One build at a time: the builds share the staged crate and its target
+/// directory, and libtest runs the tests on several threads.
+static BUILDING: Mutex<()> = Mutex::new(());
+
+/// [`build::staged`], one at a time.
+fn staged(answers: &[(&Puzzle, Answer<'_>)]) -> Result<String, xtask::Error> {
+    let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    build::staged(&root(), &cargo(), answers)
+}
+
+fn cargo() -> PathBuf {
+    std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
+}
+
+/// Builds one crate with these answers and checks each answered puzzle.
+fn round(answers: &[(&'static Puzzle, Answer<'static>)]) -> Vec<(&'static Puzzle, Answer<'static>, Report)> {
+    let ptx = staged(answers).unwrap_or_else(|e| panic!("{answers:?} did not build: {e}"));
+    answers.iter().map(|&(p, a)| (p, a, check::run(p, &ptx))).collect()
+}
+
+#[test]
+fn every_stub_fails_and_says_it_is_not_solved() {
+    // No answer swapped in: every file as the repository holds it.
+    let ptx = staged(&[]).expect("the stubs build");
+    for (k, puzzle) in PUZZLES.iter().enumerate() {
+        let report = check::run(puzzle, &ptx);
+        let text = check::render(k + 1, puzzle, &report);
+        let verdict =
+            check::verdict(puzzle, &report).expect_err(&format!("the stub of {} passed:\n{text}", puzzle.key));
+        assert!(verdict.starts_with("not solved yet"), "{verdict}");
+        assert!(text.contains("FAILED"), "{text}");
+        assert!(
+            matches!(report.lines.last().unwrap().outcome, Outcome::NotRun(_)),
+            "the GPU layer of a failing stub must read `not run`:\n{text}"
+        );
+    }
+}
+
+#[test]
+fn every_solution_passes_every_check_that_runs_without_a_gpu() {
+    let answers: Vec<_> = PUZZLES.iter().map(|p| (p, Answer::Solution)).collect();
+    for (k, (puzzle, _, report)) in round(&answers).into_iter().enumerate() {
+        let text = check::render(k + 1, puzzle, &report);
+        assert!(report.passed(), "the solution of {} fails:\n{text}", puzzle.key);
+        let done = check::verdict(puzzle, &report).unwrap();
+        assert!(done.contains("not yet a pass on a GPU"), "{done}");
+        assert!(matches!(report.lines.last().unwrap().outcome, Outcome::NotRun(_)), "{text}");
+    }
+}
+
+#[test]
+fn every_wrong_answer_fails_the_check_its_puzzle_names() {
+    let mut caught = 0;
+    // Round k holds each puzzle's k-th wrong answer that compiles.
+    let most = PUZZLES.iter().map(|p| p.wrong.len()).max().unwrap_or(0);
+    for k in 0..most {
+        let answers: Vec<_> = PUZZLES
+            .iter()
+            .filter_map(|p| p.wrong.get(k).filter(|w| w.caught_by != BUILDS).map(|w| (p, Answer::Wrong(w.name))))
+            .collect();
+        for (puzzle, answer, report) in round(&answers) {
+            let Answer::Wrong(name) = answer else { unreachable!() };
+            let wrong = puzzle.wrong.iter().find(|w| w.name == name).unwrap();
+            let text = check::render(1, puzzle, &report);
+            let first = report.first_failure().unwrap_or_else(|| panic!("{}/{name} passed:\n{text}", puzzle.key));
+            assert_eq!(first.check, wrong.caught_by, "{}/{name}:\n{text}", puzzle.key);
+            caught += 1;
+        }
+    }
+    for puzzle in &PUZZLES {
+        for wrong in puzzle.wrong.iter().filter(|w| w.caught_by == BUILDS) {
+            let built = staged(&[(puzzle, Answer::Wrong(wrong.name))]);
+            assert!(built.is_err(), "{}/{} compiled", puzzle.key, wrong.name);
+            caught += 1;
+        }
+    }
+    // Every kept file is named by its puzzle, and every puzzle keeps two.
+    let kept: usize = PUZZLES.iter().map(|p| p.wrong.len()).sum();
+    assert_eq!(caught, kept);
+    for puzzle in &PUZZLES {
+        let folder = root().join("practice/wrong").join(puzzle.key);
+        let files = std::fs::read_dir(&folder).unwrap().count();
+        assert_eq!(files, puzzle.wrong.len(), "{} holds a wrong answer its puzzle does not name", folder.display());
+        assert!(!puzzle.wrong.is_empty() && puzzle.hints.len() >= 2, "{} needs wrong answers and hints", puzzle.key);
+    }
+}
