@@ -10,7 +10,15 @@ use crate::interrupt;
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome, LabError> {
-    let ptx = cli.ptx.map_or(PtxSource::Embedded, PtxSource::File);
+    let ptx = match (cli.ptx, cli.practice) {
+        (Some(file), _) => PtxSource::File(file),
+        (None, Some(file)) => {
+            // clap accepts only the list's names.
+            let puzzles = cli.puzzle.iter().filter_map(|key| layout::practice::find(key)).collect();
+            PtxSource::Practice { file, puzzles }
+        }
+        (None, None) => PtxSource::Embedded,
+    };
     match cli.command {
         Subcommand::Sweep(args) => execute(args, &ptx),
         Subcommand::Exercise(args) => execute(args, &ptx),

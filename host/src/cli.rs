@@ -28,8 +28,19 @@ use crate::commands::sweep::SweepArgs;
 #[command(name = "host", version, after_help = EXIT_CODES)]
 pub struct Cli {
     /// Load kernels from this PTX file instead of the PTX built with the binary.
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "practice")]
     pub ptx: Option<PathBuf>,
+
+    /// Your kernels, as `cargo xtask practice check` writes them
+    /// (target/practice/practice.ptx): each puzzle named by --puzzle runs
+    /// wherever the command would run the lab kernel it stands for, with
+    /// that kernel's launch and checks.
+    #[arg(long, global = true, value_name = "FILE", requires = "puzzle")]
+    pub practice: Option<PathBuf>,
+
+    /// The puzzles whose kernels --practice takes (comma-separated).
+    #[arg(long, global = true, value_delimiter = ',', requires = "practice", value_parser = puzzle_parser())]
+    pub puzzle: Vec<String>,
 
     /// What to run.
     #[command(subcommand)]
@@ -116,6 +127,11 @@ pub enum Command {
     /// second's as a ratio of the first's, and whether the reproducible sums
     /// gave the same bits on both GPUs (exit 1 if not). Needs no GPU.
     Compare(CompareArgs),
+}
+
+/// `--puzzle`'s values: the puzzles' names.
+fn puzzle_parser() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(layout::practice::PUZZLES.iter().map(|p| p.key))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ pub mod histogram;
 pub mod ladder;
 pub mod litmus;
 pub mod pitfall;
+pub mod practice;
 pub mod publish;
 pub mod registry;
 pub mod scope;

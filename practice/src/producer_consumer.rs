@@ -1,16 +1,20 @@
-//! Puzzle 4, `producer-consumer`: a solution.
+//! Puzzle 4, `producer-consumer`: the page's `producer_consumer_demo<<<1, 64>>>`.
 //!
-//! ```text
-//! scope:    block (thread 0 and thread 32 are in one block)
-//! releases: thread 0, ready_storage, after writing slot
-//! acquires: thread 32, ready_storage, before reading slot
-//! protects: slot.id and slot.score
-//! ```
+//! Thread 0 fills a record in the block's shared memory and then sets a
+//! flag; thread 32, in the other warp, waits for the flag and then reads the
+//! record. That the flag is atomic is not enough: the record's two fields
+//! are ordinary stores to other addresses, and only a release store of the
+//! flag, read by an acquire load, makes them visible to the consumer. Use
+//! the narrowest scope that holds both threads.
+//!
+//! Check: `cargo xtask practice check producer-consumer`.
+//! Stuck: `cargo xtask practice hint producer-consumer`.
 
 use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};
 use layout::publish::Payload;
 
-use device::order::{Acquire, AtomicRef, Block, Release};
+#[allow(unused_imports)]
+use device::order::{Acquire, AtomicRef, Block, Device, Relaxed, Release, System};
 use device::{shared, thread};
 
 /// The block's shared memory, as the page declares it: `__shared__ Record
@@ -28,13 +32,11 @@ struct Shared {
 /// `slot` and `ready_storage` point into this block's shared memory.
 #[inline(always)]
 unsafe fn produce_record(slot: *mut Payload, ready_storage: *mut u32) {
-    // SAFETY: the flag word, accessed only atomically after the barrier.
-    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
-    // SAFETY: only this thread writes the record.
-    unsafe { *slot = Payload::PUBLISHED };
-    // The release publishes the record stores above to any thread of the
-    // block whose acquire load reads this 1.
-    ready.store(1, Release);
+    // TODO: write `Payload::PUBLISHED` into `*slot` with ordinary stores,
+    // then set the flag `*ready_storage` to 1 so that a thread that reads 1
+    // also reads the record: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`
+    // and `.store(1, ORDERING)`.
+    let _ = (slot, ready_storage);
 }
 
 /// The page's `consume_record`: wait for the flag, then read the record;
@@ -45,15 +47,11 @@ unsafe fn produce_record(slot: *mut Payload, ready_storage: *mut u32) {
 /// As `produce_record`.
 #[inline(always)]
 unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline: u64) -> Option<Payload> {
-    // SAFETY: as in `produce_record`.
-    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
-    while ready.load(Acquire) == 0 {
-        if thread::global_timer_ns() > deadline {
-            return None;
-        }
-    }
-    // SAFETY: the acquire read the producer's 1, so the record is complete.
-    Some(unsafe { *slot })
+    // TODO: wait until the flag reads 1 (`.load(ORDERING)` in a loop, giving
+    // up with `None` once `thread::global_timer_ns() > deadline`), then read
+    // `*slot`.
+    let _ = (slot, ready_storage, deadline);
+    None
 }
 
 /// The consumer's report: the record it saw and the page's `error`, or that

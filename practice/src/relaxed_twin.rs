@@ -1,11 +1,23 @@
-//! Puzzle 5, `relaxed-twin`: a solution. It is wrong as a publication, and
-//! that is the point: the checker accepts it once the model permits the
-//! stale read.
+//! Puzzle 5, `relaxed-twin`: the page's practice task, "create one
+//! relaxed-order variant and document why a passing relaxed run is not a
+//! correctness proof".
+//!
+//! Write puzzle 4's kernel again with both flag operations relaxed. The flag
+//! stays atomic, so the consumer still sees 1 eventually; but nothing now
+//! orders the record's stores before it. On a Hopper GPU this kernel may
+//! never show a stale record in a million launches: the checker's verdict
+//! comes from the PTX memory model instead, which says what the hardware is
+//! *permitted* to do. The puzzle is solved when the model permits the stale
+//! read and shows you the execution.
+//!
+//! Check: `cargo xtask practice check relaxed-twin`.
+//! Stuck: `cargo xtask practice hint relaxed-twin`.
 
 use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};
 use layout::publish::Payload;
 
-use device::order::{AtomicRef, Block, Relaxed};
+#[allow(unused_imports)]
+use device::order::{Acquire, AtomicRef, Block, Device, Relaxed, Release, System};
 use device::{shared, thread};
 
 /// The block's shared memory, as the page declares it: `__shared__ Record
@@ -23,13 +35,11 @@ struct Shared {
 /// `slot` and `ready_storage` point into this block's shared memory.
 #[inline(always)]
 unsafe fn produce_record(slot: *mut Payload, ready_storage: *mut u32) {
-    // SAFETY: the flag word, accessed only atomically after the barrier.
-    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
-    // SAFETY: only this thread writes the record.
-    unsafe { *slot = Payload::PUBLISHED };
-    // The release publishes the record stores above to any thread of the
-    // block whose acquire load reads this 1.
-    ready.store(1, Relaxed);
+    // TODO: write `Payload::PUBLISHED` into `*slot` with ordinary stores,
+    // then set the flag `*ready_storage` to 1 so that a thread that reads 1
+    // also reads the record: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`
+    // and `.store(1, ORDERING)`.
+    let _ = (slot, ready_storage);
 }
 
 /// The page's `consume_record`: wait for the flag, then read the record;
@@ -40,15 +50,11 @@ unsafe fn produce_record(slot: *mut Payload, ready_storage: *mut u32) {
 /// As `produce_record`.
 #[inline(always)]
 unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline: u64) -> Option<Payload> {
-    // SAFETY: as in `produce_record`.
-    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
-    while ready.load(Relaxed) == 0 {
-        if thread::global_timer_ns() > deadline {
-            return None;
-        }
-    }
-    // SAFETY: the acquire read the producer's 1, so the record is complete.
-    Some(unsafe { *slot })
+    // TODO: wait until the flag reads 1 (`.load(ORDERING)` in a loop, giving
+    // up with `None` once `thread::global_timer_ns() > deadline`), then read
+    // `*slot`.
+    let _ = (slot, ready_storage, deadline);
+    None
 }
 
 /// The consumer's report: the record it saw and the page's `error`, or that
@@ -72,7 +78,7 @@ unsafe fn report(out: *mut u32, seen: Option<Payload>) {
     }
 }
 
-/// Thread 0 publishes one record in the block's shared memory; thread 32,
+/// The relaxed twin: thread 0 publishes one record in the block's shared memory; thread 32,
 /// in the other warp, waits for it and reports what it read.
 ///
 /// # Launch

@@ -47,7 +47,7 @@ fn every_stub_fails_and_says_it_is_not_solved() {
         let report = check::run(puzzle, &ptx);
         let text = check::render(k + 1, puzzle, &report);
         let verdict =
-            check::verdict(puzzle, &report).expect_err(&format!("the stub of {} passed:\n{text}", puzzle.key));
+            check::verdict(puzzle, &report).expect_err(&format!("the stub of {} passed:\n{text}", puzzle.kernel.key));
         assert!(verdict.starts_with("not solved yet"), "{verdict}");
         assert!(text.contains("FAILED"), "{text}");
         assert!(
@@ -62,7 +62,7 @@ fn every_solution_passes_every_check_that_runs_without_a_gpu() {
     let answers: Vec<_> = PUZZLES.iter().map(|p| (p, Answer::Solution)).collect();
     for (k, (puzzle, _, report)) in round(&answers).into_iter().enumerate() {
         let text = check::render(k + 1, puzzle, &report);
-        assert!(report.passed(), "the solution of {} fails:\n{text}", puzzle.key);
+        assert!(report.passed(), "the solution of {} fails:\n{text}", puzzle.kernel.key);
         let done = check::verdict(puzzle, &report).unwrap();
         assert!(done.contains("not yet a pass on a GPU"), "{done}");
         assert!(matches!(report.lines.last().unwrap().outcome, Outcome::NotRun(_)), "{text}");
@@ -83,15 +83,16 @@ fn every_wrong_answer_fails_the_check_its_puzzle_names() {
             let Answer::Wrong(name) = answer else { unreachable!() };
             let wrong = puzzle.wrong.iter().find(|w| w.name == name).unwrap();
             let text = check::render(1, puzzle, &report);
-            let first = report.first_failure().unwrap_or_else(|| panic!("{}/{name} passed:\n{text}", puzzle.key));
-            assert_eq!(first.check, wrong.caught_by, "{}/{name}:\n{text}", puzzle.key);
+            let first =
+                report.first_failure().unwrap_or_else(|| panic!("{}/{name} passed:\n{text}", puzzle.kernel.key));
+            assert_eq!(first.check, wrong.caught_by, "{}/{name}:\n{text}", puzzle.kernel.key);
             caught += 1;
         }
     }
     for puzzle in &PUZZLES {
         for wrong in puzzle.wrong.iter().filter(|w| w.caught_by == BUILDS) {
             let built = staged(&[(puzzle, Answer::Wrong(wrong.name))]);
-            assert!(built.is_err(), "{}/{} compiled", puzzle.key, wrong.name);
+            assert!(built.is_err(), "{}/{} compiled", puzzle.kernel.key, wrong.name);
             caught += 1;
         }
     }
@@ -99,9 +100,13 @@ fn every_wrong_answer_fails_the_check_its_puzzle_names() {
     let kept: usize = PUZZLES.iter().map(|p| p.wrong.len()).sum();
     assert_eq!(caught, kept);
     for puzzle in &PUZZLES {
-        let folder = root().join("practice/wrong").join(puzzle.key);
+        let folder = root().join("practice/wrong").join(puzzle.kernel.key);
         let files = std::fs::read_dir(&folder).unwrap().count();
         assert_eq!(files, puzzle.wrong.len(), "{} holds a wrong answer its puzzle does not name", folder.display());
-        assert!(!puzzle.wrong.is_empty() && puzzle.hints.len() >= 2, "{} needs wrong answers and hints", puzzle.key);
+        assert!(
+            !puzzle.wrong.is_empty() && puzzle.hints.len() >= 2,
+            "{} needs wrong answers and hints",
+            puzzle.kernel.key
+        );
     }
 }

@@ -33,7 +33,7 @@ pub mod system;
 pub mod timing;
 
 use std::cell::RefCell;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, sys};
@@ -42,6 +42,7 @@ use cudarc::nvrtc::Ptx;
 use self::driver_error::{DriverContext, describe};
 use self::registry::Registry;
 use crate::error::LabError;
+use layout::practice::Puzzle;
 use layout::{Entry, Module};
 
 /// A kernel loaded from a module: the driver's handle, named here so that
@@ -66,14 +67,26 @@ pub const fn embedded_ptx(module: Module) -> &'static str {
     }
 }
 
-/// Where the PTX comes from: the embedded build, or a file named by `--ptx`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Where the PTX comes from: the embedded build, a file named by `--ptx`,
+/// or the embedded build with some kernels taken from the learner's PTX
+/// (`--practice FILE --puzzle KEY`).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum PtxSource {
     /// [`EMBEDDED_PTX`].
     #[default]
     Embedded,
     /// A PTX file read at run time.
     File(PathBuf),
+    /// [`EMBEDDED_PTX`], except that each puzzle's kernel, from the learner's
+    /// PTX file, stands in for the lab kernel it stands for
+    /// ([`Puzzle::stands_for`]): every runner launches it there, with that
+    /// kernel's entry.
+    Practice {
+        /// The learner's PTX, as `cargo xtask practice` builds it.
+        file: PathBuf,
+        /// The puzzles whose kernels stand in.
+        puzzles: Vec<&'static Puzzle>,
+    },
 }
 
 impl PtxSource {
@@ -81,16 +94,32 @@ impl PtxSource {
         match self {
             PtxSource::Embedded => "embedded PTX (target/ptx/kernels.ptx at build time)".to_owned(),
             PtxSource::File(path) => path.display().to_string(),
+            PtxSource::Practice { file, puzzles } => {
+                let keys: Vec<_> = puzzles.iter().map(|p| p.key).collect();
+                format!("embedded PTX, with {} from {}", keys.join(", "), file.display())
+            }
         }
     }
 
     fn text(&self) -> Result<String, LabError> {
         match self {
-            PtxSource::Embedded => Ok(EMBEDDED_PTX.to_owned()),
-            PtxSource::File(path) => std::fs::read_to_string(path)
-                .map_err(|e| LabError::PtxRead { path: path.clone(), reason: e.to_string() }),
+            PtxSource::Embedded | PtxSource::Practice { .. } => Ok(EMBEDDED_PTX.to_owned()),
+            PtxSource::File(path) => read_ptx(path),
         }
     }
+}
+
+/// A PTX file's text, or the error that names it.
+fn read_ptx(path: &Path) -> Result<String, LabError> {
+    std::fs::read_to_string(path).map_err(|e| LabError::PtxRead { path: path.to_owned(), reason: e.to_string() })
+}
+
+/// The learner's module and the puzzles whose kernels stand in for the
+/// lab's ([`PtxSource::Practice`]).
+struct Practice {
+    module: Arc<CudaModule>,
+    name: String,
+    puzzles: Vec<&'static Puzzle>,
 }
 
 /// What the device header shows, read from the driver.
@@ -146,8 +175,11 @@ pub struct Gpu {
     flush: RefCell<Option<baseline::L2Flush>>,
     /// The timing hold, set up on the first timed launch.
     hold: RefCell<Option<baseline::Hold>>,
-    /// Whether the kernels under test are the embedded PTX (no `--ptx`).
+    /// Whether the kernels under test are the embedded PTX (no `--ptx`, no
+    /// `--practice`).
     embedded: bool,
+    /// The learner's kernels that stand in for some of the lab's.
+    practice: Option<Practice>,
     /// The device's identity, read once.
     pub info: DeviceInfo,
 }
@@ -189,6 +221,14 @@ impl Gpu {
         let info = query_info(&context)?;
 
         let module = load(&context, &text, &ptx_name)?;
+        let practice = match ptx {
+            PtxSource::Practice { file, puzzles } => {
+                let name = file.display().to_string();
+                let module = load(&context, &read_ptx(file)?, &name)?;
+                Some(Practice { module, name, puzzles: puzzles.clone() })
+            }
+            PtxSource::Embedded | PtxSource::File(_) => None,
+        };
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
         let hopper = load_hopper(&context, info.compute_capability);
         Ok(Gpu {
@@ -202,12 +242,19 @@ impl Gpu {
             flush: RefCell::new(None),
             hold: RefCell::new(None),
             embedded: *ptx == PtxSource::Embedded,
+            practice,
             info,
         })
     }
 
-    /// The kernel named `symbol` in the loaded PTX.
+    /// The kernel named `symbol` in the loaded PTX: the learner's, where a
+    /// puzzle's kernel stands in for it.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
+        if let Some(practice) = &self.practice
+            && let Some(puzzle) = practice.puzzles.iter().find(|p| p.stands_for.symbol == symbol)
+        {
+            return kernel_in(&practice.module, &practice.name, puzzle.symbol);
+        }
         kernel_in(&self.module, &self.ptx_name, symbol)
     }
 

@@ -26,9 +26,9 @@ impl Answer<'_> {
     pub fn path(self, root: &Path, puzzle: &Puzzle) -> PathBuf {
         let practice = root.join("practice");
         match self {
-            Answer::Learner => practice.join("src").join(puzzle.file),
-            Answer::Solution => practice.join("solutions").join(puzzle.file),
-            Answer::Wrong(name) => practice.join("wrong").join(puzzle.key).join(format!("{name}.rs")),
+            Answer::Learner => practice.join("src").join(puzzle.kernel.file),
+            Answer::Solution => practice.join("solutions").join(puzzle.kernel.file),
+            Answer::Wrong(name) => practice.join("wrong").join(puzzle.kernel.key).join(format!("{name}.rs")),
         }
     }
 }
@@ -57,7 +57,7 @@ pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)]) -> R
         }
     }
     for &(puzzle, answer) in answers {
-        copy(&answer.path(root, puzzle), &src.join(puzzle.file))?;
+        copy(&answer.path(root, puzzle), &src.join(puzzle.kernel.file))?;
     }
     let manifest = fs::read_to_string(root.join("practice/Cargo.toml"))
         .map_err(|e| Error(format!("cannot read practice/Cargo.toml: {e}")))?;

@@ -50,37 +50,47 @@ pub fn run(puzzle: &Puzzle, ptx: &str) -> Report {
         Err(why) => Outcome::Failed(why),
     };
     let mut lines = vec![Line { check: SIGNATURE, outcome: signature }];
-    let body = ptx_builder::entry_body(ptx, puzzle.symbol).unwrap_or_default();
+    let body = ptx_builder::entry_body(ptx, puzzle.kernel.symbol).unwrap_or_default();
     let failed = |lines: &[Line]| lines.iter().any(|l| matches!(l.outcome, Outcome::Failed(_)));
     for check in puzzle.checks {
         let outcome =
             if failed(&lines) { Outcome::NotRun("an earlier check failed".to_owned()) } else { judge(check, body) };
         lines.push(Line { check: check.name(), outcome });
     }
-    let gpu = if failed(&lines) {
-        "an earlier check failed".to_owned()
-    } else {
-        "the GPU stage of `practice check` is not built yet: `host` runs the lab's own kernels, not yours".to_owned()
-    };
-    lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu) });
+    let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
+    lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
     Report { lines }
+}
+
+impl Report {
+    /// The report with its GPU layer run by `gpu`, if every check before it
+    /// passed; otherwise as it is.
+    pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome) -> Report {
+        if self.passed()
+            && let Some(last) = self.lines.last_mut()
+            && last.check == ON_THE_GPU
+        {
+            last.outcome = gpu();
+        }
+        self
+    }
 }
 
 /// The kernel is in the PTX with its entry's parameters, or which parameter
 /// differs.
 fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
-    let Some(found) = ptx_builder::entry_params(ptx, puzzle.symbol) else {
+    let Some(found) = ptx_builder::entry_params(ptx, puzzle.kernel.symbol) else {
         return Err(format!(
             "no kernel `{}` in the PTX: keep `#[kernel] pub unsafe fn {}(...)` and its name",
-            puzzle.symbol, puzzle.symbol
+            puzzle.kernel.symbol, puzzle.kernel.symbol
         ));
     };
-    let wanted = puzzle.entry.params;
+    let wanted = puzzle.kernel.stands_for.params;
     let shown = || wanted.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect::<Vec<_>>().join(", ");
     if found.len() != wanted.len() {
         return Err(format!(
             "`{}` takes {} parameters; the launch passes {}: ({})",
-            puzzle.symbol,
+            puzzle.kernel.symbol,
             found.len(),
             wanted.len(),
             shown()
@@ -91,14 +101,14 @@ fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
             return Err(format!(
                 "parameter {} of `{}` is `{ty}` in the PTX; the launch passes `{}: {}` ({})",
                 k + 1,
-                puzzle.symbol,
+                puzzle.kernel.symbol,
                 param.name,
                 param.ty,
                 param.ty.ptx()
             ));
         }
     }
-    Ok(format!("{}({}), as the lab's `{}` is launched", puzzle.symbol, shown(), puzzle.entry.symbol))
+    Ok(format!("{}({}), as the lab's `{}` is launched", puzzle.kernel.symbol, shown(), puzzle.kernel.stands_for.symbol))
 }
 
 /// The instructions of a kernel body, one per line that holds one.
@@ -176,7 +186,8 @@ fn flag_scope(body: &str, scope: &str) -> Outcome {
 /// the verdict with what to do next. `number` is the puzzle's place in the
 /// list, from 1.
 pub fn render(number: usize, puzzle: &Puzzle, report: &Report) -> String {
-    let mut text = format!("puzzle {number}, {}: {} (practice/src/{})\n", puzzle.key, puzzle.title, puzzle.file);
+    let mut text =
+        format!("puzzle {number}, {}: {} (practice/src/{})\n", puzzle.kernel.key, puzzle.title, puzzle.kernel.file);
     let width = report.lines.iter().map(|l| l.check.len()).max().unwrap_or(0);
     for line in &report.lines {
         let (mark, said) = match &line.outcome {
@@ -193,13 +204,16 @@ pub fn render(number: usize, puzzle: &Puzzle, report: &Report) -> String {
 /// for the next hint.
 pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
     match report.first_failure() {
+        None if matches!(report.lines.last(), Some(Line { outcome: Outcome::Passed(_), .. })) => {
+            Ok("solved: every check passed, on the GPU too".to_owned())
+        }
         None => Ok(format!(
             "solved, as far as the checks without a GPU go: `{ON_THE_GPU}` was not run, so this is not yet a pass \
              on a GPU"
         )),
         Some(line) => Err(format!(
             "not solved yet: `{}` failed. Next: fix what it names, or `cargo xtask practice hint {}`",
-            line.check, puzzle.key
+            line.check, puzzle.kernel.key
         )),
     }
 }

@@ -15,7 +15,9 @@
 //!    scopes read from the learner's PTX, put into message passing's shape
 //!    and judged by the `memory-model` checker, which says whether a stale
 //!    read is *permitted*, whatever a GPU happened to show;
-//! 5. **on the GPU**: not built yet, and said so; never "passed".
+//! 5. **on the GPU** ([`gpu`]): the learner's kernel launched by the host
+//!    wherever the lab kernel it stands for is launched, with that kernel's
+//!    runner and checks; where there is no GPU, "not run", never "passed".
 //!
 //! [`puzzles::PUZZLES`] is the list, [`build`] compiles a crate of answers,
 //! [`check`] runs the layers, [`publication`] reads and judges a
@@ -23,32 +25,29 @@
 
 pub mod build;
 pub mod check;
+pub mod gpu;
 pub mod publication;
 pub mod puzzles;
 
-use layout::Entry;
 pub use puzzles::PUZZLES;
 
 /// One puzzle: a stub the learner edits, its checks, its hints, and the
 /// typical wrong answers kept beside its solution.
 #[derive(Debug)]
 pub struct Puzzle {
-    /// Its name on the command line: `sum-global-atomic`.
-    pub key: &'static str,
+    /// Its name, file, kernel and the lab kernel it stands for, which the
+    /// host shares: `layout::practice`.
+    pub kernel: &'static layout::practice::Puzzle,
     /// What it teaches, in a few words.
     pub title: &'static str,
     /// The chapter whose "Your turn" it belongs to.
     pub lesson: &'static str,
-    /// Its file under `practice/src/` (and `practice/solutions/`):
-    /// `sum_global_atomic.rs`.
-    pub file: &'static str,
-    /// Its kernel's symbol in the learner's PTX.
-    pub symbol: &'static str,
-    /// The lab kernel it stands for: its parameters and launch are the
-    /// puzzle's.
-    pub entry: &'static Entry,
     /// What the checker holds the learner's kernel to, in order.
     pub checks: &'static [Check],
+    /// The host command that runs the lab kernel this puzzle stands for,
+    /// and so the learner's in its place (after `--practice FILE --puzzle
+    /// KEY`).
+    pub on_gpu: &'static [&'static str],
     /// Hints, given one at a time.
     pub hints: &'static [&'static str],
     /// The typical wrong answers under `practice/wrong/<key>/`, each with
@@ -150,5 +149,5 @@ impl Check {
 
 /// The puzzle called `key`.
 pub fn find(key: &str) -> Option<&'static Puzzle> {
-    PUZZLES.iter().find(|p| p.key == key)
+    PUZZLES.iter().find(|p| p.kernel.key == key)
 }

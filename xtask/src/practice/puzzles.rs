@@ -1,7 +1,7 @@
 //! The puzzles, in the order of the lessons: what each checks, its hints,
 //! and the wrong answers each check must catch.
 
-use layout::{pitfall, sum};
+use layout::practice;
 
 use super::Check::{AtLeast, FlagScope, Has, Lacks, Publication};
 use super::{BUILDS, Expect, Puzzle, Wrong};
@@ -9,12 +9,10 @@ use super::{BUILDS, Expect, Puzzle, Wrong};
 /// Lesson 1's puzzles, then Lesson 2's.
 pub const PUZZLES: [Puzzle; 5] = [
     Puzzle {
-        key: "sum-global-atomic",
+        kernel: &practice::PUZZLES[0],
         title: "one atomic add per element",
         lesson: "Lesson 1",
-        file: "sum_global_atomic.rs",
-        symbol: "sum_global_atomic",
-        entry: &sum::GLOBAL_ATOMIC.entry,
+        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
         checks: &[
             Has {
                 name: "atomic add",
@@ -43,12 +41,10 @@ pub const PUZZLES: [Puzzle; 5] = [
         ],
     },
     Puzzle {
-        key: "sum-shared-atomic",
+        kernel: &practice::PUZZLES[1],
         title: "a private accumulator per block, between two barriers",
         lesson: "Lesson 1",
-        file: "sum_shared_atomic.rs",
-        symbol: "sum_shared_atomic",
-        entry: &sum::SHARED_ATOMIC.entry,
+        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
         checks: &[
             Has {
                 name: "shared accumulator",
@@ -85,12 +81,10 @@ pub const PUZZLES: [Puzzle; 5] = [
         ],
     },
     Puzzle {
-        key: "sum-tree-atomic",
+        kernel: &practice::PUZZLES[2],
         title: "a tree in shared memory, a barrier every step",
         lesson: "Lesson 1",
-        file: "sum_tree_atomic.rs",
-        symbol: "sum_tree_atomic",
-        entry: &sum::TREE_ATOMIC.entry,
+        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
         checks: &[
             Lacks {
                 name: "no atomic in the block",
@@ -125,12 +119,10 @@ pub const PUZZLES: [Puzzle; 5] = [
         ],
     },
     Puzzle {
-        key: "producer-consumer",
+        kernel: &practice::PUZZLES[3],
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2",
-        file: "producer_consumer.rs",
-        symbol: "producer_consumer_demo",
-        entry: &pitfall::PAGE_DEMO.entry,
+        on_gpu: &["pitfalls", "--only", "relaxed-flag"],
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct },
             FlagScope { name: "narrowest scope", scope: "cta" },
@@ -150,12 +142,10 @@ pub const PUZZLES: [Puzzle; 5] = [
         ],
     },
     Puzzle {
-        key: "relaxed-twin",
+        kernel: &practice::PUZZLES[4],
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2",
-        file: "relaxed_twin.rs",
-        symbol: "producer_consumer_relaxed",
-        entry: &pitfall::PAGE_DEMO_RELAXED.entry,
+        on_gpu: &["pitfalls", "--only", "relaxed-flag"],
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::StalePermitted },
             FlagScope { name: "narrowest scope", scope: "cta" },

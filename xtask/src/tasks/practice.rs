@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use xtask::practice::build::{self, Answer};
 use xtask::practice::check::{self, Line, Outcome, Report};
-use xtask::practice::{BUILDS, PUZZLES, Puzzle};
+use xtask::practice::{BUILDS, PUZZLES, Puzzle, gpu};
 use xtask::{Error, paths};
 
 /// `practice`'s flags.
@@ -52,12 +52,12 @@ pub enum Action {
 
 /// clap's parser for a puzzle's name: one of the list's keys.
 fn puzzle_key() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(PUZZLES.iter().map(|p| p.key))
+    clap::builder::PossibleValuesParser::new(PUZZLES.iter().map(|p| p.kernel.key))
 }
 
 /// The puzzle called `key` and its number, from 1; clap has checked it.
 fn puzzle(key: &str) -> (usize, &'static Puzzle) {
-    let at = PUZZLES.iter().position(|p| p.key == key).expect("clap accepts only the list's keys");
+    let at = PUZZLES.iter().position(|p| p.kernel.key == key).expect("clap accepts only the list's keys");
     (at + 1, &PUZZLES[at])
 }
 
@@ -86,7 +86,7 @@ fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
 fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
     let report = match build::learner(root, &super::cargo()) {
         Ok(ptx) => {
-            let mut report = check::run(puzzle, &ptx);
+            let mut report = check::run(puzzle, &ptx).on_the_gpu(|| on_the_gpu(root, puzzle, &ptx));
             let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
             report.lines.insert(0, Line { check: BUILDS, outcome: Outcome::Passed(said) });
             report
@@ -97,18 +97,36 @@ fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
     check::verdict(puzzle, &report).map(|done| println!("{done}")).map_err(Error)
 }
 
+/// The GPU layer, where this machine has a GPU: the learner's PTX written
+/// to `target/practice/practice.ptx` and run by a release build of `host`.
+fn on_the_gpu(root: &Path, puzzle: &Puzzle, ptx: &str) -> Outcome {
+    if let Some(why) = gpu::unavailable() {
+        return Outcome::NotRun(why);
+    }
+    let file = root.join("target/practice/practice.ptx");
+    if let Err(e) = fs::create_dir_all(root.join("target/practice")).and_then(|()| fs::write(&file, ptx)) {
+        return Outcome::Failed(format!("cannot write {}: {e}", file.display()));
+    }
+    match super::host_binary(None) {
+        Ok(host) => {
+            gpu::run(&host, puzzle, &file, &root.join("target/practice/gpu").join(format!("{}.txt", puzzle.kernel.key)))
+        }
+        Err(e) => Outcome::Failed(e.0),
+    }
+}
+
 fn list(root: &Path) -> super::Result {
     let reports = check_all(root)?;
     let mut next = None;
     for (k, (puzzle, report)) in PUZZLES.iter().zip(&reports).enumerate() {
         let state = match report.first_failure() {
-            None => "done (no GPU check yet)".to_owned(),
+            None => "done, without the GPU layer".to_owned(),
             Some(line) => {
-                next.get_or_insert(puzzle.key);
+                next.get_or_insert(puzzle.kernel.key);
                 format!("not yet: `{}` fails", line.check)
             }
         };
-        println!("{:>2}. {:<18} {:<9} {:<55} {state}", k + 1, puzzle.key, puzzle.lesson, puzzle.title);
+        println!("{:>2}. {:<18} {:<9} {:<55} {state}", k + 1, puzzle.kernel.key, puzzle.lesson, puzzle.title);
     }
     match next {
         Some(key) => println!("next: cargo xtask practice check {key}"),
@@ -119,7 +137,7 @@ fn list(root: &Path) -> super::Result {
 
 /// The file that counts the hints already shown for `puzzle`.
 fn hints_file(root: &Path, puzzle: &Puzzle) -> std::path::PathBuf {
-    root.join("target/practice/hints").join(puzzle.key)
+    root.join("target/practice/hints").join(puzzle.kernel.key)
 }
 
 fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
@@ -129,7 +147,7 @@ fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
     let Some(text) = puzzle.hints.get(shown) else {
         println!(
             "no more hints for {} ({total} shown); the solution is practice/solutions/{}",
-            puzzle.key, puzzle.file
+            puzzle.kernel.key, puzzle.kernel.file
         );
         return Ok(());
     };
@@ -143,7 +161,7 @@ fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
 }
 
 fn reset(root: &Path, puzzle: &Puzzle) -> super::Result {
-    let path = format!("practice/src/{}", puzzle.file);
+    let path = format!("practice/src/{}", puzzle.kernel.file);
     let status = Command::new("git")
         .current_dir(root)
         .args(["checkout", "HEAD", "--", &path])
@@ -163,7 +181,7 @@ fn stamps(root: &Path) -> HashMap<&'static str, SystemTime> {
         .iter()
         .filter_map(|p| {
             let modified = fs::metadata(Answer::Learner.path(root, p)).and_then(|m| m.modified()).ok()?;
-            Some((p.key, modified))
+            Some((p.kernel.key, modified))
         })
         .collect()
 }
@@ -183,7 +201,7 @@ fn watch(root: &Path) -> super::Result {
         std::thread::sleep(Duration::from_millis(500));
         let now = stamps(root);
         for (k, puzzle) in PUZZLES.iter().enumerate() {
-            if now.get(puzzle.key) != seen.get(puzzle.key) {
+            if now.get(puzzle.kernel.key) != seen.get(puzzle.kernel.key) {
                 let _ = check_one(root, k + 1, puzzle).map_err(|e| println!("{e}"));
             }
         }

@@ -68,12 +68,17 @@ pub struct Identity {
 }
 
 impl Device for Identity {
-    fn open(ptx: &PtxSource) -> Result<Identity, LabError> {
-        let info = Gpu::open(ptx)?.info.clone();
-        let ptx = match ptx {
+    fn open(source: &PtxSource) -> Result<Identity, LabError> {
+        let ptx = match source {
             PtxSource::Embedded => None,
             PtxSource::File(path) => Some(path.clone()),
+            PtxSource::Practice { .. } => {
+                return Err(LabError::Unrunnable(
+                    "evidence runs every command on the lab's kernels: give --practice to one command".to_owned(),
+                ));
+            }
         };
+        let info = Gpu::open(source)?.info.clone();
         Ok(Identity { info, ptx })
     }
 }
