@@ -21,6 +21,7 @@ struct Shared {
     ready_storage: u32,
 }
 
+// ANCHOR: todo
 /// The page's `produce_record`: the record, then the flag.
 ///
 /// # Safety
@@ -55,6 +56,8 @@ unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline
     // SAFETY: the acquire read the producer's 1, so the record is complete.
     Some(unsafe { *slot })
 }
+
+// ANCHOR_END: todo
 
 /// The consumer's report: the record it saw and the page's `error`, or that
 /// its wait timed out.

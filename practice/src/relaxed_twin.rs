@@ -28,6 +28,7 @@ struct Shared {
     ready_storage: u32,
 }
 
+// ANCHOR: todo
 /// The page's `produce_record`: the record, then the flag.
 ///
 /// # Safety
@@ -56,6 +57,8 @@ unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline
     let _ = (slot, ready_storage, deadline);
     None
 }
+
+// ANCHOR_END: todo
 
 /// The consumer's report: the record it saw and the page's `error`, or that
 /// its wait timed out.

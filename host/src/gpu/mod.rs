@@ -195,6 +195,10 @@ impl Gpu {
         // a machine with or without a GPU.
         let ptx_name = ptx.name();
         let text = ptx.text()?;
+        let practice_text = match ptx {
+            PtxSource::Practice { file, .. } => Some(read_ptx(file)?),
+            PtxSource::Embedded | PtxSource::File(_) => None,
+        };
         if text.contains('\0') {
             return Err(LabError::PtxLoad {
                 source_name: ptx_name,
@@ -221,13 +225,13 @@ impl Gpu {
         let info = query_info(&context)?;
 
         let module = load(&context, &text, &ptx_name)?;
-        let practice = match ptx {
-            PtxSource::Practice { file, puzzles } => {
+        let practice = match (ptx, practice_text) {
+            (PtxSource::Practice { file, puzzles }, Some(practice_text)) => {
                 let name = file.display().to_string();
-                let module = load(&context, &read_ptx(file)?, &name)?;
+                let module = load(&context, &practice_text, &name)?;
                 Some(Practice { module, name, puzzles: puzzles.clone() })
             }
-            PtxSource::Embedded | PtxSource::File(_) => None,
+            _ => None,
         };
         let instruments = RefCell::new((*ptx == PtxSource::Embedded).then(|| module.clone()));
         let hopper = load_hopper(&context, info.compute_capability);

@@ -244,6 +244,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             help(s.host, command)?
         }));
     }
+    if let Some(made) = practice_file(name) {
+        return Ok(made);
+    }
     if let Some(log) = name.strip_prefix("sanitizer-").and_then(|n| n.strip_suffix(".txt")) {
         return Ok(match fs::read_to_string(s.results.join("sanitizer").join(format!("{log}.log"))) {
             Ok(text) => Made::Text(sanitizer_excerpt(&text)),
@@ -618,6 +621,31 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// A puzzle's file: `practice.md`, the table of every puzzle and its
+/// checks; `practice-KEY-stub.txt`, what `practice check KEY` prints for the
+/// stub as the checkout holds it; `practice-KEY-NAME.txt`, for the wrong
+/// answer `practice/wrong/KEY/NAME.rs`. Made by the checker itself, with no
+/// GPU; `None` for a name of another kind.
+fn practice_file(name: &str) -> Option<Made> {
+    use crate::practice::{self, PUZZLES, build::Answer};
+    if name == "practice.md" {
+        return Some(Made::Text(practice::table()));
+    }
+    let rest = name.strip_prefix("practice-")?.strip_suffix(".txt")?;
+    let puzzle = PUZZLES.iter().find(|p| rest.strip_prefix(p.kernel.key).is_some_and(|r| r.starts_with('-')))?;
+    let answer = &rest[puzzle.kernel.key.len() + 1..];
+    let answer = match answer {
+        "stub" => Answer::Learner,
+        wrong => match puzzle.wrong.iter().find(|w| w.name == wrong) {
+            Some(w) => Answer::Wrong(w.name),
+            None => return Some(Made::Missing(format!("puzzle {} keeps no wrong answer {wrong}", puzzle.kernel.key))),
+        },
+    };
+    let root = crate::paths::workspace_root();
+    let cargo = std::env::var_os("CARGO").map_or_else(|| "cargo".into(), std::path::PathBuf::from);
+    Some(Made::Text(practice::transcript(&root, &cargo, puzzle, answer)))
 }
 
 #[cfg(test)]

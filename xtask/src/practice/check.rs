@@ -131,9 +131,9 @@ fn judge(check: &Check, body: &str) -> Outcome {
         Check::AtLeast { instruction, count, fewer, .. } => {
             let seen = instructions(body).filter(|l| l.contains(instruction)).count();
             if seen >= count {
-                Outcome::Passed(format!("{seen} × `{instruction}`"))
+                Outcome::Passed(format!("{seen} `{instruction}`"))
             } else {
-                Outcome::Failed(format!("{seen} × `{instruction}` where the idea needs {count}: {fewer}"))
+                Outcome::Failed(format!("{seen} `{instruction}` where the idea needs {count}: {fewer}"))
             }
         }
         Check::Lacks { instruction, present, .. } => match instructions(body).find(|l| l.contains(instruction)) {
@@ -186,18 +186,43 @@ fn flag_scope(body: &str, scope: &str) -> Outcome {
 /// the verdict with what to do next. `number` is the puzzle's place in the
 /// list, from 1.
 pub fn render(number: usize, puzzle: &Puzzle, report: &Report) -> String {
-    let mut text =
-        format!("puzzle {number}, {}: {} (practice/src/{})\n", puzzle.kernel.key, puzzle.title, puzzle.kernel.file);
-    let width = report.lines.iter().map(|l| l.check.len()).max().unwrap_or(0);
+    let mut text = format!("puzzle {number}, {}: {}\n", puzzle.kernel.key, puzzle.title);
+    text.push_str(&format!("  in practice/src/{}\n", puzzle.kernel.file));
     for line in &report.lines {
         let (mark, said) = match &line.outcome {
             Outcome::Passed(s) => ("ok", s),
             Outcome::Failed(s) => ("FAILED", s),
             Outcome::NotRun(s) => ("not run", s),
         };
-        text.push_str(&format!("  {mark:<7}  {:<width$}  {said}\n", line.check));
+        text.push_str(&format!("  {mark:<7}  {}\n", line.check));
+        for row in wrap(said, COLUMNS - INDENT.len()) {
+            text.push_str(&format!("{INDENT}{row}\n"));
+        }
     }
     text
+}
+
+/// How wide the checker's output is, so that it reads in a terminal and
+/// fits the book's page.
+pub const COLUMNS: usize = 84;
+
+/// The indent of what a check says, under its name.
+const INDENT: &str = "           ";
+
+/// `text` in rows of at most `width` characters, broken at spaces (a word
+/// longer than a row gets a row of its own).
+pub fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match rows.last_mut() {
+            Some(row) if row.chars().count() + 1 + word.chars().count() <= width => {
+                row.push(' ');
+                row.push_str(word);
+            }
+            _ => rows.push(word.to_owned()),
+        }
+    }
+    rows
 }
 
 /// The last line: solved, or the first check that failed and the command
@@ -212,7 +237,7 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
              on a GPU"
         )),
         Some(line) => Err(format!(
-            "not solved yet: `{}` failed. Next: fix what it names, or `cargo xtask practice hint {}`",
+            "not solved yet: `{}` failed; `cargo xtask practice hint {}` gives a hint",
             line.check, puzzle.kernel.key
         )),
     }

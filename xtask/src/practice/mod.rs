@@ -151,3 +151,64 @@ impl Check {
 pub fn find(key: &str) -> Option<&'static Puzzle> {
     PUZZLES.iter().find(|p| p.kernel.key == key)
 }
+
+/// The checker's report on one build of the learner's crate: the build
+/// line, then (if it built) every check of `puzzle` on its PTX.
+pub fn report(puzzle: &Puzzle, built: &Result<String, crate::Error>) -> check::Report {
+    let first = |outcome| check::Line { check: BUILDS, outcome };
+    match built {
+        Ok(ptx) => {
+            let mut report = check::run(puzzle, ptx);
+            let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
+            report.lines.insert(0, first(check::Outcome::Passed(said)));
+            report
+        }
+        Err(e) => check::Report { lines: vec![first(check::Outcome::Failed(e.0.clone()))] },
+    }
+}
+
+/// What `cargo xtask practice check KEY` prints when the learner's file is
+/// `answer`, with no GPU layer run: the command, a line per check and the
+/// verdict. The book shows these; rustc's own errors, for an answer that does
+/// not build, go to standard error and are not part of it.
+pub fn transcript(
+    root: &std::path::Path,
+    cargo: &std::path::Path,
+    puzzle: &Puzzle,
+    answer: build::Answer<'_>,
+) -> String {
+    let number = PUZZLES.iter().position(|p| p.kernel.key == puzzle.kernel.key).map_or(0, |k| k + 1);
+    let answers: &[(&Puzzle, build::Answer<'_>)] =
+        if answer == build::Answer::Learner { &[] } else { &[(puzzle, answer)] };
+    let report = report(puzzle, &build::staged(root, cargo, answers));
+    let verdict = check::verdict(puzzle, &report).unwrap_or_else(|failed| format!("error: {failed}"));
+    let verdict = check::wrap(&verdict, check::COLUMNS).join("\n");
+    format!("$ cargo xtask practice check {}\n{}{verdict}\n", puzzle.kernel.key, check::render(number, puzzle, &report))
+}
+
+/// Every puzzle as a Markdown table: its lesson, what the checker holds it
+/// to, and each typical wrong answer with the check that catches it.
+pub fn table() -> String {
+    let mut text = String::from(
+        "| # | puzzle | lesson | checks, in order | wrong answers kept (caught by) |\n|---|---|---|---|---|\n",
+    );
+    for (k, p) in PUZZLES.iter().enumerate() {
+        let checks: Vec<String> = [BUILDS, SIGNATURE]
+            .into_iter()
+            .chain(p.checks.iter().map(Check::name))
+            .chain([ON_THE_GPU])
+            .map(|c| format!("`{c}`"))
+            .collect();
+        let wrong: Vec<String> = p.wrong.iter().map(|w| format!("`{}` (`{}`)", w.name, w.caught_by)).collect();
+        text.push_str(&format!(
+            "| {} | `{}`: {} | {} | {} | {} |\n",
+            k + 1,
+            p.kernel.key,
+            p.title.replace('<', "&lt;"),
+            p.lesson,
+            checks.join(", "),
+            wrong.join(", ")
+        ));
+    }
+    text
+}

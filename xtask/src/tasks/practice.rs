@@ -9,8 +9,8 @@ use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use xtask::practice::build::{self, Answer};
-use xtask::practice::check::{self, Line, Outcome, Report};
-use xtask::practice::{BUILDS, PUZZLES, Puzzle, gpu};
+use xtask::practice::check::{self, Outcome, Report};
+use xtask::practice::{self, PUZZLES, Puzzle, gpu};
 use xtask::{Error, paths};
 
 /// `practice`'s flags.
@@ -84,14 +84,11 @@ fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
 }
 
 fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
-    let report = match build::learner(root, &super::cargo()) {
-        Ok(ptx) => {
-            let mut report = check::run(puzzle, &ptx).on_the_gpu(|| on_the_gpu(root, puzzle, &ptx));
-            let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
-            report.lines.insert(0, Line { check: BUILDS, outcome: Outcome::Passed(said) });
-            report
-        }
-        Err(e) => Report { lines: vec![Line { check: BUILDS, outcome: Outcome::Failed(e.0) }] },
+    let built = build::learner(root, &super::cargo());
+    let report = practice::report(puzzle, &built);
+    let report = match &built {
+        Ok(ptx) => report.on_the_gpu(|| on_the_gpu(root, puzzle, ptx)),
+        Err(_) => report,
     };
     print!("{}", check::render(number, puzzle, &report));
     check::verdict(puzzle, &report).map(|done| println!("{done}")).map_err(Error)
