@@ -14,9 +14,10 @@
 //! A puzzle's kernel has the signature and launch of the lab kernel it
 //! stands for (its registry entry in `layout`), and is written in the lab's
 //! own words: `device::thread`, `device::shared`, `device::order` and its
-//! read-modify-writes. The solutions are in `practice/solutions/`, one
-//! folder away; typical wrong answers, each with the check that catches it,
-//! in `practice/wrong/`.
+//! read-modify-writes. The solutions are the lab's own kernels where the
+//! puzzle is one (`kernels/src/sum/`) and `practice/solutions/` where it is
+//! not; typical wrong answers, each with the check that catches it, are in
+//! `practice/wrong/`.
 
 #![no_std]
 #![feature(abi_ptx, macro_attr, stdarch_nvptx)]
@@ -24,7 +25,12 @@
 
 #[macro_use]
 extern crate device;
+// The vocabulary under the names the lab's kernels use (`crate::order`), so
+// that a lab kernel compiles here as a puzzle's answer: the page's three
+// sums are their puzzles' solutions.
+pub use device::{atomic, order, shared, thread};
 
+mod page;
 pub mod producer_consumer;
 pub mod relaxed_twin;
 pub mod sum_global_atomic;

@@ -1,26 +1,10 @@
 //! Puzzle 4, `producer-consumer`, a typical wrong answer: the flag relaxed.
 //! It passes every stress run on Hopper; the model still permits the stale read.
-//!
-//! ```text
-//! scope:    block (thread 0 and thread 32 are in one block)
-//! releases: thread 0, ready_storage, after writing slot
-//! acquires: thread 32, ready_storage, before reading slot
-//! protects: slot.id and slot.score
-//! ```
 
-use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};
 use layout::publish::Payload;
 
 use device::order::{AtomicRef, Block, Relaxed};
-use device::{shared, thread};
-
-/// The block's shared memory, as the page declares it: `__shared__ Record
-/// slot; __shared__ int ready_storage;`.
-#[repr(C)]
-struct Shared {
-    slot: Payload,
-    ready_storage: u32,
-}
+use device::thread;
 
 /// The page's `produce_record`: the record, then the flag.
 ///
@@ -57,29 +41,9 @@ unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline
     Some(unsafe { *slot })
 }
 
-/// The consumer's report: the record it saw and the page's `error`, or that
-/// its wait timed out.
-///
-/// # Safety
-///
-/// `out` holds `layout::pitfall::PAGE_WORDS` words.
-#[inline(always)]
-unsafe fn report(out: *mut u32, seen: Option<Payload>) {
-    // SAFETY: the caller's words; only the consumer writes them.
-    unsafe {
-        match seen {
-            Some(v) => {
-                *out.add(PAGE_OBSERVED_ID) = v.id as u32;
-                *out.add(PAGE_OBSERVED_SCORE) = v.score.to_bits();
-                *out.add(PAGE_ERROR) = u32::from(v != Payload::PUBLISHED);
-            }
-            None => *out.add(PAGE_TIMED_OUT) = 1,
-        }
-    }
-}
-
-/// Thread 0 publishes one record in the block's shared memory; thread 32,
-/// in the other warp, waits for it and reports what it read.
+/// The page's `producer_consumer_demo`, with the protocol above: thread 0
+/// publishes one record in the block's shared memory, thread 32 waits for
+/// it and reports what it read.
 ///
 /// # Launch
 ///
@@ -90,22 +54,6 @@ unsafe fn report(out: *mut u32, seen: Option<Payload>) {
 /// `out` holds `layout::pitfall::PAGE_WORDS` zeroed words.
 #[kernel]
 pub unsafe fn producer_consumer_demo(out: *mut u32, deadline_ns: u64) {
-    let memory = shared::dynamic_shared::<Shared>();
-    if thread::thread_idx_x() == 0 {
-        // SAFETY: the launch provides one `Shared`; no other thread uses it yet.
-        unsafe { memory.write(Shared { slot: Payload::EMPTY, ready_storage: 0 }) };
-    }
-    // SAFETY: every thread of the block reaches it.
-    unsafe { thread::sync_threads() };
-    // SAFETY: both fields are in the block's `Shared`.
-    let (slot, ready) = unsafe { (&raw mut (*memory).slot, &raw mut (*memory).ready_storage) };
-    if thread::thread_idx_x() == 0 {
-        // SAFETY: the block's shared record and flag.
-        unsafe { produce_record(slot, ready) };
-    }
-    if thread::thread_idx_x() == 32 {
-        let deadline = thread::global_timer_ns().saturating_add(deadline_ns);
-        // SAFETY: as above; `out` is the caller's report.
-        unsafe { report(out, consume_record(slot, ready, deadline)) };
-    }
+    // SAFETY: the launch above, which the host's entry for it keeps.
+    unsafe { crate::page::demo(out, deadline_ns, produce_record, consume_record) }
 }

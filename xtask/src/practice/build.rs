@@ -15,7 +15,7 @@ use super::Puzzle;
 pub enum Answer<'a> {
     /// The learner's file, `practice/src/<file>`, as it is now.
     Learner,
-    /// The reference solution, `practice/solutions/<file>`.
+    /// The reference solution ([`Puzzle::solution`]).
     Solution,
     /// A typical wrong answer, `practice/wrong/<key>/<name>.rs`.
     Wrong(&'a str),
@@ -27,7 +27,7 @@ impl Answer<'_> {
         let practice = root.join("practice");
         match self {
             Answer::Learner => practice.join("src").join(puzzle.kernel.file),
-            Answer::Solution => practice.join("solutions").join(puzzle.kernel.file),
+            Answer::Solution => root.join(puzzle.solution),
             Answer::Wrong(name) => practice.join("wrong").join(puzzle.kernel.key).join(format!("{name}.rs")),
         }
     }

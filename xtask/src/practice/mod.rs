@@ -42,6 +42,9 @@ pub struct Puzzle {
     pub title: &'static str,
     /// The chapter whose "Your turn" it belongs to.
     pub lesson: &'static str,
+    /// The solution, from the checkout's root: the lab's own kernel where
+    /// the puzzle is one, else a file of `practice/solutions/`.
+    pub solution: &'static str,
     /// What the checker holds the learner's kernel to, in order.
     pub checks: &'static [Check],
     /// The host command that runs the lab kernel this puzzle stands for,

@@ -10,6 +10,7 @@ use super::{BUILDS, Expect, Puzzle, Wrong};
 pub const PUZZLES: [Puzzle; 5] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
+        solution: "kernels/src/sum/global_atomic.rs",
         title: "one atomic add per element",
         lesson: "Lesson 1",
         on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
@@ -42,6 +43,7 @@ pub const PUZZLES: [Puzzle; 5] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[1],
+        solution: "kernels/src/sum/shared_atomic.rs",
         title: "a private accumulator per block, between two barriers",
         lesson: "Lesson 1",
         on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
@@ -82,6 +84,7 @@ pub const PUZZLES: [Puzzle; 5] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[2],
+        solution: "kernels/src/sum/tree_atomic.rs",
         title: "a tree in shared memory, a barrier every step",
         lesson: "Lesson 1",
         on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
@@ -120,6 +123,7 @@ pub const PUZZLES: [Puzzle; 5] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[3],
+        solution: "practice/solutions/producer_consumer.rs",
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "relaxed-flag"],
@@ -143,6 +147,7 @@ pub const PUZZLES: [Puzzle; 5] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[4],
+        solution: "practice/solutions/relaxed_twin.rs",
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "relaxed-flag"],

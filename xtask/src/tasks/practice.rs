@@ -143,8 +143,8 @@ fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
     let total = puzzle.hints.len();
     let Some(text) = puzzle.hints.get(shown) else {
         println!(
-            "no more hints for {} ({total} shown); the solution is practice/solutions/{}",
-            puzzle.kernel.key, puzzle.kernel.file
+            "no more hints for {} ({total} shown); the solution is {}",
+            puzzle.kernel.key, puzzle.solution
         );
         return Ok(());
     };
