@@ -32,7 +32,7 @@ use crate::{shared, thread};
 /// # Safety
 ///
 /// `report` must hold [`PROBE_WORDS`] `u32`s per block of the grid.
-#[kernel]
+#[kernel(layout::baseline::PROBE_PARAMS)]
 pub unsafe fn cluster_probe(report: *mut u32) {
     let word = shared::dynamic_shared::<u32>();
     let lead = thread::thread_idx_x() == 0;

@@ -14,5 +14,5 @@
 /// # Safety
 ///
 /// None needed; it is `unsafe` only because every kernel entry is.
-#[kernel]
+#[kernel(layout::baseline::EMPTY_PARAMS)]
 pub unsafe fn empty() {}

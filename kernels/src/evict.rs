@@ -30,7 +30,7 @@ use crate::{global, thread};
 /// `buffer` must be 16-byte aligned and hold `quads` readable, zeroed words
 /// that nothing writes during the launch; `sink` must point to a global
 /// `u32`.
-#[kernel]
+#[kernel(layout::baseline::EVICT_PARAMS)]
 pub unsafe fn evict_l2(buffer: *const f32, quads: usize, sink: *mut u32) {
     let stride = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
     let mut quad = thread::index_1d();

@@ -30,7 +30,7 @@ use crate::thread;
 /// # Safety
 ///
 /// None needed; it is `unsafe` only because every kernel entry is.
-#[kernel]
+#[kernel(layout::baseline::HOLD_PARAMS)]
 pub unsafe fn hold(ns: u64) {
     let start = thread::global_timer_ns();
     while thread::global_timer_ns().wrapping_sub(start) < ns {}

@@ -1,7 +1,7 @@
 //! The yardsticks `bench` measures the sums against, and the two kernels every
 //! timed launch is queued behind (the cold flush and the hold).
 
-use crate::registry::{Entry, Family, Module, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, Module, ParamRole, SharedBytes};
 
 /// What each argument of a baseline kernel is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,7 +22,7 @@ pub enum Arg {
 pub const EMPTY: Entry = Entry {
     symbol: "empty",
     family: Family::Baseline,
-    params: &[],
+    params: &EMPTY_PARAMS,
     ptx_has: &["ret;"],
     ptx_lacks: &["ld.", "st."],
     sass_has: &[],
@@ -31,17 +31,35 @@ pub const EMPTY: Entry = Entry {
     module: Module::Base,
 };
 
+param!(BUFFER = buffer: *const f32 => ParamRole::Baseline(Arg::Buffer));
+param!(QUADS = quads: usize => ParamRole::Baseline(Arg::Quads));
+param!(SINK = sink: *mut u32 => ParamRole::Baseline(Arg::Sink));
+param!(NS = ns: u64 => ParamRole::Baseline(Arg::Ns));
+param!(REPORT = report: *mut u32 => ParamRole::Baseline(Arg::Report));
+params!(
+    /// [`EVICT_L2`]'s parameters.
+    pub EVICT_PARAMS = [BUFFER, QUADS, SINK]
+);
+params!(
+    /// [`HOLD`]'s parameter.
+    pub HOLD_PARAMS = [NS]
+);
+params!(
+    /// [`CLUSTER_PROBE`]'s parameter.
+    pub PROBE_PARAMS = [REPORT]
+);
+params!(
+    /// [`EMPTY`]'s parameters: none.
+    pub EMPTY_PARAMS = []
+);
+
 /// The cold-cache flush: reads a zeroed buffer of twice the L2's size, any
 /// grid, no shared memory. It stores nothing (the buffer is zero), so it leaves the L2 full
 /// of clean lines.
 pub const EVICT_L2: Entry = Entry {
     symbol: "evict_l2",
     family: Family::Baseline,
-    params: &[
-        Param::new("buffer", Type::ConstPtr("f32"), ParamRole::Baseline(Arg::Buffer)),
-        Param::new("quads", Type::Usize, ParamRole::Baseline(Arg::Quads)),
-        Param::new("sink", Type::MutPtr("u32"), ParamRole::Baseline(Arg::Sink)),
-    ],
+    params: &EVICT_PARAMS,
     ptx_has: &["ld.global.nc.v4.f32"],
     ptx_lacks: &["atom.", "red.", "bar."],
     sass_has: &[],
@@ -54,7 +72,7 @@ pub const EVICT_L2: Entry = Entry {
 pub const HOLD: Entry = Entry {
     symbol: "hold",
     family: Family::Baseline,
-    params: &[Param::new("ns", Type::U64, ParamRole::Baseline(Arg::Ns))],
+    params: &HOLD_PARAMS,
     ptx_has: &["%globaltimer"],
     ptx_lacks: &["ld.global", "st.", "atom.", "bar."],
     sass_has: &[],
@@ -73,7 +91,7 @@ pub const HOLD_NS: u64 = 50_000;
 pub const CLUSTER_PROBE: Entry = Entry::new(
     Family::Baseline,
     "cluster_probe",
-    &[Param::new("report", Type::MutPtr("u32"), ParamRole::Baseline(Arg::Report))],
+    &PROBE_PARAMS,
     &[
         "mapa.shared::cluster.u32",
         "ld.shared::cluster.u32",

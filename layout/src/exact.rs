@@ -317,6 +317,10 @@ pub struct Superaccumulator {
     pub ticket: SpacedWord,
 }
 
+impl crate::Pointee for Superaccumulator {
+    const NAME: &'static str = "Superaccumulator";
+}
+
 /// Bytes from one word of a [`Superaccumulator`] to the next. On the H200,
 /// two atomics a block to words 128 bytes apart cost a launch of 2^20 floats
 /// as much as two to one word, and to words 4 KB apart little more than one

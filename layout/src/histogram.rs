@@ -1,6 +1,6 @@
 //! The histogram kernels and their limits.
 
-use crate::registry::{Entry, Family, Module, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, Module, ParamRole, SharedBytes};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
 /// per-block default on every GPU since Kepler, at 4 bytes a bin.
@@ -19,10 +19,18 @@ pub enum Arg {
     BinCount,
 }
 
-const INPUT: Param = Param::new("input", Type::ConstPtr("u32"), ParamRole::Histogram(Arg::Input));
-const N: Param = Param::new("n", Type::Usize, ParamRole::Histogram(Arg::N));
-const BINS: Param = Param::new("bins", Type::MutPtr("u32"), ParamRole::Histogram(Arg::Bins));
-const NUM_BINS: Param = Param::new("num_bins", Type::U32, ParamRole::Histogram(Arg::BinCount));
+param!(INPUT = input: *const u32 => ParamRole::Histogram(Arg::Input));
+param!(N = n: usize => ParamRole::Histogram(Arg::N));
+param!(BINS = bins: *mut u32 => ParamRole::Histogram(Arg::Bins));
+param!(NUM_BINS = num_bins: u32 => ParamRole::Histogram(Arg::BinCount));
+params!(
+    /// [`GLOBAL_ATOMIC`]'s parameters.
+    pub GLOBAL_PARAMS = [INPUT, N, BINS]
+);
+params!(
+    /// [`PRIVATIZED`]'s parameters: [`GLOBAL_PARAMS`], then its bin count.
+    pub PRIVATIZED_PARAMS = [INPUT, N, BINS, NUM_BINS]
+);
 
 /// One histogram kernel, counting `input[0..n]` (each below the bin count)
 /// into `bins`, one thread per value. Its parameters start `(input: *const
@@ -43,7 +51,7 @@ pub const GLOBAL_ATOMIC: Histogram = Histogram {
     entry: Entry {
         symbol: "histogram_global_atomic",
         family: Family::Histogram,
-        params: &[INPUT, N, BINS],
+        params: &GLOBAL_PARAMS,
         ptx_has: &["red.global.add.u32"],
         ptx_lacks: &["bar.sync", "red.shared"],
         sass_has: &["REDG.E.ADD"],
@@ -59,7 +67,7 @@ pub const PRIVATIZED: Histogram = Histogram {
     entry: Entry {
         symbol: "histogram_privatized",
         family: Family::Histogram,
-        params: &[INPUT, N, BINS, NUM_BINS],
+        params: &PRIVATIZED_PARAMS,
         ptx_has: &["red.shared.add.u32", "bar.sync", "red.global.add.u32"],
         ptx_lacks: &["atom."],
         // Integer shared atomics are native: no compare-and-swap loop.

@@ -19,7 +19,7 @@
 //! times, and times the loop on `%globaltimer`, `repeats` times; the same loop
 //! without the fence ([`FENCE_NONE`]) is the baseline the host subtracts.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, ParamRole, SharedBytes};
 
 /// What each argument of a ladder kernel is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,22 +81,28 @@ pub const PAIR_THREADS: u32 = 32;
 /// memory.
 pub const CLUSTER_SHARED_BYTES: SharedBytes = SharedBytes::Fixed(4);
 
-const FLAGS: Param = Param::new("flags", Type::MutPtr("u32"), ParamRole::Ladder(Arg::Flags));
-const BATCHES: Param = Param::new("batches", Type::U32, ParamRole::Ladder(Arg::Batches));
-const PER_BATCH: Param = Param::new("per_batch", Type::U32, ParamRole::Ladder(Arg::PerBatch));
-const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::Ladder(Arg::BudgetNs));
-const SAMPLES: Param = Param::new("samples", Type::MutPtr("u64"), ParamRole::Ladder(Arg::Samples));
-const REPORT: Param = Param::new("report", Type::MutPtr("u32"), ParamRole::Ladder(Arg::Report));
-const SINK: Param = Param::new("sink", Type::MutPtr("u32"), ParamRole::Ladder(Arg::Sink));
-const ITERATIONS: Param = Param::new("iterations", Type::U32, ParamRole::Ladder(Arg::Iterations));
-const REPEATS: Param = Param::new("repeats", Type::U32, ParamRole::Ladder(Arg::Repeats));
+param!(FLAGS = flags: *mut u32 => ParamRole::Ladder(Arg::Flags));
+param!(BATCHES = batches: u32 => ParamRole::Ladder(Arg::Batches));
+param!(PER_BATCH = per_batch: u32 => ParamRole::Ladder(Arg::PerBatch));
+param!(BUDGET_NS = budget_ns: u64 => ParamRole::Ladder(Arg::BudgetNs));
+param!(SAMPLES = samples: *mut u64 => ParamRole::Ladder(Arg::Samples));
+param!(REPORT = report: *mut u32 => ParamRole::Ladder(Arg::Report));
+param!(SINK = sink: *mut u32 => ParamRole::Ladder(Arg::Sink));
+param!(ITERATIONS = iterations: u32 => ParamRole::Ladder(Arg::Iterations));
+param!(REPEATS = repeats: u32 => ParamRole::Ladder(Arg::Repeats));
 
-/// The parameters of a round trip whose flags are in shared memory.
-pub const SHARED_TRIP_PARAMS: [Param; 5] = [BATCHES, PER_BATCH, BUDGET_NS, SAMPLES, REPORT];
-/// The parameters of a round trip whose flags are in global or host memory.
-pub const MEMORY_TRIP_PARAMS: [Param; 6] = [FLAGS, BATCHES, PER_BATCH, BUDGET_NS, SAMPLES, REPORT];
-/// The parameters of a fence loop.
-pub const FENCE_PARAMS: [Param; 4] = [SINK, ITERATIONS, REPEATS, SAMPLES];
+params!(
+    /// The parameters of a round trip whose flags are in shared memory.
+    pub SHARED_TRIP_PARAMS = [BATCHES, PER_BATCH, BUDGET_NS, SAMPLES, REPORT]
+);
+params!(
+    /// The parameters of a round trip whose flags are in global or host memory.
+    pub MEMORY_TRIP_PARAMS = [FLAGS, BATCHES, PER_BATCH, BUDGET_NS, SAMPLES, REPORT]
+);
+params!(
+    /// The parameters of a fence loop.
+    pub FENCE_PARAMS = [SINK, ITERATIONS, REPEATS, SAMPLES]
+);
 
 /// Nothing a round trip may contain: read-modify-writes.
 const NO_RMW: &[&str] = &["atom.", "red.global", "red.shared"];

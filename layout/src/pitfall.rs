@@ -7,7 +7,7 @@
 //! deadline on the global timer, as the publication demo's are, and a retry
 //! loop by a count.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes};
 
 /// Which of the pages' mistakes a kernel makes or fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -88,27 +88,50 @@ pub enum Arg {
     DeadlineNs,
 }
 
-const INPUT: Param = Param::new("input", Type::ConstPtr("u32"), ParamRole::Pitfall(Arg::Input));
-const N: Param = Param::new("n", Type::Usize, ParamRole::Pitfall(Arg::N));
-const OUT: Param = Param::new("out", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out));
-const BINS: Param = Param::new("bins", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out));
-const SCRATCH: Param = Param::new("scratch", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Scratch));
-const NUM_BINS: Param = Param::new("num_bins", Type::U32, ParamRole::Pitfall(Arg::Value));
-const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Pitfall(Arg::Value));
-const PATTERN: Param = Param::new("pattern", Type::U32, ParamRole::Pitfall(Arg::Value));
-const DEADLINE_NS: Param = Param::new("deadline_ns", Type::U64, ParamRole::Pitfall(Arg::DeadlineNs));
+param!(INPUT = input: *const u32 => ParamRole::Pitfall(Arg::Input));
+param!(N = n: usize => ParamRole::Pitfall(Arg::N));
+param!(OUT = out: *mut u32 => ParamRole::Pitfall(Arg::Out));
+param!(BINS = bins: *mut u32 => ParamRole::Pitfall(Arg::Out));
+param!(SCRATCH = scratch: *mut u32 => ParamRole::Pitfall(Arg::Scratch));
+param!(NUM_BINS = num_bins: u32 => ParamRole::Pitfall(Arg::Value));
+param!(ROUNDS = rounds: u32 => ParamRole::Pitfall(Arg::Value));
+param!(PATTERN = pattern: u32 => ParamRole::Pitfall(Arg::Value));
+param!(DEADLINE_NS = deadline_ns: u64 => ParamRole::Pitfall(Arg::DeadlineNs));
 
-/// The parameters of a kernel that sums `input[0..n]` into `out`.
-const SUM_PARAMS: [Param; 3] = [INPUT, N, OUT];
-/// The parameters of a histogram kernel, as `histogram_privatized`'s.
-const HISTOGRAM_PARAMS: [Param; 4] = [INPUT, N, BINS, NUM_BINS];
-/// The parameters of an exchange that counts its own wrong reads.
-const ROUNDS_PARAMS: [Param; 2] = [OUT, ROUNDS];
-/// The parameters of a record writer and its readers.
-const RECORD_PARAMS: [Param; 3] = [SCRATCH, OUT, ROUNDS];
-/// The parameters of page 2's demo: its `observed` and `error` as one
-/// report ([`PAGE_WORDS`]), and the consumer's deadline.
-const PAGE_PARAMS: [Param; 2] = [Param::new("out", Type::MutPtr("u32"), ParamRole::Pitfall(Arg::Out)), DEADLINE_NS];
+params!(
+    /// The parameters of a kernel that sums `input[0..n]` into `out`.
+    pub SUM_PARAMS = [INPUT, N, OUT]
+);
+params!(
+    /// The parameters of a histogram kernel, as `histogram_privatized`'s.
+    pub HISTOGRAM_PARAMS = [INPUT, N, BINS, NUM_BINS]
+);
+params!(
+    /// The parameters of an exchange that counts its own wrong reads.
+    pub ROUNDS_PARAMS = [OUT, ROUNDS]
+);
+params!(
+    /// The parameters of a record writer and its readers.
+    pub RECORD_PARAMS = [SCRATCH, OUT, ROUNDS]
+);
+params!(
+    /// The parameters of a kernel told only which pattern to run.
+    pub PATTERN_PARAMS = [PATTERN]
+);
+params!(
+    /// The parameters of page 2's demo: its `observed` and `error` as one
+    /// report ([`PAGE_WORDS`]), and the consumer's deadline.
+    pub PAGE_PARAMS = [OUT, DEADLINE_NS]
+);
+params!(
+    /// The parameters of a kernel that sums into `out` through `scratch`
+    /// with a deadline: the grid-barrier phase.
+    pub GRID_BARRIER_PARAMS = [INPUT, N, OUT, SCRATCH, DEADLINE_NS]
+);
+params!(
+    /// The parameters of a kernel that sums into `out` through `scratch`.
+    pub SCRATCH_PARAMS = [INPUT, N, OUT, SCRATCH]
+);
 
 /// One pitfall kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +169,7 @@ const fn kernel(
 pub const FILL_SHARED: Kernel = kernel(
     None,
     "pitfall_fill_shared",
-    &[PATTERN],
+    &PATTERN_PARAMS,
     SharedBytes::Fixed(FILL_BYTES),
     &["st.volatile.shared.b32"],
     &["bar.sync", "atom.", "red.global", "red.shared"],
@@ -250,7 +273,7 @@ pub const PHASE_PARTIALS: Kernel = kernel(
 pub const PHASE_GRID_BARRIER: Kernel = kernel(
     Some(Pitfall::DevicePhase),
     "pitfall_phase_grid_barrier",
-    &[INPUT, N, OUT, SCRATCH, DEADLINE_NS],
+    &GRID_BARRIER_PARAMS,
     SharedBytes::PerThread(4),
     &["fence.acq_rel.gpu", "red.global.add.u32", "ld.relaxed.gpu.b32", "%globaltimer"],
     &["fence.sc", "atom."],
@@ -263,7 +286,7 @@ pub const PHASE_GRID_BARRIER: Kernel = kernel(
 pub const PHASE_TICKET: Kernel = kernel(
     Some(Pitfall::DevicePhase),
     "pitfall_phase_ticket",
-    &[INPUT, N, OUT, SCRATCH],
+    &SCRATCH_PARAMS,
     SharedBytes::PerThread(4),
     &["fence.acq_rel.gpu", "atom.global.add.u32", "ld.relaxed.gpu.b32"],
     &["%globaltimer", "fence.sc"],

@@ -2,7 +2,7 @@
 //! the registry of its variants: seven that run on any GPU, and five between
 //! two blocks of one thread-block cluster, in the Hopper module.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes, Type};
+use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes};
 use crate::scope::{Placement, Scope};
 
 /// The payload: two fields written with ordinary stores, so no single atomic
@@ -14,6 +14,10 @@ pub struct Payload {
     pub id: i32,
     /// 3.5 once published.
     pub score: f32,
+}
+
+impl crate::Pointee for Payload {
+    const NAME: &'static str = "Payload";
 }
 
 impl Payload {
@@ -38,6 +42,10 @@ pub struct Slot {
     pub padding: u32,
 }
 
+impl crate::Pointee for Slot {
+    const NAME: &'static str = "Slot";
+}
+
 /// What the consumers of one launch saw, added up on the device by one
 /// global atomic per field per consumer.
 #[repr(C)]
@@ -49,6 +57,10 @@ pub struct Counts {
     pub stale: u32,
     /// Rounds in which the flag was not seen before the deadline.
     pub timeouts: u32,
+}
+
+impl crate::Pointee for Counts {
+    const NAME: &'static str = "Counts";
 }
 
 const _: () = assert!(size_of::<Slot>() == 16 && align_of::<Slot>() == 4);
@@ -225,20 +237,24 @@ pub enum Arg {
     Totals,
 }
 
-const SLOTS: Param = Param::new("slots", Type::MutPtr("Slot"), ParamRole::Publish(Arg::Slots));
-const ROUNDS: Param = Param::new("rounds", Type::U32, ParamRole::Publish(Arg::Rounds));
-const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::Publish(Arg::BudgetNs));
-const FLAG_APART: Param = Param::new("flag_apart", Type::U32, ParamRole::Publish(Arg::FlagApart));
-const PRELOAD: Param = Param::new("preload", Type::U32, ParamRole::Publish(Arg::Preload));
-const DELAY_NS: Param = Param::new("delay_ns", Type::U32, ParamRole::Publish(Arg::DelayNs));
-const OBSERVED: Param = Param::new("observed", Type::MutPtr("Payload"), ParamRole::Publish(Arg::Observed));
-const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::Publish(Arg::Totals));
+param!(SLOTS = slots: *mut Slot => ParamRole::Publish(Arg::Slots));
+param!(ROUNDS = rounds: u32 => ParamRole::Publish(Arg::Rounds));
+param!(BUDGET_NS = budget_ns: u64 => ParamRole::Publish(Arg::BudgetNs));
+param!(FLAG_APART = flag_apart: u32 => ParamRole::Publish(Arg::FlagApart));
+param!(PRELOAD = preload: u32 => ParamRole::Publish(Arg::Preload));
+param!(DELAY_NS = delay_ns: u32 => ParamRole::Publish(Arg::DelayNs));
+param!(OBSERVED = observed: *mut Payload => ParamRole::Publish(Arg::Observed));
+param!(TOTALS = totals: *mut Counts => ParamRole::Publish(Arg::Totals));
 
-/// An intra-block kernel's parameters: the slot lives in shared memory.
-pub const INTRA_BLOCK_PARAMS: [Param; 4] = [ROUNDS, BUDGET_NS, OBSERVED, TOTALS];
+params!(
+    /// An intra-block kernel's parameters: the slot lives in shared memory.
+    pub INTRA_BLOCK_PARAMS = [ROUNDS, BUDGET_NS, OBSERVED, TOTALS]
+);
 
-/// An inter-block kernel's parameters.
-pub const INTER_BLOCK_PARAMS: [Param; 8] = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, DELAY_NS, OBSERVED, TOTALS];
+params!(
+    /// An inter-block kernel's parameters.
+    pub INTER_BLOCK_PARAMS = [SLOTS, ROUNDS, BUDGET_NS, FLAG_APART, PRELOAD, DELAY_NS, OBSERVED, TOTALS]
+);
 
 /// One variant of the protocol. Its parameters are its placement's
 /// ([`Placement::params`]).

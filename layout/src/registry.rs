@@ -237,6 +237,56 @@ impl Param {
     pub const fn new(name: &'static str, ty: Type, role: ParamRole) -> Param {
         Param { name, ty, role }
     }
+
+    /// The parameter `name` of Rust type `T`, playing `role`: its [`Type`]
+    /// is `T`'s ([`ParamType`]). [`param!`](crate::param) writes each
+    /// parameter this way, so the type the registry records and the type
+    /// the kernel is checked against are one.
+    pub const fn of<T: ParamType>(name: &'static str, role: ParamRole) -> Param {
+        Param { name, ty: T::TYPE, role }
+    }
+}
+
+/// A Rust type a kernel parameter may have, and the [`Type`] the registry
+/// records for it.
+pub trait ParamType {
+    /// The registry's word for it.
+    const TYPE: Type;
+}
+
+/// A type a kernel parameter may point to, and the name the registry gives
+/// it (`*mut Handoff` is `Type::MutPtr("Handoff")`).
+pub trait Pointee {
+    /// Its name, as the kernel's signature writes it.
+    const NAME: &'static str;
+}
+
+impl ParamType for u32 {
+    const TYPE: Type = Type::U32;
+}
+impl ParamType for u64 {
+    const TYPE: Type = Type::U64;
+}
+impl ParamType for usize {
+    const TYPE: Type = Type::Usize;
+}
+impl ParamType for f32 {
+    const TYPE: Type = Type::F32;
+}
+impl<T: Pointee> ParamType for *const T {
+    const TYPE: Type = Type::ConstPtr(T::NAME);
+}
+impl<T: Pointee> ParamType for *mut T {
+    const TYPE: Type = Type::MutPtr(T::NAME);
+}
+impl Pointee for f32 {
+    const NAME: &'static str = "f32";
+}
+impl Pointee for u32 {
+    const NAME: &'static str = "u32";
+}
+impl Pointee for u64 {
+    const NAME: &'static str = "u64";
 }
 
 impl core::fmt::Display for Param {

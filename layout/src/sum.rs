@@ -4,7 +4,7 @@
 //! bench and determinism table, the PTX tests, the SASS summary and the
 //! sanitizer all read it from here.
 
-use crate::registry::{Entry, Family, Grid, Param, ParamRole, SharedBytes, Type, WARP_SIZE};
+use crate::registry::{Entry, Family, Grid, ParamRole, SharedBytes, WARP_SIZE};
 
 /// The fixed-order layout of `sum_deterministic`: the unit sizes that make its
 /// result depend on `n` alone.
@@ -53,6 +53,10 @@ pub mod deterministic {
         pub pad: u32,
         /// One per chunk, up to [`HANDOFF_CHUNKS`].
         pub slots: [u64; HANDOFF_CHUNKS],
+    }
+
+    impl crate::Pointee for Handoff {
+        const NAME: &'static str = "Handoff";
     }
 
     impl Default for Handoff {
@@ -154,21 +158,27 @@ pub enum Arg {
     Superaccumulator,
 }
 
-const INPUT: Param = Param::new("input", Type::ConstPtr("f32"), ParamRole::Sum(Arg::Input));
-const TOTAL: Param = Param::new("total", Type::MutPtr("f32"), ParamRole::Sum(Arg::Total));
-const N: Param = Param::new("n", Type::Usize, ParamRole::Sum(Arg::N));
-const PARTIALS: Param = Param::new("partials", Type::MutPtr("f32"), ParamRole::Sum(Arg::Partials));
-const HANDOFF: Param = Param::new("handoff", Type::MutPtr("Handoff"), ParamRole::Sum(Arg::Handoff));
-const ACC: Param = Param::new("acc", Type::MutPtr("Superaccumulator"), ParamRole::Sum(Arg::Superaccumulator));
+param!(INPUT = input: *const f32 => ParamRole::Sum(Arg::Input));
+param!(TOTAL = total: *mut f32 => ParamRole::Sum(Arg::Total));
+param!(N = n: usize => ParamRole::Sum(Arg::N));
+param!(PARTIALS = partials: *mut f32 => ParamRole::Sum(Arg::Partials));
+param!(HANDOFF = handoff: *mut deterministic::Handoff => ParamRole::Sum(Arg::Handoff));
+param!(ACC = acc: *mut crate::exact::Superaccumulator => ParamRole::Sum(Arg::Superaccumulator));
 
-/// The family's signature: `(input: *const f32, total: *mut f32, n: usize)`.
-pub const PARAMS: [Param; 3] = [INPUT, TOTAL, N];
+params!(
+    /// The family's signature: `(input: *const f32, total: *mut f32, n: usize)`.
+    pub PARAMS = [INPUT, TOTAL, N]
+);
 
-/// The family's, then [`Scratch::ChunkPartials`]' buffers.
-pub const CHUNK_PARTIALS_PARAMS: [Param; 5] = [INPUT, TOTAL, N, PARTIALS, HANDOFF];
+params!(
+    /// The family's, then [`Scratch::ChunkPartials`]' buffers.
+    pub CHUNK_PARTIALS_PARAMS = [INPUT, TOTAL, N, PARTIALS, HANDOFF]
+);
 
-/// The family's, then [`Scratch::Superaccumulator`]'s buffer.
-pub const SUPERACCUMULATOR_PARAMS: [Param; 4] = [INPUT, TOTAL, N, ACC];
+params!(
+    /// The family's, then [`Scratch::Superaccumulator`]'s buffer.
+    pub SUPERACCUMULATOR_PARAMS = [INPUT, TOTAL, N, ACC]
+);
 
 /// The device memory a sum kernel takes after `(input, total, n)`, which the
 /// host allocates: read from its parameters ([`Sum::scratch`]).

@@ -34,7 +34,7 @@
 //! `.sys` release/acquire on the GPU and `Release`/`Acquire` on the CPU.
 
 use crate::publish::Ordering;
-use crate::registry::{Entry, Family, Param, ParamRole, Type};
+use crate::registry::{Entry, Family, ParamRole};
 use crate::scope::Scope;
 
 /// Words in one record: more than one, so that no single access covers the
@@ -47,6 +47,10 @@ pub const WORDS: usize = 4;
 pub struct Record {
     /// The words, each a function of the round and the slot.
     pub words: [u32; WORDS],
+}
+
+impl crate::Pointee for Record {
+    const NAME: &'static str = "Record";
 }
 
 const _: () = assert!(size_of::<Record>() == 16 && align_of::<Record>() == 4);
@@ -118,19 +122,23 @@ pub enum Arg {
     Totals,
 }
 
-const RECORDS_OUT: Param = Param::new("records", Type::MutPtr("Record"), ParamRole::System(Arg::Records));
-const FLAGS_OUT: Param = Param::new("flags", Type::MutPtr("u32"), ParamRole::System(Arg::Flags));
-const RECORDS_IN: Param = Param::new("records", Type::ConstPtr("Record"), ParamRole::System(Arg::Records));
-const FLAGS_IN: Param = Param::new("flags", Type::ConstPtr("u32"), ParamRole::System(Arg::Flags));
-const SLOTS: Param = Param::new("slots", Type::U32, ParamRole::System(Arg::Slots));
-const ROUND: Param = Param::new("round", Type::U32, ParamRole::System(Arg::Round));
-const BUDGET_NS: Param = Param::new("budget_ns", Type::U64, ParamRole::System(Arg::BudgetNs));
-const TOTALS: Param = Param::new("totals", Type::MutPtr("Counts"), ParamRole::System(Arg::Totals));
+param!(RECORDS_OUT = records: *mut Record => ParamRole::System(Arg::Records));
+param!(FLAGS_OUT = flags: *mut u32 => ParamRole::System(Arg::Flags));
+param!(RECORDS_IN = records: *const Record => ParamRole::System(Arg::Records));
+param!(FLAGS_IN = flags: *const u32 => ParamRole::System(Arg::Flags));
+param!(SLOTS = slots: u32 => ParamRole::System(Arg::Slots));
+param!(ROUND = round: u32 => ParamRole::System(Arg::Round));
+param!(BUDGET_NS = budget_ns: u64 => ParamRole::System(Arg::BudgetNs));
+param!(TOTALS = totals: *mut crate::publish::Counts => ParamRole::System(Arg::Totals));
 
-/// A GPU producer's parameters.
-pub const PRODUCER_PARAMS: [Param; 4] = [RECORDS_OUT, FLAGS_OUT, SLOTS, ROUND];
-/// A GPU consumer's parameters.
-pub const CONSUMER_PARAMS: [Param; 6] = [RECORDS_IN, FLAGS_IN, SLOTS, ROUND, BUDGET_NS, TOTALS];
+params!(
+    /// A GPU producer's parameters.
+    pub PRODUCER_PARAMS = [RECORDS_OUT, FLAGS_OUT, SLOTS, ROUND]
+);
+params!(
+    /// A GPU consumer's parameters.
+    pub CONSUMER_PARAMS = [RECORDS_IN, FLAGS_IN, SLOTS, ROUND, BUDGET_NS, TOTALS]
+);
 
 /// Threads per block of every system-scope kernel.
 pub const THREADS: u32 = 256;
@@ -408,7 +416,7 @@ mod tests {
     #[test]
     fn a_kernels_parameters_are_its_directions() {
         for k in KERNELS {
-            let params: &[Param] = match k.direction {
+            let params: &[crate::Param] = match k.direction {
                 Direction::GpuToCpu => &PRODUCER_PARAMS,
                 Direction::CpuToGpu => &CONSUMER_PARAMS,
             };

@@ -22,7 +22,7 @@ use device::thread;
 /// # Safety
 ///
 /// `input` points to `n` floats and `total` to one, both in global memory.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
     let i = thread::index_1d();
     if i < n {

@@ -26,7 +26,7 @@ use device::{shared, thread};
 /// # Safety
 ///
 /// `input` points to `n` floats and `total` to one, both in global memory.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_shared_atomic(input: *const f32, total: *mut f32, n: usize) {
     let block_sum = shared::dynamic_shared::<f32>();
     let i = thread::index_1d();

@@ -26,7 +26,7 @@ use device::{shared, thread};
 /// # Safety
 ///
 /// `input` points to `n` floats and `total` to one, both in global memory.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_tree_atomic(input: *const f32, total: *mut f32, n: usize) {
     let tile = shared::dynamic_shared::<f32>();
     let tid = thread::thread_idx_x() as usize;

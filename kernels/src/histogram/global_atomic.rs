@@ -18,7 +18,7 @@ use crate::thread;
 ///
 /// `input` must hold `n` values, each less than the number of `bins`, and
 /// `bins` must be writable `u32` in global memory.
-#[kernel]
+#[kernel(layout::histogram::GLOBAL_PARAMS)]
 pub unsafe fn histogram_global_atomic(input: *const u32, n: usize, bins: *mut u32) {
     let i = thread::index_1d();
     if i < n {

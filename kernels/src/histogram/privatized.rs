@@ -30,7 +30,7 @@ use crate::{shared, thread};
 /// `input` must hold `n` values, each less than `num_bins`; `bins` must hold
 /// `num_bins` writable `u32` in global memory; the launch must provide
 /// `num_bins * 4` bytes of shared memory.
-#[kernel]
+#[kernel(layout::histogram::PRIVATIZED_PARAMS)]
 pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     let local = shared::dynamic_shared::<u32>();
     let tid = thread::thread_idx_x();

@@ -38,7 +38,7 @@ macro_rules! fence_loop {
         ///
         /// `sink` must point to one `u32` and `samples` to `repeats` `u64`s,
         /// in global memory.
-        #[kernel]
+        #[kernel(layout::ladder::FENCE_PARAMS)]
         pub unsafe fn $symbol(sink: *mut u32, iterations: u32, repeats: u32, samples: *mut u64) {
             // SAFETY: forwarded from this kernel's contract.
             unsafe { $crate::ladder::fence::fence_loop($fence, sink, iterations, repeats, samples) }

@@ -31,7 +31,7 @@ use crate::{shared, thread};
 /// `samples` must hold `batches` `u64`s and `report`
 /// [`layout::ladder::REPORT_WORDS`] zeroed `u32`s, in global memory;
 /// `batches * per_batch` must fit in a `u32`.
-#[kernel]
+#[kernel(layout::ladder::SHARED_TRIP_PARAMS)]
 pub unsafe fn ladder_trip_cluster(batches: u32, per_batch: u32, budget_ns: u64, samples: *mut u64, report: *mut u32) {
     let inbox = shared::dynamic_shared::<u32>();
     let lead = thread::thread_idx_x() == 0;

@@ -24,7 +24,7 @@ use crate::thread;
 /// `flags` must hold [`layout::ladder::FLAG_WORDS`] zeroed `u32`s, `samples`
 /// `batches` `u64`s and `report` [`layout::ladder::REPORT_WORDS`] zeroed
 /// `u32`s, in global memory; `batches * per_batch` must fit in a `u32`.
-#[kernel]
+#[kernel(layout::ladder::MEMORY_TRIP_PARAMS)]
 pub unsafe fn ladder_trip_gpu(
     flags: *mut u32,
     batches: u32,

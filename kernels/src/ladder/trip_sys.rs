@@ -26,7 +26,7 @@ use crate::thread;
 /// zeroed `u32`s of mapped host memory that stays allocated until the kernel
 /// ends; `samples` must hold `batches` `u64`s and `report`
 /// [`layout::ladder::REPORT_WORDS`] zeroed `u32`s, in global memory.
-#[kernel]
+#[kernel(layout::ladder::MEMORY_TRIP_PARAMS)]
 pub unsafe fn ladder_trip_sys(
     flags: *mut u32,
     batches: u32,

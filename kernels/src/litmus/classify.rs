@@ -30,7 +30,7 @@ use crate::{shared, thread};
 /// `locations` of `params.location_words()` words, `results` of four words per
 /// instance, `control` one word, and `histogram` [`BINS`] `u64`s, all in global
 /// memory; the launch must provide the shared bytes above.
-#[kernel]
+#[kernel(layout::litmus::CLASSIFY_PARAMS)]
 pub unsafe fn litmus_classify(
     params: *const Params,
     locations: *mut u32,

@@ -111,7 +111,7 @@ macro_rules! export {
             /// # Safety
             ///
             /// The litmus kernels' contract: see [`crate::litmus`].
-            #[kernel]
+            #[kernel(layout::litmus::TEST_PARAMS)]
             pub unsafe fn $symbol(
                 params: *const layout::litmus::Params,
                 shift: u32,

@@ -22,7 +22,7 @@ use crate::{shared, thread};
 ///
 /// `input` must hold `n` values and `out` one word per block; the launch
 /// must provide `block * 4` bytes of shared memory.
-#[kernel]
+#[kernel(layout::pitfall::SUM_PARAMS)]
 pub unsafe fn pitfall_barrier_every_thread(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     let i = thread::index_1d();

@@ -41,7 +41,7 @@ use crate::{shared, thread};
 /// undefined behaviour of the Rust code, because the tile is raw memory
 /// behind a pointer. Its barrier placement is undefined in the PTX ISA's
 /// terms (above); it is run only to show what it does.
-#[kernel]
+#[kernel(layout::pitfall::SUM_PARAMS)]
 pub unsafe fn pitfall_barrier_in_bounds_check(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     let i = thread::index_1d();

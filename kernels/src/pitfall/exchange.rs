@@ -77,7 +77,7 @@ unsafe fn exchange<const BLOCK_BARRIER: bool, const OTHER_WARP: bool>(out: *mut 
 /// # Safety
 ///
 /// As the launch says.
-#[kernel]
+#[kernel(layout::pitfall::ROUNDS_PARAMS)]
 pub unsafe fn pitfall_warp_sync_same_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<false, false>(out, rounds) }
@@ -101,7 +101,7 @@ pub unsafe fn pitfall_warp_sync_same_warp(out: *mut u32, rounds: u32) {
 /// As the launch says. The reads race with the other warp's writes by
 /// design; a race on a `u32` in shared memory reads one whole value or
 /// another.
-#[kernel]
+#[kernel(layout::pitfall::ROUNDS_PARAMS)]
 pub unsafe fn pitfall_warp_sync_other_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<false, true>(out, rounds) }
@@ -121,7 +121,7 @@ pub unsafe fn pitfall_warp_sync_other_warp(out: *mut u32, rounds: u32) {
 /// # Safety
 ///
 /// As the launch says.
-#[kernel]
+#[kernel(layout::pitfall::ROUNDS_PARAMS)]
 pub unsafe fn pitfall_block_sync_other_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<true, true>(out, rounds) }
@@ -143,7 +143,7 @@ pub unsafe fn pitfall_block_sync_other_warp(out: *mut u32, rounds: u32) {
 /// # Safety
 ///
 /// As the launch says.
-#[kernel]
+#[kernel(layout::pitfall::ROUNDS_PARAMS)]
 pub unsafe fn pitfall_block_sync_same_warp(out: *mut u32, rounds: u32) {
     // SAFETY: forwarded.
     unsafe { exchange::<true, false>(out, rounds) }

@@ -20,7 +20,7 @@ use crate::{shared, thread};
 /// # Safety
 ///
 /// The launch must provide `FILL_BYTES` bytes of shared memory.
-#[kernel]
+#[kernel(layout::pitfall::PATTERN_PARAMS)]
 pub unsafe fn pitfall_fill_shared(pattern: u32) {
     let local = shared::dynamic_shared::<u32>();
     let mut w = thread::thread_idx_x();

@@ -74,7 +74,7 @@ unsafe fn histogram<const ZEROING_BARRIER: bool, const FLUSH_BARRIER: bool>(
 /// # Safety
 ///
 /// As `histogram_privatized`.
-#[kernel]
+#[kernel(layout::pitfall::HISTOGRAM_PARAMS)]
 pub unsafe fn pitfall_histogram_no_zeroing_barrier(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     // SAFETY: forwarded.
     unsafe { histogram::<false, true>(input, n, bins, num_bins) }
@@ -97,7 +97,7 @@ pub unsafe fn pitfall_histogram_no_zeroing_barrier(input: *const u32, n: usize, 
 /// # Safety
 ///
 /// As `histogram_privatized`.
-#[kernel]
+#[kernel(layout::pitfall::HISTOGRAM_PARAMS)]
 pub unsafe fn pitfall_histogram_no_flush_barrier(input: *const u32, n: usize, bins: *mut u32, num_bins: u32) {
     // SAFETY: forwarded.
     unsafe { histogram::<true, false>(input, n, bins, num_bins) }

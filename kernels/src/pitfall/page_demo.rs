@@ -132,7 +132,7 @@ unsafe fn start() -> *mut Shared {
 ///
 /// `out` holds `layout::pitfall::PAGE_WORDS` zeroed words.
 // ANCHOR: kernel
-#[kernel]
+#[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn pitfall_page_demo(out: *mut u32, deadline_ns: u64) {
     // SAFETY: every thread of the block calls it.
     let memory = unsafe { start() };
@@ -166,7 +166,7 @@ pub unsafe fn pitfall_page_demo(out: *mut u32, deadline_ns: u64) {
 /// # Safety
 ///
 /// As [`pitfall_page_demo`].
-#[kernel]
+#[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn pitfall_page_demo_relaxed(out: *mut u32, deadline_ns: u64) {
     // SAFETY: every thread of the block calls it.
     let memory = unsafe { start() };
@@ -202,7 +202,7 @@ pub unsafe fn pitfall_page_demo_relaxed(out: *mut u32, deadline_ns: u64) {
 /// # Safety
 ///
 /// As [`pitfall_page_demo`].
-#[kernel]
+#[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn pitfall_page_demo_early_read(out: *mut u32, deadline_ns: u64) {
     // SAFETY: every thread of the block calls it.
     let memory = unsafe { start() };

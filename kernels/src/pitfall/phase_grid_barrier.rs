@@ -38,7 +38,7 @@ use crate::{shared, thread};
 /// later blocks still write theirs: a data race in the PTX memory model's
 /// terms, on whole 32-bit words, which is the failure the ordinary launch is
 /// run to show.
-#[kernel]
+#[kernel(layout::pitfall::GRID_BARRIER_PARAMS)]
 pub unsafe fn pitfall_phase_grid_barrier(
     input: *const u32,
     n: usize,

@@ -25,7 +25,7 @@ use crate::{shared, thread};
 ///
 /// `input` must hold `n` values and `out` one word per block; the launch
 /// must provide the shared bytes.
-#[kernel]
+#[kernel(layout::pitfall::SUM_PARAMS)]
 pub unsafe fn pitfall_phase_partials(input: *const u32, n: usize, out: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     // SAFETY: forwarded; every thread of the block calls it.

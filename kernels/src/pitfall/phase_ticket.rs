@@ -28,7 +28,7 @@ use crate::{shared, thread};
 /// # Safety
 ///
 /// `input` must hold `n` values, `scratch` and `out` as above.
-#[kernel]
+#[kernel(layout::pitfall::SCRATCH_PARAMS)]
 pub unsafe fn pitfall_phase_ticket(input: *const u32, n: usize, out: *mut u32, scratch: *mut u32) {
     let local = shared::dynamic_shared::<u32>();
     // SAFETY: forwarded; every thread of the block calls it.

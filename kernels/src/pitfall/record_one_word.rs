@@ -27,7 +27,7 @@ use crate::thread;
 /// # Safety
 ///
 /// As `pitfall_record_two_atomics`, and `scratch` 8-byte aligned.
-#[kernel]
+#[kernel(layout::pitfall::RECORD_PARAMS)]
 pub unsafe fn pitfall_record_one_word(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;

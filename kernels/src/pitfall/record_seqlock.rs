@@ -45,7 +45,7 @@ use crate::thread;
 /// # Safety
 ///
 /// As `pitfall_record_two_atomics`.
-#[kernel]
+#[kernel(layout::pitfall::RECORD_PARAMS)]
 pub unsafe fn pitfall_record_seqlock(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;

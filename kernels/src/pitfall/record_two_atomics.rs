@@ -36,7 +36,7 @@ use crate::thread;
 /// # Safety
 ///
 /// `scratch` and `out` as above, in global memory.
-#[kernel]
+#[kernel(layout::pitfall::RECORD_PARAMS)]
 pub unsafe fn pitfall_record_two_atomics(scratch: *mut u32, out: *mut u32, rounds: u32) {
     if thread::thread_idx_x() != 0 {
         return;

@@ -21,7 +21,7 @@ use crate::order::{Block, Relaxed};
 /// # Safety
 ///
 /// As [`publish_block_release_acquire`](super::publish_block_release_acquire).
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_block_relaxed(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::same_block::<Block>(Relaxed, Relaxed, rounds, budget_ns, observed, totals) }

@@ -25,7 +25,7 @@ use crate::order::{Acquire, Block, Release};
 ///
 /// `observed` must hold one [`Payload`] (8 bytes) per block and `totals` one
 /// [`Counts`], both in global memory.
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_block_release_acquire(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::same_block::<Block>(Release, Acquire, rounds, budget_ns, observed, totals) }

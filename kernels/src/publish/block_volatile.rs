@@ -27,7 +27,7 @@ use crate::order::{System, Volatile};
 /// # Safety
 ///
 /// As [`publish_block_release_acquire`](super::publish_block_release_acquire).
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_block_volatile(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::same_block::<System>(Volatile, Volatile, rounds, budget_ns, observed, totals) }

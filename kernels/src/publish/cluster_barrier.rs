@@ -30,7 +30,7 @@ use super::protocol::{self, Counts, Payload};
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_cluster_barrier(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     let _ = budget_ns;
     // SAFETY: forwarded from this kernel's contract.

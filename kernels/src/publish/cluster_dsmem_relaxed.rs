@@ -20,7 +20,7 @@ use crate::order::{Cluster, Relaxed};
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_cluster_dsmem_relaxed(rounds: u32, budget_ns: u64, observed: *mut Payload, totals: *mut Counts) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::across_a_cluster::<Cluster>(Relaxed, Relaxed, rounds, budget_ns, observed, totals) }

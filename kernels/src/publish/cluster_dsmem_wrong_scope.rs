@@ -24,7 +24,7 @@ use crate::order::{Acquire, Block, Release};
 ///
 /// `observed` must hold one [`Payload`] per cluster and `totals` one
 /// [`Counts`], both in global memory.
-#[kernel]
+#[kernel(layout::publish::INTRA_BLOCK_PARAMS)]
 pub unsafe fn publish_cluster_dsmem_wrong_scope(
     rounds: u32,
     budget_ns: u64,

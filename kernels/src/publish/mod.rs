@@ -65,7 +65,7 @@ macro_rules! across_blocks {
         /// `flag_apart` or not: the offset is taken mod the slot count),
         /// `observed` `pairs` payloads and `totals` one
         /// [`Counts`](crate::publish::Counts), all in global memory.
-        #[kernel]
+        #[kernel(layout::publish::INTER_BLOCK_PARAMS)]
         pub unsafe fn $symbol(
             slots: *mut $crate::publish::Slot,
             rounds: u32,

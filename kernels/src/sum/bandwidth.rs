@@ -34,7 +34,7 @@ const UNROLL: usize = 8;
 /// `input` must point to `n` readable `f32` in global memory that nothing
 /// writes during the launch, `total` to one writable `f32` in global memory;
 /// the launch must provide the shared bytes above.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_bandwidth(input: *const f32, total: *mut f32, n: usize) {
     let threads = thread::grid_dim_x() as usize * thread::block_dim_x() as usize;
     let g = thread::index_1d();

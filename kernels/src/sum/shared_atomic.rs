@@ -30,7 +30,7 @@ use crate::{shared, thread};
 /// `input` must point to `n` readable `f32` in global memory and `total` to
 /// one writable `f32` in global memory; the launch must provide at least 4
 /// bytes of dynamic shared memory.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_shared_atomic(input: *const f32, total: *mut f32, n: usize) {
     let block_sum = shared::dynamic_shared::<f32>();
     let tid = thread::thread_idx_x();

@@ -28,7 +28,7 @@ use crate::{shared, thread};
 /// `input` must point to `n` readable `f32` in global memory, `total` to one
 /// writable `f32` in global memory; `block` must be a power of two and the
 /// launch must provide `block * 4` bytes of dynamic shared memory.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_tree_atomic(input: *const f32, total: *mut f32, n: usize) {
     let tile = shared::dynamic_shared::<f32>();
     let tid = thread::thread_idx_x() as usize;

@@ -25,7 +25,7 @@ use crate::{shared, thread};
 ///
 /// `input` must point to `n` readable `f32` and `total` to one writable `f32`,
 /// both in global memory; the launch must provide the shared bytes above.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_warp_shuffle(input: *const f32, total: *mut f32, n: usize) {
     let i = thread::index_1d();
     // SAFETY: guarded by `i < n`.

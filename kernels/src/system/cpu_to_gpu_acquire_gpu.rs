@@ -28,7 +28,7 @@ use crate::order::{Acquire, Device};
 ///
 /// `records` and `flags` must each hold `slots` elements the device can
 /// read, and `totals` one `Counts` in global memory.
-#[kernel]
+#[kernel(layout::system::CONSUMER_PARAMS)]
 pub unsafe fn system_cpu_to_gpu_acquire_gpu(
     records: *const Record,
     flags: *const u32,

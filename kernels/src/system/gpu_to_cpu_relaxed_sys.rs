@@ -23,7 +23,7 @@ use crate::order::{Relaxed, System};
 ///
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
-#[kernel]
+#[kernel(layout::system::PRODUCER_PARAMS)]
 pub unsafe fn system_gpu_to_cpu_relaxed_sys(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::produce::<System>(Relaxed, records, flags, slots, round) }

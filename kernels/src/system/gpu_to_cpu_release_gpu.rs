@@ -25,7 +25,7 @@ use crate::order::{Device, Release};
 ///
 /// `records` and `flags` must each hold `slots` elements of memory the
 /// device can write.
-#[kernel]
+#[kernel(layout::system::PRODUCER_PARAMS)]
 pub unsafe fn system_gpu_to_cpu_release_gpu(records: *mut Record, flags: *mut u32, slots: u32, round: u32) {
     // SAFETY: forwarded from this kernel's contract.
     unsafe { protocol::produce::<Device>(Release, records, flags, slots, round) }

@@ -3,7 +3,7 @@
 //! [`CLASSIFY`]. The list of kernels itself is the suite's
 //! ([`KERNELS`](super::KERNELS)).
 
-use crate::registry::{Entry, Family, Param, ParamRole, Type};
+use crate::registry::{Entry, Family, ParamRole};
 
 use super::suite::Test;
 use super::variant::Variant;
@@ -28,19 +28,23 @@ pub enum Arg {
     Histogram,
 }
 
-const PARAMS: Param = Param::new("params", Type::ConstPtr("Params"), ParamRole::Litmus(Arg::Params));
-const SHIFT: Param = Param::new("shift", Type::U32, ParamRole::Litmus(Arg::Shift));
-const LOCATIONS: Param = Param::new("locations", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Locations));
-const RESULTS: Param = Param::new("results", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Results));
-const STRESS: Param = Param::new("stress", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Stress));
-const CONTROL: Param = Param::new("control", Type::MutPtr("u32"), ParamRole::Litmus(Arg::Control));
-const HISTOGRAM: Param = Param::new("histogram", Type::MutPtr("u64"), ParamRole::Litmus(Arg::Histogram));
+param!(PARAMS = params: *const super::Params => ParamRole::Litmus(Arg::Params));
+param!(SHIFT = shift: u32 => ParamRole::Litmus(Arg::Shift));
+param!(LOCATIONS = locations: *mut u32 => ParamRole::Litmus(Arg::Locations));
+param!(RESULTS = results: *mut u32 => ParamRole::Litmus(Arg::Results));
+param!(STRESS = stress: *mut u32 => ParamRole::Litmus(Arg::Stress));
+param!(CONTROL = control: *mut u32 => ParamRole::Litmus(Arg::Control));
+param!(HISTOGRAM = histogram: *mut u64 => ParamRole::Litmus(Arg::Histogram));
 
-/// Every test kernel's parameters.
-pub const TEST_PARAMS: [Param; 6] = [PARAMS, SHIFT, LOCATIONS, RESULTS, STRESS, CONTROL];
+params!(
+    /// Every test kernel's parameters.
+    pub TEST_PARAMS = [PARAMS, SHIFT, LOCATIONS, RESULTS, STRESS, CONTROL]
+);
 
-/// [`CLASSIFY`]'s parameters: the test kernel's buffers, and the histogram.
-pub const CLASSIFY_PARAMS: [Param; 5] = [PARAMS, LOCATIONS, RESULTS, CONTROL, HISTOGRAM];
+params!(
+    /// [`CLASSIFY`]'s parameters: the test kernel's buffers, and the histogram.
+    pub CLASSIFY_PARAMS = [PARAMS, LOCATIONS, RESULTS, CONTROL, HISTOGRAM]
+);
 
 /// One litmus kernel: a test in one variant. Its parameters are
 /// [`TEST_PARAMS`].

@@ -152,6 +152,10 @@ pub struct Params {
     pub cluster_blocks: u32,
 }
 
+impl crate::Pointee for Params {
+    const NAME: &'static str = "Params";
+}
+
 const _: () = assert!(size_of::<Params>() == 23 * 4);
 
 /// `a mod b`, or 0 when `b` is 0. Every remainder in the litmus kernels goes

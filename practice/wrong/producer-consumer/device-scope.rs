@@ -52,7 +52,7 @@ unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline
 /// # Safety
 ///
 /// `out` holds `layout::pitfall::PAGE_WORDS` zeroed words.
-#[kernel]
+#[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn producer_consumer_demo(out: *mut u32, deadline_ns: u64) {
     // SAFETY: the launch above, which the host's entry for it keeps.
     unsafe { crate::page::demo(out, deadline_ns, produce_record, consume_record) }

@@ -11,7 +11,7 @@ use device::thread;
 /// # Safety
 ///
 /// As the puzzle's.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
     // SAFETY: `total` is one f32 in global memory.
     let total = unsafe { AtomicRef::<f32, Block>::from_global(total) };

@@ -8,7 +8,7 @@ use device::thread;
 /// # Safety
 ///
 /// As the puzzle's.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_global_atomic(input: *const f32, total: *mut f32, n: usize) {
     let i = thread::index_1d();
     if i < n {

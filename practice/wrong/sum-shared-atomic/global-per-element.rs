@@ -10,7 +10,7 @@ use device::thread;
 /// # Safety
 ///
 /// As the puzzle's.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_shared_atomic(input: *const f32, total: *mut f32, n: usize) {
     // SAFETY: one global f32.
     let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };

@@ -10,7 +10,7 @@ use device::{shared, thread};
 /// # Safety
 ///
 /// As the puzzle's.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_shared_atomic(input: *const f32, total: *mut f32, n: usize) {
     let block_sum = shared::dynamic_shared::<f32>();
     let first = thread::thread_idx_x() == 0;

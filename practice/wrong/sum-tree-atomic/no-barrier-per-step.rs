@@ -10,7 +10,7 @@ use device::{shared, thread};
 /// # Safety
 ///
 /// As the puzzle's.
-#[kernel]
+#[kernel(layout::sum::PARAMS)]
 pub unsafe fn sum_tree_atomic(input: *const f32, total: *mut f32, n: usize) {
     let tile = shared::dynamic_shared::<f32>();
     let tid = thread::thread_idx_x() as usize;

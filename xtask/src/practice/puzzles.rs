@@ -39,6 +39,7 @@ pub const PUZZLES: [Puzzle; 5] = [
         wrong: &[
             Wrong { name: "plain-add", caught_by: "atomic add" },
             Wrong { name: "block-scope", caught_by: BUILDS },
+            Wrong { name: "length-as-u32", caught_by: BUILDS },
         ],
     },
     Puzzle {

@@ -142,10 +142,7 @@ fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
     let shown: usize = fs::read_to_string(&file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
     let total = puzzle.hints.len();
     let Some(text) = puzzle.hints.get(shown) else {
-        println!(
-            "no more hints for {} ({total} shown); the solution is {}",
-            puzzle.kernel.key, puzzle.solution
-        );
+        println!("no more hints for {} ({total} shown); the solution is {}", puzzle.kernel.key, puzzle.solution);
         return Ok(());
     };
     for (k, earlier) in puzzle.hints[..shown].iter().enumerate() {

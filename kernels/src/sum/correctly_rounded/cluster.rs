@@ -73,7 +73,7 @@ use crate::{shared, thread, warp};
 /// into the `mbarrier`; more than one cluster would have each rank 0 write
 /// `total` and, on the way out, share `acc` and its ticket as if each were
 /// a grid of one, leaving a wrong sum and `acc` not zero.
-#[kernel]
+#[kernel(layout::sum::SUPERACCUMULATOR_PARAMS)]
 pub unsafe fn sum_correctly_rounded_cluster(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     let tid = thread::thread_idx_x();
     let block = thread::block_dim_x();

@@ -123,7 +123,7 @@ const _: () = assert!(AHEAD.is_multiple_of(STEP) && (STEP == 1 || STEP == 2 || S
 /// sum of them is below 32 · 2^32 = 2^37, each piece of a block's or warp's
 /// `f64` sum is below 2^33, and each limb takes at most one of these per warp.
 #[cfg(not(feature = "hopper"))]
-#[kernel]
+#[kernel(layout::sum::SUPERACCUMULATOR_PARAMS)]
 pub unsafe fn sum_correctly_rounded(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     // SAFETY: the kernel's contract is `sum`'s, over the whole grid.
     unsafe { sum(input, total, n, acc, Share::Grid) }

@@ -44,7 +44,7 @@ use crate::thread;
 /// # Safety
 ///
 /// [`sum_correctly_rounded`]'s.
-#[kernel]
+#[kernel(layout::sum::SUPERACCUMULATOR_PARAMS)]
 pub unsafe fn sum_correctly_rounded_small(input: *const f32, total: *mut f32, n: usize, acc: *mut Superaccumulator) {
     if takes(input, n) {
         // SAFETY: the whole block is here, `takes` holds, and the contract

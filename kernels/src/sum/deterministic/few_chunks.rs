@@ -65,7 +65,7 @@ const _: () = {
 /// # Safety
 ///
 /// [`sum_deterministic`]'s.
-#[kernel]
+#[kernel(layout::sum::CHUNK_PARTIALS_PARAMS)]
 pub unsafe fn sum_deterministic_few(
     input: *const f32,
     total: *mut f32,

@@ -118,7 +118,7 @@ pub use self::few_chunks::sum_deterministic_few;
 /// launch; `total`, `partials` and `handoff` as above, all in global memory.
 /// `partials` must be 16-byte aligned (any device allocation is: the driver
 /// aligns them to 256 bytes): the combine reads it as float4s.
-#[kernel]
+#[kernel(layout::sum::CHUNK_PARTIALS_PARAMS)]
 pub unsafe fn sum_deterministic(
     input: *const f32,
     total: *mut f32,
