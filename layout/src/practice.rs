@@ -7,7 +7,7 @@
 //! wherever the command would launch the lab's. What the puzzle teaches,
 //! its checks and hints are the checker's (`xtask/src/practice/`).
 
-use crate::{Entry, pitfall, sum};
+use crate::{Entry, histogram, pitfall, sum};
 
 /// One puzzle: its name, its file, its kernel, and the lab kernel it
 /// stands for.
@@ -25,7 +25,7 @@ pub struct Puzzle {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 5] = [
+pub const PUZZLES: [Puzzle; 6] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -43,6 +43,12 @@ pub const PUZZLES: [Puzzle; 5] = [
         file: "sum_tree_atomic.rs",
         symbol: "sum_tree_atomic",
         stands_for: &sum::TREE_ATOMIC.entry,
+    },
+    Puzzle {
+        key: "histogram-privatized",
+        file: "histogram_privatized.rs",
+        symbol: "histogram_privatized",
+        stands_for: &histogram::PRIVATIZED.entry,
     },
     Puzzle {
         key: "producer-consumer",

@@ -30,6 +30,7 @@ extern crate device;
 // sums are their puzzles' solutions.
 pub use device::{atomic, order, shared, thread};
 
+pub mod histogram_privatized;
 mod page;
 pub mod producer_consumer;
 pub mod relaxed_twin;

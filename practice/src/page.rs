@@ -1,7 +1,7 @@
 //! Page 2's `producer_consumer_demo` around your protocol: the block's shared
 //! record and flag, their zeroing behind a barrier, the two roles (thread 0
 //! produces, thread 32, in the other warp, consumes) and the consumer's
-//! report to the host. Puzzles 4 and 5 write only `produce_record` and
+//! report to the host. Puzzles 5 and 6 write only `produce_record` and
 //! `consume_record`; this file is not a puzzle.
 
 use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};

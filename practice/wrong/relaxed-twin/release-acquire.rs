@@ -1,4 +1,4 @@
-//! Puzzle 5, `relaxed-twin`, a typical wrong answer: puzzle 4's release and
+//! Puzzle 6, `relaxed-twin`, a typical wrong answer: puzzle 5's release and
 //! acquire, which is correct and so not the relaxed twin.
 
 use layout::publish::Payload;

@@ -7,7 +7,7 @@ use super::Check::{AtLeast, FlagScope, Has, Lacks, Publication};
 use super::{BUILDS, Expect, Puzzle, Wrong};
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 5] = [
+pub const PUZZLES: [Puzzle; 6] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -124,6 +124,47 @@ pub const PUZZLES: [Puzzle; 5] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[3],
+        solution: "kernels/src/histogram/privatized.rs",
+        title: "a private histogram per block, between two barriers",
+        lesson: "Lesson 2",
+        on_gpu: &["histogram", "--sizes", "4097,1048577", "--bins", "256"],
+        checks: &[
+            Has {
+                name: "shared bins",
+                instruction: "shared.add.u32",
+                missing: "no atomic increment in shared memory: each block must count into its own bins, so the \
+                          global histogram sees one add per bin per block",
+            },
+            AtLeast {
+                name: "two barriers",
+                instruction: "bar.sync",
+                count: 2,
+                fewer: "without the first, a thread can increment a bin another thread has not zeroed yet; \
+                        without the second, a bin can be copied out before the other threads' increments land. \
+                        The increments are atomic, and atomicity makes no thread wait",
+            },
+            Has {
+                name: "one global add per bin",
+                instruction: "red.global.add.u32",
+                missing: "the block's bins never reach the global histogram",
+            },
+        ],
+        hints: &[
+            "Three phases, each over the bins or the values: zero `local`, count the values into it, add it to \
+             `bins`. A loop `let mut b = thread::thread_idx_x(); while b < num_bins { ...; b += \
+             thread::block_dim_x(); }` shares the bins among the block's threads.",
+            "A bin in shared memory: `AtomicRef::<u32, Block>::from_shared(local.add(value as usize))` and \
+             `.add(1, Relaxed)`; a bin of the global histogram: `AtomicRef::<u32, Device>::from_global(...)`.",
+            "`thread::sync_threads()` after the zeroing loop and after the counting, both where every thread of \
+             the block reaches them.",
+        ],
+        wrong: &[
+            Wrong { name: "no-flush-barrier", caught_by: "two barriers" },
+            Wrong { name: "global-per-value", caught_by: "shared bins" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[4],
         solution: "practice/solutions/producer_consumer.rs",
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2",
@@ -147,7 +188,7 @@ pub const PUZZLES: [Puzzle; 5] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[4],
+        kernel: &practice::PUZZLES[5],
         solution: "practice/solutions/relaxed_twin.rs",
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2",
