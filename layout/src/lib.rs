@@ -31,7 +31,8 @@ macro_rules! param {
         $(#[$doc])*
         $vis const $name: $crate::Param = $crate::Param::of::<$ty>(stringify!($param), $role);
         $(#[$doc])*
-        #[allow(non_camel_case_types)]
+        // The type shares the constant's name, so one name is the parameter.
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         $vis type $name = $ty;
     };
 }
@@ -47,7 +48,7 @@ macro_rules! params {
         $(#[$doc])*
         $vis const $name: [$crate::Param; <[&str]>::len(&[$(stringify!($param)),*])] = [$($param),*];
         $(#[$doc])*
-        #[allow(non_camel_case_types)]
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         $vis type $name = ($($param,)*);
     };
 }
