@@ -9,6 +9,16 @@
 //!
 //! Check: `cargo xtask practice check producer-consumer`.
 //! Stuck: `cargo xtask practice hint producer-consumer`.
+//!
+//! The page also asks for a written scope-and-order invariant. Write it
+//! here; the checker holds it to your compiled flag:
+//!
+//! ```text
+//! scope:    TODO (block, cluster, device or system)
+//! releases: TODO (which thread releases `ready_storage`, after what)
+//! acquires: TODO (which thread acquires `ready_storage`, before what)
+//! protects: TODO (what in `slot` the consumer may then read)
+//! ```
 
 use layout::publish::Payload;
 

@@ -29,6 +29,11 @@ fn staged(answers: &[(&Puzzle, Answer<'_>)]) -> Result<String, xtask::Error> {
     build::staged(&root(), &cargo(), answers)
 }
 
+/// The file of an answer.
+fn source(puzzle: &Puzzle, answer: Answer<'_>) -> String {
+    std::fs::read_to_string(answer.path(&root(), puzzle)).unwrap()
+}
+
 fn cargo() -> PathBuf {
     std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
 }
@@ -36,7 +41,7 @@ fn cargo() -> PathBuf {
 /// Builds one crate with these answers and checks each answered puzzle.
 fn round(answers: &[(&'static Puzzle, Answer<'static>)]) -> Vec<(&'static Puzzle, Answer<'static>, Report)> {
     let ptx = staged(answers).unwrap_or_else(|e| panic!("{answers:?} did not build: {e}"));
-    answers.iter().map(|&(p, a)| (p, a, check::run(p, &ptx))).collect()
+    answers.iter().map(|&(p, a)| (p, a, check::run(p, &ptx, &source(p, a)))).collect()
 }
 
 #[test]
@@ -44,7 +49,7 @@ fn every_stub_fails_and_says_it_is_not_solved() {
     // No answer swapped in: every file as the repository holds it.
     let ptx = staged(&[]).expect("the stubs build");
     for (k, puzzle) in PUZZLES.iter().enumerate() {
-        let report = check::run(puzzle, &ptx);
+        let report = check::run(puzzle, &ptx, &source(puzzle, Answer::Learner));
         let text = check::render(k + 1, puzzle, &report);
         let verdict =
             check::verdict(puzzle, &report).expect_err(&format!("the stub of {} passed:\n{text}", puzzle.kernel.key));

@@ -43,8 +43,9 @@ impl Report {
 }
 
 /// Runs `puzzle`'s checks on `ptx`, the compiled crate of answers, after a
-/// build that succeeded. The GPU layer is reported as not run.
-pub fn run(puzzle: &Puzzle, ptx: &str) -> Report {
+/// build that succeeded; `source` is the answer's file, whose written
+/// invariant [`Check::Invariant`] reads. The GPU layer is reported as not run.
+pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
     let signature = match signature(puzzle, ptx) {
         Ok(seen) => Outcome::Passed(seen),
         Err(why) => Outcome::Failed(why),
@@ -53,8 +54,11 @@ pub fn run(puzzle: &Puzzle, ptx: &str) -> Report {
     let body = ptx_builder::entry_body(ptx, puzzle.kernel.symbol).unwrap_or_default();
     let failed = |lines: &[Line]| lines.iter().any(|l| matches!(l.outcome, Outcome::Failed(_)));
     for check in puzzle.checks {
-        let outcome =
-            if failed(&lines) { Outcome::NotRun("an earlier check failed".to_owned()) } else { judge(check, body) };
+        let outcome = if failed(&lines) {
+            Outcome::NotRun("an earlier check failed".to_owned())
+        } else {
+            judge(check, body, source)
+        };
         lines.push(Line { check: check.name(), outcome });
     }
     let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
@@ -119,7 +123,7 @@ fn instructions(body: &str) -> impl Iterator<Item = &str> {
 }
 
 /// One check of [`Check`]'s machine-code or model layer.
-fn judge(check: &Check, body: &str) -> Outcome {
+fn judge(check: &Check, body: &str, source: &str) -> Outcome {
     match *check {
         Check::Has { instruction, missing, .. } => {
             if instructions(body).any(|l| l.contains(instruction)) {
@@ -142,6 +146,7 @@ fn judge(check: &Check, body: &str) -> Outcome {
         },
         Check::Publication { expect, .. } => publication(body, expect),
         Check::FlagScope { scope, .. } => flag_scope(body, scope),
+        Check::Invariant { .. } => invariant(body, source),
     }
 }
 
@@ -240,5 +245,59 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
             "not solved yet: `{}` failed; `cargo xtask practice hint {}` gives a hint",
             line.check, puzzle.kernel.key
         )),
+    }
+}
+
+/// The scope-and-order invariant written in the answer's doc comment, held
+/// to the compiled flag: a `text` block of four lines, `scope:` (block,
+/// cluster, device or system), `releases:` and `acquires:` (each naming the
+/// flag, `ready_storage`) and `protects:` (naming the record, `slot`).
+fn invariant(body: &str, source: &str) -> Outcome {
+    let field =
+        |key: &str| source.lines().find_map(|l| l.trim_start_matches("//!").trim().strip_prefix(key).map(str::trim));
+    let fields = [
+        ("scope:", None),
+        ("releases:", Some("ready_storage")),
+        ("acquires:", Some("ready_storage")),
+        ("protects:", Some("slot")),
+    ];
+    for (key, must_name) in fields {
+        match field(key) {
+            None => return Outcome::Failed(format!("no `{key}` line in the file's invariant block")),
+            Some(text) if text.is_empty() || text.starts_with("TODO") => {
+                return Outcome::Failed(format!("the invariant's `{key}` line is not written yet"));
+            }
+            Some(text) if must_name.is_some_and(|name| !text.contains(name)) => {
+                return Outcome::Failed(format!(
+                    "the invariant's `{key}` line does not name `{}`",
+                    must_name.unwrap_or("")
+                ));
+            }
+            Some(_) => {}
+        }
+    }
+    let written = field("scope:").unwrap_or_default();
+    let ptx = match written.split_whitespace().next() {
+        Some("block") => "cta",
+        Some("cluster") => "cluster",
+        Some("device") => "gpu",
+        Some("system") => "sys",
+        _ => {
+            return Outcome::Failed(format!(
+                "the invariant's scope `{written}` is none of block, cluster, device, system"
+            ));
+        }
+    };
+    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+        Ok(verdict) => verdict,
+        Err(why) => return Outcome::Failed(why),
+    };
+    let (store, load) = &verdict.scopes;
+    if store == ptx && load == ptx {
+        Outcome::Passed(format!("it says `{written}`, and the flag's store and load are `.{ptx}`"))
+    } else {
+        Outcome::Failed(format!(
+            "it says `{written}` (`.{ptx}`), but the compiled flag's store is `.{store}` and its load `.{load}`"
+        ))
     }
 }

@@ -126,6 +126,12 @@ pub enum Check {
         /// The scope, as PTX writes it without its dot.
         scope: &'static str,
     },
+    /// The scope-and-order invariant the page asks the learner to write,
+    /// in the file's doc comment, agrees with the compiled flag.
+    Invariant {
+        /// The check's name.
+        name: &'static str,
+    },
 }
 
 /// What a publication puzzle asks of the model's verdict.
@@ -145,7 +151,8 @@ impl Check {
             | Check::AtLeast { name, .. }
             | Check::Lacks { name, .. }
             | Check::Publication { name, .. }
-            | Check::FlagScope { name, .. } => name,
+            | Check::FlagScope { name, .. }
+            | Check::Invariant { name } => name,
         }
     }
 }
@@ -156,12 +163,13 @@ pub fn find(key: &str) -> Option<&'static Puzzle> {
 }
 
 /// The checker's report on one build of the learner's crate: the build
-/// line, then (if it built) every check of `puzzle` on its PTX.
-pub fn report(puzzle: &Puzzle, built: &Result<String, crate::Error>) -> check::Report {
+/// line, then (if it built) every check of `puzzle` on its PTX and on
+/// `source`, the answer's file.
+pub fn report(puzzle: &Puzzle, built: &Result<String, crate::Error>, source: &str) -> check::Report {
     let first = |outcome| check::Line { check: BUILDS, outcome };
     match built {
         Ok(ptx) => {
-            let mut report = check::run(puzzle, ptx);
+            let mut report = check::run(puzzle, ptx, source);
             let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
             report.lines.insert(0, first(check::Outcome::Passed(said)));
             report
@@ -183,7 +191,8 @@ pub fn transcript(
     let number = PUZZLES.iter().position(|p| p.kernel.key == puzzle.kernel.key).map_or(0, |k| k + 1);
     let answers: &[(&Puzzle, build::Answer<'_>)] =
         if answer == build::Answer::Learner { &[] } else { &[(puzzle, answer)] };
-    let report = report(puzzle, &build::staged(root, cargo, answers));
+    let source = std::fs::read_to_string(answer.path(root, puzzle)).unwrap_or_default();
+    let report = report(puzzle, &build::staged(root, cargo, answers), &source);
     let verdict = check::verdict(puzzle, &report).unwrap_or_else(|failed| format!("error: {failed}"));
     let verdict = check::wrap(&verdict, check::COLUMNS).join("\n");
     format!("$ cargo xtask practice check {}\n{}{verdict}\n", puzzle.kernel.key, check::render(number, puzzle, &report))

@@ -3,7 +3,7 @@
 
 use layout::practice;
 
-use super::Check::{AtLeast, FlagScope, Has, Lacks, Publication};
+use super::Check::{AtLeast, FlagScope, Has, Invariant, Lacks, Publication};
 use super::{BUILDS, Expect, Puzzle, Wrong};
 
 /// Lesson 1's puzzles, then Lesson 2's.
@@ -172,6 +172,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct },
             FlagScope { name: "narrowest scope", scope: "cta" },
+            Invariant { name: "written invariant" },
         ],
         hints: &[
             "The flag is one `u32` in shared memory: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`. Both \
@@ -185,6 +186,7 @@ pub const PUZZLES: [Puzzle; 6] = [
             Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
             Wrong { name: "read-before-flag", caught_by: "the model's verdict" },
             Wrong { name: "device-scope", caught_by: "narrowest scope" },
+            Wrong { name: "invariant-says-device", caught_by: "written invariant" },
         ],
     },
     Puzzle {

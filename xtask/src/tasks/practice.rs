@@ -76,16 +76,22 @@ pub fn run(args: &Args) -> super::Result {
     }
 }
 
+/// The learner's file of `puzzle`, as it is now (empty if it cannot be read:
+/// the build has said why).
+fn source(root: &Path, puzzle: &Puzzle) -> String {
+    fs::read_to_string(Answer::Learner.path(root, puzzle)).unwrap_or_default()
+}
+
 /// Builds the learner's crate and checks every puzzle in it: `Err` (rustc
 /// has printed why) when it does not build.
 fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
     let ptx = build::learner(root, &super::cargo())?;
-    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx)).collect())
+    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx, &source(root, p))).collect())
 }
 
 fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
     let built = build::learner(root, &super::cargo());
-    let report = practice::report(puzzle, &built);
+    let report = practice::report(puzzle, &built, &source(root, puzzle));
     let report = match &built {
         Ok(ptx) => report.on_the_gpu(|| on_the_gpu(root, puzzle, ptx)),
         Err(_) => report,
