@@ -234,17 +234,18 @@ macro_rules! rmw {
     };
 }
 
-// ANCHOR: rmw_table
 // Each read-modify-write the lab's kernels use, and the one PTX instruction
 // it emits. With no `.sem` and no `.scope` an instruction is relaxed at
 // `.gpu`: CUDA's `atomicAdd`.
 rmw! {
+    // ANCHOR: f32_rows
     f32(reg32) at Device in Global("cvta.to.global.u64 {a}, {a};"):
         Add Relaxed => "red.global.add.f32";
     f32(reg32) at Device in Shared("cvta.to.shared.u64 {a}, {a};"):
         Add Relaxed => "red.shared.add.f32";
     f32(reg32) at Block in Shared("cvta.to.shared.u64 {a}, {a};"):
         Add Relaxed => "red.relaxed.cta.shared.add.f32";
+    // ANCHOR_END: f32_rows
     u32(reg32) at Device in Global("cvta.to.global.u64 {a}, {a};"):
         Add Relaxed => "red.global.add.u32",
         Or Relaxed => "red.global.or.b32",
@@ -262,4 +263,3 @@ rmw! {
         Add Relaxed => "red.global.add.u64",
         Exchange Relaxed => "atom.global.exch.b64";
 }
-// ANCHOR_END: rmw_table
