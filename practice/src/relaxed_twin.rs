@@ -17,6 +17,7 @@ use layout::publish::Payload;
 
 #[allow(unused_imports)]
 use device::order::{Acquire, AtomicRef, Block, Device, Relaxed, Release, System};
+#[allow(unused_imports)]
 use device::thread;
 
 // ANCHOR: todo

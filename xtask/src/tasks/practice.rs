@@ -129,7 +129,7 @@ fn list(root: &Path) -> super::Result {
                 format!("not yet: `{}` fails", line.check)
             }
         };
-        println!("{:>2}. {:<18} {:<9} {:<55} {state}", k + 1, puzzle.kernel.key, puzzle.lesson, puzzle.title);
+        println!("{:>2}. {:<21} {:<9} {:<54} {state}", k + 1, puzzle.kernel.key, puzzle.lesson, puzzle.title);
     }
     match next {
         Some(key) => println!("next: cargo xtask practice check {key}"),
