@@ -40,6 +40,18 @@ impl Report {
     pub fn passed(&self) -> bool {
         self.first_failure().is_none()
     }
+
+    /// The report with its GPU layer run by `gpu`, if every check before it
+    /// passed; otherwise as it is.
+    pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome) -> Report {
+        if self.passed()
+            && let Some(last) = self.lines.last_mut()
+            && last.check == ON_THE_GPU
+        {
+            last.outcome = gpu();
+        }
+        self
+    }
 }
 
 /// Runs `puzzle`'s checks on `ptx`, the compiled crate of answers, after a
@@ -64,20 +76,6 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
     let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
     lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
     Report { lines }
-}
-
-impl Report {
-    /// The report with its GPU layer run by `gpu`, if every check before it
-    /// passed; otherwise as it is.
-    pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome) -> Report {
-        if self.passed()
-            && let Some(last) = self.lines.last_mut()
-            && last.check == ON_THE_GPU
-        {
-            last.outcome = gpu();
-        }
-        self
-    }
 }
 
 /// The kernel is in the PTX with its entry's parameters, or which parameter
