@@ -6,6 +6,15 @@ use layout::practice;
 use super::Check::{AtLeast, FlagScope, Has, Invariant, Lacks, Publication};
 use super::{BUILDS, Expect, Puzzle, Wrong};
 
+/// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
+/// and 1024 compared with the CPU's bit for bit, at one element, one past a
+/// block of 4,096 and one past 2^20.
+const SUMS_ON_GPU: &[&str] = &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"];
+
+/// Page 2's demo on a GPU: its pitfall's stress loop of launches, which
+/// counts the records a consumer saw stale.
+const PAGE_DEMO_ON_GPU: &[&str] = &["pitfalls", "--only", "relaxed-flag"];
+
 /// Lesson 1's puzzles, then Lesson 2's.
 pub const PUZZLES: [Puzzle; 6] = [
     Puzzle {
@@ -13,7 +22,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         solution: "kernels/src/sum/global_atomic.rs",
         title: "one atomic add per element",
         lesson: "Lesson 1",
-        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
+        on_gpu: SUMS_ON_GPU,
         checks: &[
             Has {
                 name: "atomic add",
@@ -47,7 +56,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         solution: "kernels/src/sum/shared_atomic.rs",
         title: "a private accumulator per block, between two barriers",
         lesson: "Lesson 1",
-        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
+        on_gpu: SUMS_ON_GPU,
         checks: &[
             Has {
                 name: "shared accumulator",
@@ -88,7 +97,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         solution: "kernels/src/sum/tree_atomic.rs",
         title: "a tree in shared memory, a barrier every step",
         lesson: "Lesson 1",
-        on_gpu: &["exercise", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0"],
+        on_gpu: SUMS_ON_GPU,
         checks: &[
             Lacks {
                 name: "no atomic in the block",
@@ -168,7 +177,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         solution: "practice/solutions/producer_consumer.rs",
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2",
-        on_gpu: &["pitfalls", "--only", "relaxed-flag"],
+        on_gpu: PAGE_DEMO_ON_GPU,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct },
             FlagScope { name: "narrowest scope", scope: "cta" },
@@ -194,7 +203,7 @@ pub const PUZZLES: [Puzzle; 6] = [
         solution: "practice/solutions/relaxed_twin.rs",
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2",
-        on_gpu: &["pitfalls", "--only", "relaxed-flag"],
+        on_gpu: PAGE_DEMO_ON_GPU,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::StalePermitted },
             FlagScope { name: "narrowest scope", scope: "cta" },
