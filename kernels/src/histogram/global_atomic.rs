@@ -23,6 +23,7 @@ pub unsafe fn histogram_global_atomic(input: *const u32, n: usize, bins: *mut u3
     let i = thread::index_1d();
     if i < n {
         // SAFETY: `i < n`, and every value indexes a bin by the contract.
-        unsafe { AtomicRef::<u32, Device>::from_global(bins.add(*input.add(i) as usize)).add(1, Relaxed) };
+        let bin = unsafe { AtomicRef::<u32, Device>::from_global(bins.add(*input.add(i) as usize)) };
+        bin.add(1, Relaxed);
     }
 }

@@ -47,8 +47,11 @@ pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, 
     unsafe { thread::sync_threads() };
 
     if i < n {
-        // SAFETY: `i < n`; the value is a bin index by the contract.
-        unsafe { AtomicRef::<u32, Device>::from_shared(local.add(*input.add(i) as usize)).add(1, Relaxed) };
+        // SAFETY: `i < n`; the value is a bin index by the contract, so the
+        // bin is one of this block's shared counters. `atomicAdd` on a
+        // `__shared__` counter is device scope, as every `atomicAdd` is.
+        let bin = unsafe { AtomicRef::<u32, Device>::from_shared(local.add(*input.add(i) as usize)) };
+        bin.add(1, Relaxed);
     }
     // SAFETY: reached by every thread of the block.
     unsafe { thread::sync_threads() };
@@ -57,9 +60,9 @@ pub unsafe fn histogram_privatized(input: *const u32, n: usize, bins: *mut u32, 
     while b < num_bins {
         // SAFETY: `b < num_bins` indexes both histograms; the barrier made the
         // block's increments of `local[b]` complete.
-        unsafe {
-            AtomicRef::<u32, Device>::from_global(bins.add(b as usize)).add(local.add(b as usize).read(), Relaxed)
-        };
+        let (total, count) =
+            unsafe { (AtomicRef::<u32, Device>::from_global(bins.add(b as usize)), local.add(b as usize).read()) };
+        total.add(count, Relaxed);
         b += stride;
     }
 }
