@@ -7,7 +7,7 @@
 //! wherever the command would launch the lab's. What the puzzle teaches,
 //! its checks and hints are the checker's (`xtask/src/practice/`).
 
-use crate::{Entry, histogram, pitfall, sum};
+use crate::{Entry, histogram, pitfall, publish, sum, system};
 
 /// One puzzle: its name, its file, its kernel, and the lab kernel it
 /// stands for.
@@ -25,7 +25,7 @@ pub struct Puzzle {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 6] = [
+pub const PUZZLES: [Puzzle; 10] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -61,6 +61,30 @@ pub const PUZZLES: [Puzzle; 6] = [
         file: "relaxed_twin.rs",
         symbol: "producer_consumer_relaxed",
         stands_for: &pitfall::PAGE_DEMO_RELAXED.entry,
+    },
+    Puzzle {
+        key: "barrier-every-thread",
+        file: "barrier_every_thread.rs",
+        symbol: "barrier_every_thread",
+        stands_for: &pitfall::BARRIER_EVERY_THREAD.entry,
+    },
+    Puzzle {
+        key: "block-barrier",
+        file: "block_barrier.rs",
+        symbol: "block_barrier",
+        stands_for: &pitfall::BLOCK_SYNC_OTHER_WARP.entry,
+    },
+    Puzzle {
+        key: "publish-across-blocks",
+        file: "publish_across_blocks.rs",
+        symbol: "publish_across_blocks",
+        stands_for: &publish::GRID_RELEASE_ACQUIRE.entry,
+    },
+    Puzzle {
+        key: "publish-to-host",
+        file: "publish_to_host.rs",
+        symbol: "publish_to_host",
+        stands_for: &system::GPU_TO_CPU_RELEASE_SYS.entry,
     },
 ];
 

@@ -30,13 +30,24 @@ extern crate device;
 // sums are their puzzles' solutions.
 pub use device::{atomic, order, shared, thread};
 
+pub mod barrier_every_thread;
+pub mod block_barrier;
 pub mod histogram_privatized;
-mod page;
 pub mod producer_consumer;
+pub mod publish_across_blocks;
+pub mod publish_to_host;
 pub mod relaxed_twin;
 pub mod sum_global_atomic;
 pub mod sum_shared_atomic;
 pub mod sum_tree_atomic;
+
+// What the puzzles call and do not write: the page's demo around puzzles 5
+// and 6, the cross-block stress around puzzle 9, the tree of puzzle 7 and
+// the counters of puzzle 8.
+mod exchange;
+mod page;
+mod pairs;
+mod tree;
 
 /// A kernel has nowhere to unwind to: a panic traps, which the driver
 /// reports to the host as a failed launch.

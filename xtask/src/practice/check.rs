@@ -1,7 +1,7 @@
 //! Running a puzzle's checks on a compiled answer, layer by layer.
 
-use super::publication::Publication;
-use super::{Check, Expect, ON_THE_GPU, Puzzle, SIGNATURE};
+use super::publication::Verdict;
+use super::{Between, Check, Expect, ON_THE_GPU, Puzzle, SIGNATURE};
 
 /// How one check went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -63,13 +63,12 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
         Err(why) => Outcome::Failed(why),
     };
     let mut lines = vec![Line { check: SIGNATURE, outcome: signature }];
-    let body = ptx_builder::entry_body(ptx, puzzle.kernel.symbol).unwrap_or_default();
     let failed = |lines: &[Line]| lines.iter().any(|l| matches!(l.outcome, Outcome::Failed(_)));
     for check in puzzle.checks {
         let outcome = if failed(&lines) {
             Outcome::NotRun("an earlier check failed".to_owned())
         } else {
-            judge(check, body, source)
+            judge(check, ptx, puzzle.kernel.symbol, source)
         };
         lines.push(Line { check: check.name(), outcome });
     }
@@ -120,8 +119,19 @@ fn instructions(body: &str) -> impl Iterator<Item = &str> {
         .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.ends_with(':') && !l.starts_with('.'))
 }
 
-/// One check of [`Check`]'s machine-code or model layer.
-fn judge(check: &Check, body: &str, source: &str) -> Outcome {
+/// The publication the kernel `symbol` of `ptx` performs, read as
+/// `between` says, and the model's verdict on it.
+fn model(ptx: &str, symbol: &str, between: Between) -> Result<Verdict, String> {
+    let reads = between.reads(symbol);
+    let body = ptx_builder::entry_body(ptx, &reads)
+        .ok_or_else(|| format!("no kernel `{reads}` in the PTX: keep it as the puzzle's file has it"))?;
+    between.read(body)?.judge(between)
+}
+
+/// One check of [`Check`]'s machine-code or model layer, on the kernel
+/// `symbol` of `ptx`.
+fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
+    let body = ptx_builder::entry_body(ptx, symbol).unwrap_or_default();
     match *check {
         Check::Has { instruction, missing, .. } => {
             if instructions(body).any(|l| l.contains(instruction)) {
@@ -142,15 +152,47 @@ fn judge(check: &Check, body: &str, source: &str) -> Outcome {
             None => Outcome::Passed(format!("no `{instruction}`")),
             Some(line) => Outcome::Failed(format!("`{}` in your kernel: {present}", line.trim_end_matches(';'))),
         },
-        Check::Publication { expect, .. } => publication(body, expect),
-        Check::FlagScope { scope, .. } => flag_scope(body, scope),
-        Check::Invariant { .. } => invariant(body, source),
+        Check::BarrierForAll { .. } => barrier_for_all(body),
+        Check::Publication { expect, between, .. } => publication(model(ptx, symbol, between), expect),
+        Check::FlagScope { between, .. } => flag_scope(model(ptx, symbol, between), between),
+        Check::Invariant { .. } => invariant(model(ptx, symbol, Between::Warps), source),
+    }
+}
+
+/// Every thread reaches the kernel's first barrier: before it, no `ret`,
+/// and no branch to a label that comes after it. (Past the first barrier a
+/// loop's own branch jumps over the barriers inside it, and whether every
+/// thread takes it alike is more than the text can tell.)
+fn barrier_for_all(body: &str) -> Outcome {
+    let lines: Vec<&str> = body.lines().map(str::trim).collect();
+    let is_barrier = |l: &str| l.starts_with("bar.sync") || l.starts_with("barrier.sync");
+    let Some(first) = lines.iter().position(|l| is_barrier(l)) else {
+        return Outcome::Failed(
+            "no `bar.sync` in your kernel: the tree needs the tile written and published first".to_owned(),
+        );
+    };
+    let after: Vec<&str> = lines[first..].iter().filter_map(|l| l.strip_suffix(':')).collect();
+    let leaves = lines[..first].iter().find(|l| {
+        let op = l.split_once(' ').filter(|_| l.starts_with('@')).map_or(**l, |(_, rest)| rest.trim());
+        op.starts_with("ret")
+            || op.starts_with("exit")
+            || (op.starts_with("bra")
+                && op.trim_end_matches(';').split_whitespace().last().is_some_and(|to| after.contains(&to)))
+    });
+    match leaves {
+        None => Outcome::Passed("no thread leaves or jumps past the first `bar.sync`".to_owned()),
+        Some(line) => Outcome::Failed(format!(
+            "`{}` comes before the first `bar.sync` and takes some threads past it: a block barrier waits for every \
+             thread of the block, and the tree then reads slots the threads that left never wrote. Some GPUs let \
+             exited threads count as arrived, so a run can pass; the barrier's promise is still broken",
+            line.trim_end_matches(';')
+        )),
     }
 }
 
 /// The model's verdict on the publication the kernel performs.
-fn publication(body: &str, expect: Expect) -> Outcome {
-    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+fn publication(verdict: Result<Verdict, String>, expect: Expect) -> Outcome {
+    let verdict = match verdict {
         Ok(verdict) => verdict,
         Err(why) => return Outcome::Failed(why),
     };
@@ -166,21 +208,23 @@ fn publication(body: &str, expect: Expect) -> Outcome {
     }
 }
 
-/// The flag's accesses are at `scope`, the narrowest that holds both
+/// The flag's accesses are at the narrowest scope that holds both
 /// threads.
-fn flag_scope(body: &str, scope: &str) -> Outcome {
-    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+fn flag_scope(verdict: Result<Verdict, String>, between: Between) -> Outcome {
+    let verdict = match verdict {
         Ok(verdict) => verdict,
         Err(why) => return Outcome::Failed(why),
     };
     let (store, load) = &verdict.scopes;
+    let scope = between.narrowest();
     if store == scope && load == scope {
         Outcome::Passed(format!("the flag's store and load are both `.{scope}`"))
     } else {
         Outcome::Failed(format!(
-            "the flag's store is `.{store}` and its load `.{load}`: both threads are in one block, so `.{scope}` \
-             is the narrowest scope that holds them. A wider scope is correct, and asks the hardware for more \
-             than the protocol needs (\"use the narrowest correct scope\")"
+            "the flag's store is `.{store}` and its load `.{load}`: {}, so `.{scope}` is the narrowest scope that \
+             holds them. A wider scope is correct, and asks the hardware for more than the protocol needs (\"use \
+             the narrowest correct scope\")",
+            between.words()
         ))
     }
 }
@@ -250,7 +294,7 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
 /// to the compiled flag: a `text` block of four lines, `scope:` (block,
 /// cluster, device or system), `releases:` and `acquires:` (each naming the
 /// flag, `ready_storage`) and `protects:` (naming the record, `slot`).
-fn invariant(body: &str, source: &str) -> Outcome {
+fn invariant(verdict: Result<Verdict, String>, source: &str) -> Outcome {
     let field =
         |key: &str| source.lines().find_map(|l| l.trim_start_matches("//!").trim().strip_prefix(key).map(str::trim));
     let fields = [
@@ -286,7 +330,7 @@ fn invariant(body: &str, source: &str) -> Outcome {
             ));
         }
     };
-    let verdict = match Publication::read(body).and_then(|p| p.judge()) {
+    let verdict = match verdict {
         Ok(verdict) => verdict,
         Err(why) => return Outcome::Failed(why),
     };

@@ -9,8 +9,9 @@
 //! 1. **builds**: rustc's errors, shown as rustc prints them;
 //! 2. **signature**: the kernel is in the PTX with its entry's parameters;
 //! 3. **the machine code's promises** ([`Check::Has`], [`Check::AtLeast`],
-//!    [`Check::Lacks`]): the instructions the idea needs are in the learner's
-//!    PTX, and the ones that would make it another kernel are not;
+//!    [`Check::Lacks`], [`Check::BarrierForAll`]): the instructions the idea
+//!    needs are in the learner's PTX, where the idea needs them, and the ones
+//!    that would make it another kernel are not;
 //! 4. **the model's verdict** ([`Check::Publication`]): the orderings and
 //!    scopes read from the learner's PTX, put into message passing's shape
 //!    and judged by the `memory-model` checker, which says whether a stale
@@ -29,6 +30,7 @@ pub mod gpu;
 pub mod publication;
 pub mod puzzles;
 
+pub use publication::Between;
 pub use puzzles::PUZZLES;
 
 /// One puzzle: a stub the learner edits, its checks, its hints, and the
@@ -109,22 +111,30 @@ pub enum Check {
         /// What its presence means, in one sentence.
         present: &'static str,
     },
-    /// The kernel publishes a record in shared memory from one thread to
-    /// another of its block through a flag: the model judges the
-    /// orderings and scopes read from its PTX.
+    /// Every thread of the block reaches the kernel's first barrier: no
+    /// `ret` before it, and no branch before it to a label after it.
+    BarrierForAll {
+        /// The check's name.
+        name: &'static str,
+    },
+    /// The kernel publishes a record from one thread to another through a
+    /// flag: the model judges the orderings and scopes read from its PTX,
+    /// with the threads where `between` puts them.
     Publication {
         /// The check's name.
         name: &'static str,
         /// What the puzzle asks the model to say.
         expect: Expect,
+        /// Where the producer and the consumer run.
+        between: Between,
     },
-    /// The publication's flag store and flag load are both at `scope`
-    /// (`cta`): the narrowest scope that holds both threads.
+    /// The publication's flag store and flag load are both at the
+    /// narrowest scope that holds both threads, as `between` places them.
     FlagScope {
         /// The check's name.
         name: &'static str,
-        /// The scope, as PTX writes it without its dot.
-        scope: &'static str,
+        /// Where the producer and the consumer run.
+        between: Between,
     },
     /// The scope-and-order invariant the page asks the learner to write,
     /// in the file's doc comment, agrees with the compiled flag.
@@ -150,6 +160,7 @@ impl Check {
             Check::Has { name, .. }
             | Check::AtLeast { name, .. }
             | Check::Lacks { name, .. }
+            | Check::BarrierForAll { name }
             | Check::Publication { name, .. }
             | Check::FlagScope { name, .. }
             | Check::Invariant { name } => name,

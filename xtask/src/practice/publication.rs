@@ -17,6 +17,14 @@
 //!   (the report's stores to the global `out` are not);
 //! - a fence is `fence.*` or `membar.*`.
 //!
+//! Where the two threads run is the puzzle's ([`Between`]): two warps of
+//! one block, two blocks of one grid, or a GPU thread and a CPU thread. A
+//! puzzle across blocks is read from its probe kernel, the page's
+//! straight-line shape around the same two functions, since the stress
+//! loops of the kernel that runs would hide their order; a puzzle that
+//! publishes to the host is its kernel's producer, and the consumer is the
+//! host's `Acquire` load, written as the PTX it stands for.
+//!
 //! The program goes to [`memory_model::lab::weak_allowed_for`], which
 //! enumerates every candidate execution under the PTX model's axioms:
 //! whether the consumer may see the flag set and the record still zero is
@@ -25,6 +33,84 @@
 use layout::litmus::{Op, Test};
 use memory_model::Position;
 use memory_model::lab::{Step, weak_allowed_for};
+
+/// Where a publication's producer and consumer run, which decides the
+/// scopes that hold both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Between {
+    /// Two warps of one block: the puzzle's kernel has the page's shape.
+    Warps,
+    /// Thread 0 of two blocks of one grid: the checker reads the puzzle's
+    /// probe kernel, `<symbol>_probe`.
+    Blocks,
+    /// A GPU thread and a CPU thread of the host: the kernel is the
+    /// producer, and the consumer is the host's `Acquire` load of the flag
+    /// and its plain reads of the record.
+    Host,
+}
+
+impl Between {
+    /// The kernel whose PTX holds the publication, for a puzzle whose kernel
+    /// is `symbol`.
+    pub fn reads(self, symbol: &str) -> String {
+        match self {
+            Between::Warps | Between::Host => symbol.to_owned(),
+            Between::Blocks => format!("{symbol}_probe"),
+        }
+    }
+
+    /// The two threads' places, as the model's positions.
+    fn positions(self) -> [Position; 2] {
+        let block = |cta| Position { cta, cluster: cta, gpu: 0 };
+        match self {
+            Between::Warps => [block(0), block(0)],
+            Between::Blocks => [block(0), block(1)],
+            // The host's thread is on no GPU: only `.sys` holds both.
+            Between::Host => [block(0), Position { cta: 1, cluster: 1, gpu: 1 }],
+        }
+    }
+
+    /// The narrowest scope that holds both threads, as PTX writes it.
+    pub fn narrowest(self) -> &'static str {
+        match self {
+            Between::Warps => "cta",
+            Between::Blocks => "gpu",
+            Between::Host => "sys",
+        }
+    }
+
+    /// Where the two threads are, in a few words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Between::Warps => "both threads are in one block",
+            Between::Blocks => "the two threads are in two blocks of one grid",
+            Between::Host => "the consumer is a CPU thread, on no GPU",
+        }
+    }
+
+    /// What a stale record reads as, in the model's execution: the page's
+    /// `{0, 0}` payload, or the host's record as it was before this round.
+    fn stale(self) -> &'static str {
+        match self {
+            Between::Warps | Between::Blocks => "the record as {0, 0}",
+            Between::Host => "the record's words as they were before the kernel wrote them",
+        }
+    }
+
+    /// The publication a kernel's `.entry` body performs, or what is
+    /// missing, in one sentence.
+    pub fn read(self, body: &str) -> Result<Publication, String> {
+        match self {
+            Between::Warps | Between::Blocks => Publication::read(body),
+            Between::Host => Publication::read_producer(body),
+        }
+    }
+}
+
+/// The host's half of a publication to a CPU thread: Rust's `Acquire` load
+/// of the flag (the PTX model's `ld.acquire.sys`) and plain reads of the
+/// record.
+const HOST_CONSUMER: [&str; 2] = ["ld.acquire.sys.b32", "ld.b32"];
 
 /// What a thread of the publication does, in program order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,6 +222,31 @@ impl Publication {
         }
     }
 
+    /// Reads a publication to the host out of a producer kernel's `.entry`
+    /// body: its record stores and flag stores, in text order, with the
+    /// fences between them, before the host's [`HOST_CONSUMER`].
+    pub fn read_producer(body: &str) -> Result<Publication, String> {
+        let mut steps = Vec::new();
+        for op in body.lines().filter_map(instruction).filter(|op| op.starts_with("st.") || fence(op).is_some()) {
+            steps.push(match fence(op) {
+                Some(f) => Access::Fence(f),
+                None if is_strong(op) => Access::Flag(op.to_owned()),
+                None => Access::Record(op.to_owned()),
+            });
+        }
+        let producer = Publication::thread(&steps, |a| !matches!(a, Access::Fence(_)));
+        let consumer = vec![Access::Flag(HOST_CONSUMER[0].to_owned()), Access::Record(HOST_CONSUMER[1].to_owned())];
+        match () {
+            () if !producer.iter().any(|a| matches!(a, Access::Flag(_))) => Err("no atomic store of the flag: a \
+                 plain store is not atomic, and a store the host cannot read atomically publishes nothing"
+                .to_owned()),
+            () if !producer.iter().any(|a| matches!(a, Access::Record(_))) => {
+                Err("the kernel writes no record".to_owned())
+            }
+            () => Ok(Publication { producer, consumer }),
+        }
+    }
+
     /// One thread's accesses (the stores, or the loads) with the fences
     /// between them: a fence belongs to the thread whose accesses surround
     /// it in the text.
@@ -186,10 +297,11 @@ impl Publication {
         steps
     }
 
-    /// The model's verdict on this publication, both threads in one block.
-    pub fn judge(&self) -> Result<Verdict, String> {
+    /// The model's verdict on this publication, its threads placed as
+    /// `between` says.
+    pub fn judge(&self, between: Between) -> Result<Verdict, String> {
         let roles = self.roles();
-        let stale_permitted = weak_allowed_for(Test::Mp, &roles, &[Position::default(); 2])?;
+        let stale_permitted = weak_allowed_for(Test::Mp, &roles, &between.positions())?;
         let flag_of = |steps: &[Step<'_>], store: bool| {
             steps.iter().find_map(|s| match *s {
                 Step::Access(op, ptx) if matches!(op, Op::Store(..)) == store && is_strong(ptx) => Some(ptx.to_owned()),
@@ -198,7 +310,7 @@ impl Publication {
         };
         let (store, load) =
             (flag_of(&roles[0], true).unwrap_or_default(), flag_of(&roles[1], false).unwrap_or_default());
-        let because = if stale_permitted { why_stale(&roles) } else { why_not(&store, &load, &roles) };
+        let because = if stale_permitted { why_stale(&roles, between) } else { why_not(&store, &load, &roles) };
         Ok(Verdict { stale_permitted, because, scopes: (scope(&store), scope(&load)) })
     }
 }
@@ -223,8 +335,15 @@ fn scope(ptx: &str) -> String {
         .to_owned()
 }
 
+/// Whether a flag access at `scope` (`cta`, `gpu`, ...) holds both
+/// threads placed as `between` says.
+fn holds(scope: &str, between: Between) -> bool {
+    let rank = |s: &str| ["cta", "cluster", "gpu", "sys"].iter().position(|&r| r == s);
+    matches!((rank(scope), rank(between.narrowest())), (Some(a), Some(b)) if a >= b)
+}
+
 /// Why the model permits the stale read, naming the learner's instructions.
-fn why_stale(roles: &[Vec<Step<'_>>; 2]) -> String {
+fn why_stale(roles: &[Vec<Step<'_>>; 2], between: Between) -> String {
     let [producer, consumer] = roles;
     let text = |s: &Step<'_>| match *s {
         Step::Access(_, ptx) | Step::Fence(ptx) => ptx.to_owned(),
@@ -246,11 +365,29 @@ fn why_stale(roles: &[Vec<Step<'_>>; 2]) -> String {
             text(&consumer[0])
         ));
     }
+    let flags: Vec<String> = roles
+        .iter()
+        .flatten()
+        .filter_map(|s| match *s {
+            Step::Access(_, ptx) if is_strong(ptx) && !holds(&scope(ptx), between) => Some(format!("`{ptx}`")),
+            _ => None,
+        })
+        .collect();
+    if !flags.is_empty() {
+        reasons.push(format!(
+            "{} {} not hold both threads: {}, and only `.{}` or wider does",
+            flags.join(" and "),
+            if flags.len() == 1 { "does" } else { "do" },
+            between.words(),
+            between.narrowest()
+        ));
+    }
     if reasons.is_empty() {
         reasons.push("the fences between the accesses do not order the record against the flag".to_owned());
     }
     format!(
-        "the model permits the consumer to read the flag as 1 and the record as {{0, 0}}: {}",
+        "the model permits the consumer to read the flag as set and {}: {}",
+        between.stale(),
         reasons.join("; and ")
     )
 }
@@ -290,22 +427,29 @@ mod tests {
     #[test]
     fn release_and_acquire_at_cta_forbid_the_stale_read() {
         let p = Publication::read(&body("st.release.cta.b32", "ld.acquire.cta.b32", false)).unwrap();
-        let v = p.judge().unwrap();
+        let v = p.judge(Between::Warps).unwrap();
         assert!(!v.stale_permitted, "{v:?}");
         assert_eq!(v.scopes, ("cta".to_owned(), "cta".to_owned()));
     }
 
     #[test]
     fn a_relaxed_flag_or_an_early_read_permits_it_and_says_why() {
-        let relaxed =
-            Publication::read(&body("st.relaxed.cta.b32", "ld.relaxed.cta.b32", false)).unwrap().judge().unwrap();
+        let relaxed = Publication::read(&body("st.relaxed.cta.b32", "ld.relaxed.cta.b32", false))
+            .unwrap()
+            .judge(Between::Warps)
+            .unwrap();
         assert!(relaxed.stale_permitted);
         assert!(relaxed.because.contains("`st.relaxed.cta.b32` is atomic, but not a release"), "{}", relaxed.because);
-        let early =
-            Publication::read(&body("st.release.cta.b32", "ld.acquire.cta.b32", true)).unwrap().judge().unwrap();
+        let early = Publication::read(&body("st.release.cta.b32", "ld.acquire.cta.b32", true))
+            .unwrap()
+            .judge(Between::Warps)
+            .unwrap();
         assert!(early.stale_permitted);
         assert!(early.because.contains("reads the record before it waits"), "{}", early.because);
-        let volatile = Publication::read(&body("st.volatile.b32", "ld.volatile.b32", false)).unwrap().judge().unwrap();
+        let volatile = Publication::read(&body("st.volatile.b32", "ld.volatile.b32", false))
+            .unwrap()
+            .judge(Between::Warps)
+            .unwrap();
         assert!(volatile.stale_permitted);
         assert_eq!(volatile.scopes.0, "sys");
     }
@@ -314,7 +458,7 @@ mod tests {
     fn fences_around_relaxed_accesses_forbid_it() {
         let fenced = body("fence.acq_rel.cta;\nst.relaxed.cta.b32", "ld.relaxed.cta.b32", false)
             .replace("@%p2 bra $L__BB0_3;\n", "@%p2 bra $L__BB0_3;\nmembar.cta;\n");
-        let v = Publication::read(&fenced).unwrap().judge().unwrap();
+        let v = Publication::read(&fenced).unwrap().judge(Between::Warps).unwrap();
         assert!(!v.stale_permitted, "{v:?}");
     }
 

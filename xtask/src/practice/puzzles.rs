@@ -3,8 +3,8 @@
 
 use layout::practice;
 
-use super::Check::{AtLeast, FlagScope, Has, Invariant, Lacks, Publication};
-use super::{BUILDS, Expect, Puzzle, Wrong};
+use super::Check::{AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication};
+use super::{BUILDS, Between, Expect, Puzzle, Wrong};
 
 /// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
 /// and 1024 compared with the CPU's bit for bit, at one element, one past a
@@ -16,7 +16,7 @@ const SUMS_ON_GPU: &[&str] = &["exercise", "--sizes", "1,4097,1048577", "--runs"
 const PAGE_DEMO_ON_GPU: &[&str] = &["pitfalls", "--only", "relaxed-flag"];
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 6] = [
+pub const PUZZLES: [Puzzle; 10] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -179,8 +179,8 @@ pub const PUZZLES: [Puzzle; 6] = [
         lesson: "Lesson 2",
         on_gpu: PAGE_DEMO_ON_GPU,
         checks: &[
-            Publication { name: "the model's verdict", expect: Expect::Correct },
-            FlagScope { name: "narrowest scope", scope: "cta" },
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Warps },
+            FlagScope { name: "narrowest scope", between: Between::Warps },
             Invariant { name: "written invariant" },
         ],
         hints: &[
@@ -205,8 +205,8 @@ pub const PUZZLES: [Puzzle; 6] = [
         lesson: "Lesson 2",
         on_gpu: PAGE_DEMO_ON_GPU,
         checks: &[
-            Publication { name: "the model's verdict", expect: Expect::StalePermitted },
-            FlagScope { name: "narrowest scope", scope: "cta" },
+            Publication { name: "the model's verdict", expect: Expect::StalePermitted, between: Between::Warps },
+            FlagScope { name: "narrowest scope", between: Between::Warps },
         ],
         hints: &[
             "This is puzzle 4 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
@@ -216,5 +216,98 @@ pub const PUZZLES: [Puzzle; 6] = [
              passing relaxed run is not a correctness proof.",
         ],
         wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[6],
+        solution: "practice/solutions/barrier_every_thread.rs",
+        title: "a block barrier every thread reaches",
+        lesson: "Lesson 2",
+        on_gpu: &["pitfalls", "--only", "divergent-barrier"],
+        checks: &[BarrierForAll { name: "every thread at the barrier" }],
+        hints: &[
+            "`__syncthreads()` waits for every thread of the block. Which threads never get to the first one?",
+            "A thread past `n` has no input, but it still has a slot in the tile: what value can it write there \
+             that leaves the block's sum unchanged?",
+            "Guard only the load: `let value = if i < n { unsafe { *input.add(i) } } else { 0 };`, write it to \
+             the tile, and call `thread::sync_threads()` outside every `if`.",
+        ],
+        wrong: &[
+            Wrong { name: "barrier-inside-if", caught_by: "every thread at the barrier" },
+            Wrong { name: "zero-but-return", caught_by: "every thread at the barrier" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[7],
+        solution: "practice/solutions/block_barrier.rs",
+        title: "a block barrier where the data crosses warps",
+        lesson: "Lesson 2",
+        on_gpu: &["pitfalls", "--only", "warp-scope"],
+        checks: &[
+            Lacks {
+                name: "no warp barrier",
+                instruction: "bar.warp.sync",
+                present: "a warp barrier orders the 32 lanes of one warp, and each thread here reads a slot another \
+                          warp writes: the warp barrier does not wait for that warp",
+            },
+            AtLeast {
+                name: "two barriers a round",
+                instruction: "bar.sync",
+                count: 2,
+                fewer: "one after the write, so the partner's value is there to read, and one after the read, so \
+                        the partner's warp does not overwrite it for the next round first",
+            },
+        ],
+        hints: &[
+            "Whose write does each thread read? Thread `t` reads slot `t + 32`, written by a thread of the next warp.",
+            "`warp::sync()` is `__syncwarp()`: its participants are one warp's lanes. `thread::sync_threads()` is \
+             `__syncthreads()`: every thread of the block.",
+            "Both waits need the block barrier: the second keeps the next round's write after this round's read \
+             (a write-after-read hazard).",
+        ],
+        wrong: &[
+            Wrong { name: "warp-barrier-first", caught_by: "no warp barrier" },
+            Wrong { name: "one-barrier", caught_by: "two barriers a round" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[8],
+        solution: "practice/solutions/publish_across_blocks.rs",
+        title: "the publication across blocks, at the narrowest correct scope",
+        lesson: "Lesson 2",
+        on_gpu: &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"],
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
+            FlagScope { name: "narrowest scope", between: Between::Blocks },
+        ],
+        hints: &[
+            "Start from puzzle 5's two functions: the protocol is the same, only the threads moved.",
+            "A scope is the set of threads an operation synchronizes with. `Block` holds one block's threads; \
+             which scope holds two blocks of one grid, and nothing wider?",
+            "`AtomicRef::<u32, Device>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
+             load: PTX `st.release.gpu` and `ld.acquire.gpu`.",
+        ],
+        wrong: &[
+            Wrong { name: "block-scope", caught_by: "the model's verdict" },
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+            Wrong { name: "system-scope", caught_by: "narrowest scope" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[9],
+        solution: "practice/solutions/publish_to_host.rs",
+        title: "the publication to a CPU thread, at system scope",
+        lesson: "Lesson 2",
+        on_gpu: &["publish-sys", "--variant", "gpu-cpu-release-sys", "--launches", "20"],
+        checks: &[Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Host }],
+        hints: &[
+            "The record first, with an ordinary store: `*records.add(i) = Record::expected(round, i as u32)`.",
+            "Then the flag, atomically, with an ordering that publishes the stores before it: `Release`.",
+            "The host's thread is in no block and on no GPU: only `System` (`.sys`) holds it. \
+             `AtomicRef::<u32, System>::from_ptr(flags.add(i)).store(round, Release)`.",
+        ],
+        wrong: &[
+            Wrong { name: "device-scope", caught_by: "the model's verdict" },
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+        ],
     },
 ];
