@@ -25,7 +25,7 @@ pub struct Puzzle {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 10] = [
+pub const PUZZLES: [Puzzle; 12] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -85,6 +85,18 @@ pub const PUZZLES: [Puzzle; 10] = [
         file: "publish_to_host.rs",
         symbol: "publish_to_host",
         stands_for: &system::GPU_TO_CPU_RELEASE_SYS.entry,
+    },
+    Puzzle {
+        key: "fence-across-blocks",
+        file: "fence_across_blocks.rs",
+        symbol: "fence_across_blocks",
+        stands_for: &publish::GRID_RELEASE_ACQUIRE.entry,
+    },
+    Puzzle {
+        key: "sum-warp-shuffle",
+        file: "sum_warp_shuffle.rs",
+        symbol: "sum_warp_shuffle",
+        stands_for: &sum::WARP_SHUFFLE.entry,
     },
 ];
 

@@ -32,6 +32,7 @@ pub use device::{atomic, order, shared, thread};
 
 pub mod barrier_every_thread;
 pub mod block_barrier;
+pub mod fence_across_blocks;
 pub mod histogram_privatized;
 pub mod producer_consumer;
 pub mod publish_across_blocks;
@@ -40,10 +41,11 @@ pub mod relaxed_twin;
 pub mod sum_global_atomic;
 pub mod sum_shared_atomic;
 pub mod sum_tree_atomic;
+pub mod sum_warp_shuffle;
 
 // What the puzzles call and do not write: the page's demo around puzzles 5
-// and 6, the cross-block stress around puzzle 9, the tree of puzzle 7 and
-// the counters of puzzle 8.
+// and 6, the cross-block stress around puzzles 9 and 11, the tree of puzzle
+// 7 and the counters of puzzle 8.
 mod exchange;
 mod page;
 mod pairs;

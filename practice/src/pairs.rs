@@ -1,4 +1,5 @@
-//! The lab's cross-block publication around your protocol (puzzle 9): the
+//! The lab's cross-block publication around your protocol (puzzles 9 and
+//! 11): the
 //! launch and the stress of `publish --variant grid-release-acquire`, with
 //! your `produce_record` and `consume_record` as its two roles. Thread 0 of
 //! block `2p` publishes `rounds` records to thread 0 of block `2p + 1`, one

@@ -15,8 +15,13 @@ const SUMS_ON_GPU: &[&str] = &["exercise", "--sizes", "1,4097,1048577", "--runs"
 /// counts the records a consumer saw stale.
 const PAGE_DEMO_ON_GPU: &[&str] = &["pitfalls", "--only", "relaxed-flag"];
 
+/// A publication between two blocks on a GPU: `publish`'s cross-block
+/// stress, with the consumer's stale copy of the payload in L1 made likely.
+const GRID_PUBLICATION_ON_GPU: &[&str] =
+    &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"];
+
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 10] = [
+pub const PUZZLES: [Puzzle; 12] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -274,7 +279,7 @@ pub const PUZZLES: [Puzzle; 10] = [
         solution: "practice/solutions/publish_across_blocks.rs",
         title: "the publication across blocks, at the narrowest correct scope",
         lesson: "Lesson 2",
-        on_gpu: &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"],
+        on_gpu: GRID_PUBLICATION_ON_GPU,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
             FlagScope { name: "narrowest scope", between: Between::Blocks },
@@ -308,6 +313,81 @@ pub const PUZZLES: [Puzzle; 10] = [
         wrong: &[
             Wrong { name: "device-scope", caught_by: "the model's verdict" },
             Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[10],
+        solution: "practice/solutions/fence_across_blocks.rs",
+        title: "a relaxed flag between the weakest fences",
+        lesson: "Lesson 2",
+        on_gpu: GRID_PUBLICATION_ON_GPU,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
+            Lacks {
+                name: "the weakest fence",
+                instruction: "fence.sc",
+                present: "`fence.sc` (`__threadfence()`) is sequentially consistent, more than message passing \
+                          needs: `fence.acq_rel` on each side forbids its stale read. Store buffering is where \
+                          only `fence.sc` will do",
+            },
+            FlagScope { name: "narrowest scope", between: Between::Blocks },
+        ],
+        hints: &[
+            "Puzzle 9's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
+             fence stand for the record to be ordered against the flag?",
+            "The producer's fence goes between its record stores and its flag store; the consumer's between the \
+             flag load that read 1 and its record loads.",
+            "`fence(AcqRel, Device)`: PTX `fence.acq_rel.gpu`. A fence at `Block` orders nothing for the other \
+             block's thread.",
+        ],
+        wrong: &[
+            Wrong { name: "block-fence", caught_by: "the model's verdict" },
+            Wrong { name: "producer-fence-only", caught_by: "the model's verdict" },
+            Wrong { name: "fence-sc", caught_by: "the weakest fence" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[11],
+        solution: "practice/solutions/sum_warp_shuffle.rs",
+        title: "a block's sum in registers, warp by warp",
+        lesson: "Lesson 1",
+        on_gpu: &["sweep", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0", "--determinism-runs", "0"],
+        checks: &[
+            Has {
+                name: "warp shuffles",
+                instruction: "shfl.sync.bfly",
+                missing: "no butterfly shuffle: the lanes of a warp trade their values through registers, five \
+                          `shfl.sync.bfly` steps to the warp's sum",
+            },
+            Lacks {
+                name: "no atomic in the block",
+                instruction: "shared.add",
+                present: "the warp sums meet in a shared accumulator by atomic adds: correct, but in the \
+                          hardware's order; warp 0 can add them with the same shuffles, in a fixed order",
+            },
+            AtLeast {
+                name: "a barrier between the warps",
+                instruction: "bar.sync",
+                count: 1,
+                fewer: "warp 0 reads the sums the other warps' lane 0 wrote to shared memory: without a block \
+                        barrier between, it can read them before they are written",
+            },
+            Has {
+                name: "one global add per block",
+                instruction: "red.global.add.f32",
+                missing: "the block's sum never reaches the global total",
+            },
+        ],
+        hints: &[
+            "A warp's sum: `let mut mask = 16; while mask > 0 { value += unsafe { warp::shfl_xor_f32(value, \
+             mask) }; mask /= 2; }`. Every lane ends with the same sum.",
+            "Lane 0 of each warp writes `warp_sums[warp_id]`; then `thread::sync_threads()`, outside every `if`.",
+            "Warp 0 loads `warp_sums[lane]` (0.0 for `lane >= block / 32`), shuffles again, and its lane 0 adds \
+             to `*total` with `AtomicRef::<f32, Device>::from_global(total).add(sum, Relaxed)`.",
+        ],
+        wrong: &[
+            Wrong { name: "no-barrier", caught_by: "a barrier between the warps" },
+            Wrong { name: "shared-atomic-per-warp", caught_by: "no atomic in the block" },
         ],
     },
 ];

@@ -1,0 +1,67 @@
+//! Puzzle 12, `sum-warp-shuffle`: a solution.
+
+use device::order::{AtomicRef, Device, Relaxed};
+use device::{shared, thread, warp};
+
+/// Sums `input[0..n]` into `*total`: warp shuffles, the warp sums through
+/// shared memory, one global atomic per block.
+///
+/// # Launch
+///
+/// `ceil(n / block)` blocks of `block` threads (a multiple of 32),
+/// `block / 32 * 4` bytes of dynamic shared memory (one `f32` a warp);
+/// `*total` is zero before the launch.
+///
+/// # Safety
+///
+/// `input` points to `n` floats and `total` to one, both in global memory.
+#[kernel(layout::sum::PARAMS)]
+pub unsafe fn sum_warp_shuffle(input: *const f32, total: *mut f32, n: usize) {
+    let warp_sums = shared::dynamic_shared::<f32>();
+    let i = thread::index_1d();
+    let tid = thread::thread_idx_x();
+    let (lane, warp_id) = (tid % warp::WARP_SIZE, tid / warp::WARP_SIZE);
+    // ANCHOR: todo
+    // SAFETY: the load only for `i < n`.
+    let value = if i < n { unsafe { *input.add(i) } } else { 0.0 };
+    // SAFETY: every lane of every warp calls it: no thread has returned.
+    let mine = unsafe { warp_sum(value) };
+    if lane == 0 {
+        // SAFETY: `warp_id < block / 32`, inside the shared words.
+        unsafe { warp_sums.add(warp_id as usize).write(mine) };
+    }
+    // Warp 0 reads what the other warps' lane 0 wrote: a block barrier
+    // between the writes and the reads, reached by every thread.
+    // SAFETY: outside every branch.
+    unsafe { thread::sync_threads() };
+    if warp_id == 0 {
+        let warps = thread::block_dim_x() / warp::WARP_SIZE;
+        // SAFETY: `lane < warps` is inside the shared words, written before
+        // the barrier.
+        let partial = if lane < warps { unsafe { warp_sums.add(lane as usize).read() } } else { 0.0 };
+        // SAFETY: all 32 lanes of warp 0 are here.
+        let block_sum = unsafe { warp_sum(partial) };
+        if lane == 0 {
+            // SAFETY: `total` is one f32 in global memory.
+            let total = unsafe { AtomicRef::<f32, Device>::from_global(total) };
+            total.add(block_sum, Relaxed);
+        }
+    }
+    // ANCHOR_END: todo
+}
+
+/// `value` summed over the warp, in every lane: five butterfly steps.
+///
+/// # Safety
+///
+/// All 32 lanes of the warp call it together.
+#[inline(always)]
+unsafe fn warp_sum(mut value: f32) -> f32 {
+    let mut mask = warp::WARP_SIZE / 2;
+    while mask > 0 {
+        // SAFETY: the caller's whole warp is here.
+        value += unsafe { warp::shfl_xor_f32(value, mask) };
+        mask /= 2;
+    }
+    value
+}

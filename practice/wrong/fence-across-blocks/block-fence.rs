@@ -1,0 +1,98 @@
+//! Puzzle 11, a typical wrong answer: the fences at block scope, which
+//! order nothing for a thread of another block.
+
+use layout::publish::{Counts, Payload, Slot};
+
+use device::order::{AcqRel, AtomicRef, Block, Device, Relaxed, fence};
+use device::thread;
+
+// ANCHOR: todo
+/// The producer's half: the record, a fence, then the flag.
+///
+/// # Safety
+///
+/// `slot` and `ready_storage` point into this round's global slot(s).
+#[inline(always)]
+unsafe fn produce_record(slot: *mut Payload, ready_storage: *mut u32) {
+    // SAFETY: the flag word, accessed only atomically.
+    let ready = unsafe { AtomicRef::<u32, Device>::from_ptr(ready_storage) };
+    // SAFETY: only this thread writes the record.
+    unsafe { *slot = Payload::PUBLISHED };
+    fence(AcqRel, Block);
+    ready.store(1, Relaxed);
+}
+
+/// The consumer's half: wait for the flag, a fence, then read the record;
+/// `None` if the wait passes `deadline` (the global timer, in ns).
+///
+/// # Safety
+///
+/// As `produce_record`.
+#[inline(always)]
+unsafe fn consume_record(slot: *const Payload, ready_storage: *mut u32, deadline: u64) -> Option<Payload> {
+    // SAFETY: as in `produce_record`.
+    let ready = unsafe { AtomicRef::<u32, Device>::from_ptr(ready_storage) };
+    while ready.load(Relaxed) == 0 {
+        if thread::global_timer_ns() > deadline {
+            return None;
+        }
+    }
+    fence(AcqRel, Block);
+    // SAFETY: the flag read 1; the record is this round's.
+    Some(unsafe { *slot })
+}
+
+// ANCHOR_END: todo
+
+/// The lab's `publish_grid_release_acquire` run with your two roles: thread 0
+/// of block `2p` publishes `rounds` records to thread 0 of block `2p + 1`.
+///
+/// # Launch
+///
+/// As `publish --variant grid-release-acquire` launches it: an even grid
+/// that fits on the device at once, 32 threads a block.
+///
+/// # Safety
+///
+/// `slots` holds `gridDim.x / 2 * rounds` zeroed slots, `observed` a payload
+/// per pair and `totals` one `Counts`, all in global memory.
+#[kernel(layout::publish::INTER_BLOCK_PARAMS)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn fence_across_blocks(
+    slots: *mut Slot,
+    rounds: u32,
+    budget_ns: u64,
+    flag_apart: u32,
+    preload: u32,
+    delay_ns: u32,
+    observed: *mut Payload,
+    totals: *mut Counts,
+) {
+    let stress = crate::pairs::Stress { flag_apart, preload, delay_ns };
+    // SAFETY: the launch above.
+    unsafe {
+        crate::pairs::across_blocks(
+            slots,
+            rounds,
+            budget_ns,
+            stress,
+            observed,
+            totals,
+            produce_record,
+            consume_record,
+        )
+    }
+}
+
+/// Your two roles in the page's straight-line shape, which is the kernel the
+/// checker reads to put them before the memory model (the stress loops of
+/// the kernel above would hide their order); it is never launched.
+///
+/// # Safety
+///
+/// Never launched; as `producer_consumer_demo` if it were.
+#[kernel(layout::pitfall::PAGE_PARAMS)]
+pub unsafe fn fence_across_blocks_probe(out: *mut u32, deadline_ns: u64) {
+    // SAFETY: as above.
+    unsafe { crate::page::demo(out, deadline_ns, produce_record, consume_record) }
+}
