@@ -25,7 +25,7 @@ pub struct Puzzle {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 12] = [
+pub const PUZZLES: [Puzzle; 14] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -98,6 +98,13 @@ pub const PUZZLES: [Puzzle; 12] = [
         symbol: "sum_warp_shuffle",
         stands_for: &sum::WARP_SHUFFLE.entry,
     },
+    Puzzle {
+        key: "record-one-word",
+        file: "record_one_word.rs",
+        symbol: "record_one_word",
+        stands_for: &pitfall::RECORD_ONE_WORD.entry,
+    },
+    Puzzle { key: "last-block", file: "last_block.rs", symbol: "last_block", stands_for: &pitfall::PHASE_TICKET.entry },
 ];
 
 /// The puzzle called `key`.

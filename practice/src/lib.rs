@@ -34,9 +34,11 @@ pub mod barrier_every_thread;
 pub mod block_barrier;
 pub mod fence_across_blocks;
 pub mod histogram_privatized;
+pub mod last_block;
 pub mod producer_consumer;
 pub mod publish_across_blocks;
 pub mod publish_to_host;
+pub mod record_one_word;
 pub mod relaxed_twin;
 pub mod sum_global_atomic;
 pub mod sum_shared_atomic;
@@ -44,11 +46,13 @@ pub mod sum_tree_atomic;
 pub mod sum_warp_shuffle;
 
 // What the puzzles call and do not write: the page's demo around puzzles 5
-// and 6, the cross-block stress around puzzles 9 and 11, the tree of puzzle
-// 7 and the counters of puzzle 8.
+// and 6, the cross-block stress around puzzles 9 and 11, the tree of
+// puzzles 7 and 14, the counters of puzzle 8 and the torn-record stress of
+// puzzle 13.
 mod exchange;
 mod page;
 mod pairs;
+mod record;
 mod tree;
 
 /// A kernel has nowhere to unwind to: a panic traps, which the driver

@@ -152,10 +152,32 @@ fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
             None => Outcome::Passed(format!("no `{instruction}`")),
             Some(line) => Outcome::Failed(format!("`{}` in your kernel: {present}", line.trim_end_matches(';'))),
         },
+        Check::Around { fence, access, missing, .. } => around(body, fence, access, missing),
         Check::BarrierForAll { .. } => barrier_for_all(body),
         Check::Publication { expect, between, .. } => publication(model(ptx, symbol, between), expect),
         Check::FlagScope { between, .. } => flag_scope(model(ptx, symbol, between), between),
         Check::Invariant { .. } => invariant(model(ptx, symbol, Between::Warps), source),
+    }
+}
+
+/// `fence` stands before the first `access` and after it, in text order.
+fn around(body: &str, fence: &str, access: &str, missing: &str) -> Outcome {
+    let lines: Vec<&str> = instructions(body).collect();
+    let Some(at) = lines.iter().position(|l| l.contains(access)) else {
+        return Outcome::Failed(format!("no `{access}` in your kernel"));
+    };
+    let (before, after) =
+        (lines[..at].iter().any(|l| l.contains(fence)), lines[at..].iter().any(|l| l.contains(fence)));
+    match (before, after) {
+        (true, true) => Outcome::Passed(format!("`{fence}` before and after `{access}`")),
+        _ => Outcome::Failed(format!(
+            "`{fence}` {} `{access}`: {missing}",
+            match (before, after) {
+                (false, false) => "is on neither side of",
+                (false, true) => "is only after",
+                _ => "is only before",
+            }
+        )),
     }
 }
 

@@ -9,7 +9,8 @@
 //! 1. **builds**: rustc's errors, shown as rustc prints them;
 //! 2. **signature**: the kernel is in the PTX with its entry's parameters;
 //! 3. **the machine code's promises** ([`Check::Has`], [`Check::AtLeast`],
-//!    [`Check::Lacks`], [`Check::BarrierForAll`]): the instructions the idea
+//!    [`Check::Lacks`], [`Check::Around`], [`Check::BarrierForAll`]): the
+//!    instructions the idea
 //!    needs are in the learner's PTX, where the idea needs them, and the ones
 //!    that would make it another kernel are not;
 //! 4. **the model's verdict** ([`Check::Publication`]): the orderings and
@@ -111,6 +112,18 @@ pub enum Check {
         /// What its presence means, in one sentence.
         present: &'static str,
     },
+    /// The kernel's PTX holds `fence` both before and after its first
+    /// `access`, in text order.
+    Around {
+        /// The check's name.
+        name: &'static str,
+        /// The fence, as PTX writes it.
+        fence: &'static str,
+        /// The access it must stand on both sides of.
+        access: &'static str,
+        /// What a missing side means, in one sentence.
+        missing: &'static str,
+    },
     /// Every thread of the block reaches the kernel's first barrier: no
     /// `ret` before it, and no branch before it to a label after it.
     BarrierForAll {
@@ -160,6 +173,7 @@ impl Check {
             Check::Has { name, .. }
             | Check::AtLeast { name, .. }
             | Check::Lacks { name, .. }
+            | Check::Around { name, .. }
             | Check::BarrierForAll { name }
             | Check::Publication { name, .. }
             | Check::FlagScope { name, .. }

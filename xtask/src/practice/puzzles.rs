@@ -3,7 +3,7 @@
 
 use layout::practice;
 
-use super::Check::{AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication};
+use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication};
 use super::{BUILDS, Between, Expect, Puzzle, Wrong};
 
 /// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
@@ -21,7 +21,7 @@ const GRID_PUBLICATION_ON_GPU: &[&str] =
     &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"];
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 12] = [
+pub const PUZZLES: [Puzzle; 14] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -388,6 +388,74 @@ pub const PUZZLES: [Puzzle; 12] = [
         wrong: &[
             Wrong { name: "no-barrier", caught_by: "a barrier between the warps" },
             Wrong { name: "shared-atomic-per-warp", caught_by: "no atomic in the block" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[12],
+        solution: "practice/solutions/record_one_word.rs",
+        title: "a two-field record that no reader sees torn",
+        lesson: "Lesson 2",
+        on_gpu: &["pitfalls", "--only", "torn-record"],
+        checks: &[
+            Has {
+                name: "one store a version",
+                instruction: "st.relaxed.gpu.b64",
+                missing: "no 64-bit atomic store: two stores, one a field, are each atomic and the pair is not, \
+                          so a reader can load `a` of one version and `b` of the next",
+            },
+            Has {
+                name: "one load a read",
+                instruction: "ld.relaxed.gpu.b64",
+                missing: "no 64-bit atomic load: read as two loads, the record can change between them, whatever \
+                          the writer did",
+            },
+        ],
+        hints: &[
+            "Both fields are `u32`, and together they are 8 aligned bytes: one `u64`.",
+            "`AtomicRef::<u64, Device>::from_ptr(record.cast::<u64>())`, with `a` in the low half: `(u64::from(k) \
+             << 32) | u64::from(k)`.",
+            "`.store(word, Relaxed)` and `.load(Relaxed)`: PTX `st.relaxed.gpu.b64` and `ld.relaxed.gpu.b64`, \
+             single-copy atomic on an aligned 8-byte word. The order of other memory is not the question here.",
+        ],
+        wrong: &[
+            Wrong { name: "two-atomics", caught_by: "one store a version" },
+            Wrong { name: "two-loads", caught_by: "one load a read" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[13],
+        solution: "practice/solutions/last_block.rs",
+        title: "a device-wide sum in one launch: the last block combines",
+        lesson: "Lesson 2",
+        on_gpu: &["pitfalls", "--only", "device-phase"],
+        checks: &[
+            Has {
+                name: "a ticket a block",
+                instruction: "atom.global.add.u32",
+                missing: "no ticket: `fetch_add` (PTX `atom`) returns the count before this block's add, which is how \
+                          a block learns it is the last; `add` (PTX `red`) returns nothing",
+            },
+            Around {
+                name: "a fence on each side",
+                fence: "fence.acq_rel.gpu",
+                access: "atom.global.add.u32",
+                missing: "the ticket is atomic and orders nothing else. A fence before it keeps the partial's store \
+                          ahead of the ticket (release); a fence after it, in the last block, keeps the partials' \
+                          loads behind its ticket (acquire)",
+            },
+        ],
+        hints: &[
+            "`partials.add(block).write(partial)`, then the ticket: `AtomicRef::<u32, Device>::from_global(scratch)\
+             .fetch_add(1, Relaxed)`, then `if ticket + 1 == grid { ... }`.",
+            "The last block's loads of the partials must not be satisfied before its ticket, and the other blocks' \
+             partial stores must not be seen after theirs. Which instruction orders plain accesses around a \
+             relaxed atomic?",
+            "`fence(AcqRel, Device)` before `fetch_add` and again inside the `if`, before the loads: PTX \
+             `fence.acq_rel.gpu`, the fence-fence synchronization of the PTX model.",
+        ],
+        wrong: &[
+            Wrong { name: "no-fences", caught_by: "a fence on each side" },
+            Wrong { name: "fence-after-ticket", caught_by: "a fence on each side" },
         ],
     },
 ];
