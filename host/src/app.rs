@@ -14,7 +14,15 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
         (Some(file), _) => PtxSource::File(file),
         (None, Some(file)) => {
             // clap accepts only the list's names.
-            let puzzles = cli.puzzle.iter().filter_map(|key| layout::practice::find(key)).collect();
+            let puzzles: Vec<_> = cli.puzzle.iter().filter_map(|key| layout::practice::find(key)).collect();
+            for (k, a) in puzzles.iter().enumerate() {
+                if let Some(b) = puzzles[k + 1..].iter().find(|b| b.stands_for == a.stands_for) {
+                    return Err(LabError::Unrunnable(format!(
+                        "--puzzle {} and {} both stand in for the same lab kernel; name one of them",
+                        a.key, b.key
+                    )));
+                }
+            }
             PtxSource::Practice { file, puzzles }
         }
         (None, None) => PtxSource::Embedded,

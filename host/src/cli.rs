@@ -129,9 +129,12 @@ pub enum Command {
     Compare(CompareArgs),
 }
 
-/// `--puzzle`'s values: the puzzles' names.
+/// `--puzzle`'s values: the names of the puzzles whose kernels stand for a
+/// lab kernel (a puzzle the model alone judges is never launched).
 fn puzzle_parser() -> clap::builder::PossibleValuesParser {
-    clap::builder::PossibleValuesParser::new(layout::practice::PUZZLES.iter().map(|p| p.key))
+    clap::builder::PossibleValuesParser::new(
+        layout::practice::PUZZLES.iter().filter(|p| p.stands_for.lab().is_some()).map(|p| p.key),
+    )
 }
 
 #[cfg(test)]

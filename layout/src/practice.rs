@@ -4,10 +4,21 @@
 //! A puzzle's kernel has its lab kernel's parameters and launch, so the
 //! host runs it with that kernel's registry entry and runner: `host
 //! --practice FILE --puzzle KEY <command>` launches the learner's kernel
-//! wherever the command would launch the lab's. What the puzzle teaches,
-//! its checks and hints are the checker's (`xtask/src/practice/`).
+//! wherever the command would launch the lab's. A puzzle whose only judge
+//! is the memory model stands for no lab kernel and is never launched. What
+//! the puzzle teaches, its checks and hints are the checker's
+//! (`xtask/src/practice/`).
 
-use crate::{Entry, histogram, pitfall, publish, sum, system};
+use crate::pitfall::Arg;
+use crate::{Entry, Param, ParamRole, histogram, pitfall, publish, sum, system};
+
+param!(FLAGS = flags: *mut u32 => ParamRole::Pitfall(Arg::Scratch));
+param!(ENTERED = entered: *mut u32 => ParamRole::Pitfall(Arg::Out));
+params!(
+    /// The parameters of store buffering's kernel, which the model reads
+    /// and nothing launches: the two flags, and whether each thread entered.
+    pub STORE_BUFFERING_PARAMS = [FLAGS, ENTERED]
+);
 
 /// One puzzle: its name, its file, its kernel, and the lab kernel it
 /// stands for.
@@ -19,92 +30,137 @@ pub struct Puzzle {
     pub file: &'static str,
     /// Its kernel's symbol in the learner's PTX.
     pub symbol: &'static str,
-    /// The lab kernel it stands for: its parameters, its launch, the runner
-    /// that launches it.
-    pub stands_for: &'static Entry,
+    /// The lab kernel it stands for, if any.
+    pub stands_for: StandsFor,
+}
+
+/// What a puzzle's kernel stands for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StandsFor {
+    /// A lab kernel: its parameters, its launch, the runner that launches
+    /// it, and so the learner's.
+    Lab(&'static Entry),
+    /// Nothing the lab launches: the memory model is the puzzle's only
+    /// judge, and these are its kernel's parameters.
+    Nothing(&'static [Param]),
+}
+
+impl StandsFor {
+    /// The parameters the puzzle's kernel must take.
+    pub const fn params(self) -> &'static [Param] {
+        match self {
+            StandsFor::Lab(entry) => entry.params,
+            StandsFor::Nothing(params) => params,
+        }
+    }
+
+    /// The lab kernel, if there is one.
+    pub const fn lab(self) -> Option<&'static Entry> {
+        match self {
+            StandsFor::Lab(entry) => Some(entry),
+            StandsFor::Nothing(_) => None,
+        }
+    }
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 14] = [
+pub const PUZZLES: [Puzzle; 16] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
         symbol: "sum_global_atomic",
-        stands_for: &sum::GLOBAL_ATOMIC.entry,
+        stands_for: StandsFor::Lab(&sum::GLOBAL_ATOMIC.entry),
     },
     Puzzle {
         key: "sum-shared-atomic",
         file: "sum_shared_atomic.rs",
         symbol: "sum_shared_atomic",
-        stands_for: &sum::SHARED_ATOMIC.entry,
+        stands_for: StandsFor::Lab(&sum::SHARED_ATOMIC.entry),
     },
     Puzzle {
         key: "sum-tree-atomic",
         file: "sum_tree_atomic.rs",
         symbol: "sum_tree_atomic",
-        stands_for: &sum::TREE_ATOMIC.entry,
-    },
-    Puzzle {
-        key: "histogram-privatized",
-        file: "histogram_privatized.rs",
-        symbol: "histogram_privatized",
-        stands_for: &histogram::PRIVATIZED.entry,
-    },
-    Puzzle {
-        key: "producer-consumer",
-        file: "producer_consumer.rs",
-        symbol: "producer_consumer_demo",
-        stands_for: &pitfall::PAGE_DEMO.entry,
-    },
-    Puzzle {
-        key: "relaxed-twin",
-        file: "relaxed_twin.rs",
-        symbol: "producer_consumer_relaxed",
-        stands_for: &pitfall::PAGE_DEMO_RELAXED.entry,
-    },
-    Puzzle {
-        key: "barrier-every-thread",
-        file: "barrier_every_thread.rs",
-        symbol: "barrier_every_thread",
-        stands_for: &pitfall::BARRIER_EVERY_THREAD.entry,
-    },
-    Puzzle {
-        key: "block-barrier",
-        file: "block_barrier.rs",
-        symbol: "block_barrier",
-        stands_for: &pitfall::BLOCK_SYNC_OTHER_WARP.entry,
-    },
-    Puzzle {
-        key: "publish-across-blocks",
-        file: "publish_across_blocks.rs",
-        symbol: "publish_across_blocks",
-        stands_for: &publish::GRID_RELEASE_ACQUIRE.entry,
-    },
-    Puzzle {
-        key: "publish-to-host",
-        file: "publish_to_host.rs",
-        symbol: "publish_to_host",
-        stands_for: &system::GPU_TO_CPU_RELEASE_SYS.entry,
-    },
-    Puzzle {
-        key: "fence-across-blocks",
-        file: "fence_across_blocks.rs",
-        symbol: "fence_across_blocks",
-        stands_for: &publish::GRID_RELEASE_ACQUIRE.entry,
+        stands_for: StandsFor::Lab(&sum::TREE_ATOMIC.entry),
     },
     Puzzle {
         key: "sum-warp-shuffle",
         file: "sum_warp_shuffle.rs",
         symbol: "sum_warp_shuffle",
-        stands_for: &sum::WARP_SHUFFLE.entry,
+        stands_for: StandsFor::Lab(&sum::WARP_SHUFFLE.entry),
+    },
+    Puzzle {
+        key: "histogram-global-atomic",
+        file: "histogram_global_atomic.rs",
+        symbol: "histogram_global_atomic",
+        stands_for: StandsFor::Lab(&histogram::GLOBAL_ATOMIC.entry),
+    },
+    Puzzle {
+        key: "histogram-privatized",
+        file: "histogram_privatized.rs",
+        symbol: "histogram_privatized",
+        stands_for: StandsFor::Lab(&histogram::PRIVATIZED.entry),
+    },
+    Puzzle {
+        key: "barrier-every-thread",
+        file: "barrier_every_thread.rs",
+        symbol: "barrier_every_thread",
+        stands_for: StandsFor::Lab(&pitfall::BARRIER_EVERY_THREAD.entry),
+    },
+    Puzzle {
+        key: "block-barrier",
+        file: "block_barrier.rs",
+        symbol: "block_barrier",
+        stands_for: StandsFor::Lab(&pitfall::BLOCK_SYNC_OTHER_WARP.entry),
+    },
+    Puzzle {
+        key: "last-block",
+        file: "last_block.rs",
+        symbol: "last_block",
+        stands_for: StandsFor::Lab(&pitfall::PHASE_TICKET.entry),
+    },
+    Puzzle {
+        key: "producer-consumer",
+        file: "producer_consumer.rs",
+        symbol: "producer_consumer_demo",
+        stands_for: StandsFor::Lab(&pitfall::PAGE_DEMO.entry),
+    },
+    Puzzle {
+        key: "relaxed-twin",
+        file: "relaxed_twin.rs",
+        symbol: "producer_consumer_relaxed",
+        stands_for: StandsFor::Lab(&pitfall::PAGE_DEMO_RELAXED.entry),
     },
     Puzzle {
         key: "record-one-word",
         file: "record_one_word.rs",
         symbol: "record_one_word",
-        stands_for: &pitfall::RECORD_ONE_WORD.entry,
+        stands_for: StandsFor::Lab(&pitfall::RECORD_ONE_WORD.entry),
     },
-    Puzzle { key: "last-block", file: "last_block.rs", symbol: "last_block", stands_for: &pitfall::PHASE_TICKET.entry },
+    Puzzle {
+        key: "publish-across-blocks",
+        file: "publish_across_blocks.rs",
+        symbol: "publish_across_blocks",
+        stands_for: StandsFor::Lab(&publish::GRID_RELEASE_ACQUIRE.entry),
+    },
+    Puzzle {
+        key: "fence-across-blocks",
+        file: "fence_across_blocks.rs",
+        symbol: "fence_across_blocks",
+        stands_for: StandsFor::Lab(&publish::GRID_RELEASE_ACQUIRE.entry),
+    },
+    Puzzle {
+        key: "store-buffering",
+        file: "store_buffering.rs",
+        symbol: "store_buffering",
+        stands_for: StandsFor::Nothing(&STORE_BUFFERING_PARAMS),
+    },
+    Puzzle {
+        key: "publish-to-host",
+        file: "publish_to_host.rs",
+        symbol: "publish_to_host",
+        stands_for: StandsFor::Lab(&system::GPU_TO_CPU_RELEASE_SYS.entry),
+    },
 ];
 
 /// The puzzle called `key`.
@@ -117,11 +173,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_puzzle_has_its_own_key_file_symbol_and_lab_kernel() {
+    fn each_puzzle_has_its_own_key_file_and_symbol() {
         for (k, a) in PUZZLES.iter().enumerate() {
             for b in &PUZZLES[k + 1..] {
                 assert!(a.key != b.key && a.file != b.file && a.symbol != b.symbol, "{a:?} and {b:?}");
-                assert!(a.stands_for.symbol != b.stands_for.symbol, "{a:?} and {b:?}");
             }
             assert_eq!(find(a.key), Some(a));
         }

@@ -1,4 +1,4 @@
-//! Puzzle 11, `fence-across-blocks`: a solution.
+//! Puzzle 14, `fence-across-blocks`: a solution.
 
 use layout::publish::{Counts, Payload, Slot};
 

@@ -1,4 +1,4 @@
-//! Puzzle 9, `publish-across-blocks`: a solution.
+//! Puzzle 13, `publish-across-blocks`: a solution.
 
 use layout::publish::{Counts, Payload, Slot};
 

@@ -1,4 +1,4 @@
-//! The lab's cross-block publication around your protocol (puzzles 9 and
+//! The lab's cross-block publication around your protocol (puzzles 13 and
 //! 11): the
 //! launch and the stress of `publish --variant grid-release-acquire`, with
 //! your `produce_record` and `consume_record` as its two roles. Thread 0 of

@@ -255,7 +255,8 @@ impl Gpu {
     /// puzzle's kernel stands in for it.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
         if let Some(practice) = &self.practice
-            && let Some(puzzle) = practice.puzzles.iter().find(|p| p.stands_for.symbol == symbol)
+            && let Some(puzzle) =
+                practice.puzzles.iter().find(|p| p.stands_for.lab().is_some_and(|e| e.symbol == symbol))
         {
             return kernel_in(&practice.module, &practice.name, puzzle.symbol);
         }

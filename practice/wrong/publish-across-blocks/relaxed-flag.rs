@@ -1,4 +1,4 @@
-//! Puzzle 9, a typical wrong answer: the right scope, a relaxed flag.
+//! Puzzle 13, a typical wrong answer: the right scope, a relaxed flag.
 
 use layout::publish::{Counts, Payload, Slot};
 

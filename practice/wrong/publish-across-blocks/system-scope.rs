@@ -1,4 +1,4 @@
-//! Puzzle 9, a typical wrong answer: correct, at a scope wider than the
+//! Puzzle 13, a typical wrong answer: correct, at a scope wider than the
 //! two blocks need.
 
 use layout::publish::{Counts, Payload, Slot};

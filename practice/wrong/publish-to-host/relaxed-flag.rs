@@ -1,4 +1,4 @@
-//! Puzzle 10, a typical wrong answer: the system scope, a relaxed flag.
+//! Puzzle 16, a typical wrong answer: the system scope, a relaxed flag.
 
 use layout::system::Record;
 

@@ -1,4 +1,4 @@
-//! Puzzle 6, `relaxed-twin`, a typical wrong answer: puzzle 5's release and
+//! Puzzle 11, `relaxed-twin`, a typical wrong answer: puzzle 10's release and
 //! acquire, which is correct and so not the relaxed twin.
 
 use layout::publish::Payload;

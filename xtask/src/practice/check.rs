@@ -1,6 +1,6 @@
 //! Running a puzzle's checks on a compiled answer, layer by layer.
 
-use super::publication::Verdict;
+use super::publication::{StoreBuffering, Verdict};
 use super::{Between, Check, Expect, ON_THE_GPU, Puzzle, SIGNATURE};
 
 /// How one check went.
@@ -72,8 +72,11 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
         };
         lines.push(Line { check: check.name(), outcome });
     }
-    let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
-    lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
+    // A puzzle the model alone judges has no GPU layer at all.
+    if !puzzle.on_gpu.is_empty() {
+        let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
+        lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
+    }
     Report { lines }
 }
 
@@ -86,7 +89,7 @@ fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
             puzzle.kernel.symbol, puzzle.kernel.symbol
         ));
     };
-    let wanted = puzzle.kernel.stands_for.params;
+    let wanted = puzzle.kernel.stands_for.params();
     let shown = || wanted.iter().map(|p| format!("{}: {}", p.name, p.ty)).collect::<Vec<_>>().join(", ");
     if found.len() != wanted.len() {
         return Err(format!(
@@ -109,7 +112,10 @@ fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
             ));
         }
     }
-    Ok(format!("{}({}), as the lab's `{}` is launched", puzzle.kernel.symbol, shown(), puzzle.kernel.stands_for.symbol))
+    Ok(match puzzle.kernel.stands_for.lab() {
+        Some(lab) => format!("{}({}), as the lab's `{}` is launched", puzzle.kernel.symbol, shown(), lab.symbol),
+        None => format!("{}({}), the kernel the model reads", puzzle.kernel.symbol, shown()),
+    })
 }
 
 /// The instructions of a kernel body, one per line that holds one.
@@ -155,6 +161,7 @@ fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
         Check::Around { fence, access, missing, .. } => around(body, fence, access, missing),
         Check::BarrierForAll { .. } => barrier_for_all(body),
         Check::Publication { expect, between, .. } => publication(model(ptx, symbol, between), expect),
+        Check::StoreBuffering { .. } => store_buffering(body),
         Check::FlagScope { between, .. } => flag_scope(model(ptx, symbol, between), between),
         Check::Invariant { .. } => invariant(model(ptx, symbol, Between::Warps), source),
     }
@@ -230,6 +237,18 @@ fn publication(verdict: Result<Verdict, String>, expect: Expect) -> Outcome {
     }
 }
 
+/// The model's verdict on the learner's store buffering: both threads may
+/// not read 0.
+fn store_buffering(body: &str) -> Outcome {
+    match StoreBuffering::read(body).and_then(|sb| sb.judge()) {
+        Ok((false, why)) => Outcome::Passed(why),
+        Ok((true, why)) => Outcome::Failed(format!(
+            "{why}. A stress run on your GPU may never show it; the model says the hardware is allowed to"
+        )),
+        Err(why) => Outcome::Failed(why),
+    }
+}
+
 /// The flag's accesses are at the narrowest scope that holds both
 /// threads.
 fn flag_scope(verdict: Result<Verdict, String>, between: Between) -> Outcome {
@@ -298,6 +317,9 @@ pub fn wrap(text: &str, width: usize) -> Vec<String> {
 /// for the next hint.
 pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
     match report.first_failure() {
+        None if puzzle.on_gpu.is_empty() => Ok("solved: every check passed. Nothing of this puzzle runs on a GPU: \
+                                                the model is its judge"
+            .to_owned()),
         None if matches!(report.lines.last(), Some(Line { outcome: Outcome::Passed(_), .. })) => {
             Ok("solved: every check passed, on the GPU too".to_owned())
         }

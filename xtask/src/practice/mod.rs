@@ -52,7 +52,8 @@ pub struct Puzzle {
     pub checks: &'static [Check],
     /// The host command that runs the lab kernel this puzzle stands for,
     /// and so the learner's in its place (after `--practice FILE --puzzle
-    /// KEY`).
+    /// KEY`); empty for a puzzle the model alone judges, which has no GPU
+    /// layer.
     pub on_gpu: &'static [&'static str],
     /// Hints, given one at a time.
     pub hints: &'static [&'static str],
@@ -141,6 +142,13 @@ pub enum Check {
         /// Where the producer and the consumer run.
         between: Between,
     },
+    /// The kernel is store buffering's thread (its flag, then the other's,
+    /// two threads in two blocks): the model says whether both may read
+    /// the other's flag as 0.
+    StoreBuffering {
+        /// The check's name.
+        name: &'static str,
+    },
     /// The publication's flag store and flag load are both at the
     /// narrowest scope that holds both threads, as `between` places them.
     FlagScope {
@@ -176,6 +184,7 @@ impl Check {
             | Check::Around { name, .. }
             | Check::BarrierForAll { name }
             | Check::Publication { name, .. }
+            | Check::StoreBuffering { name }
             | Check::FlagScope { name, .. }
             | Check::Invariant { name } => name,
         }
@@ -233,7 +242,7 @@ pub fn table() -> String {
         let checks: Vec<String> = [BUILDS, SIGNATURE]
             .into_iter()
             .chain(p.checks.iter().map(Check::name))
-            .chain([ON_THE_GPU])
+            .chain((!p.on_gpu.is_empty()).then_some(ON_THE_GPU))
             .map(|c| format!("`{c}`"))
             .collect();
         let wrong: Vec<String> = p.wrong.iter().map(|w| format!("`{}` (`{}`)", w.name, w.caught_by)).collect();

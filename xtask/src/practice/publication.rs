@@ -60,7 +60,7 @@ impl Between {
     }
 
     /// The two threads' places, as the model's positions.
-    fn positions(self) -> [Position; 2] {
+    pub(super) fn positions(self) -> [Position; 2] {
         let block = |cta| Position { cta, cluster: cta, gpu: 0 };
         match self {
             Between::Warps => [block(0), block(0)],
@@ -406,6 +406,69 @@ fn why_not(store: &str, load: &str, roles: &[Vec<Step<'_>>; 2]) -> String {
     format!(
         "the model forbids the stale read: `{store}` and `{load}`{with} order the record's stores before the consumer's loads whenever the load reads the flag's 1"
     )
+}
+
+/// Store buffering, SB (`W x; R y || W y; R x`), read out of a kernel whose
+/// threads each run the learner's `enter`: a strong store of its own flag,
+/// the fences after it, and a strong load of the other thread's flag. Both
+/// threads run the same code on the two flags, so one thread's steps, with
+/// the flags swapped, are the other's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreBuffering {
+    store: String,
+    fences: Vec<String>,
+    load: String,
+}
+
+impl StoreBuffering {
+    /// Reads the first strong store, the fences after it and the strong
+    /// load that follows, or says what is missing.
+    pub fn read(body: &str) -> Result<StoreBuffering, String> {
+        let ops: Vec<&str> = body.lines().filter_map(instruction).collect();
+        let strong = |op: &&str| is_strong(op);
+        let Some(at) = ops.iter().position(|op| op.starts_with("st.") && strong(op)) else {
+            return Err("no atomic store of this thread's flag".to_owned());
+        };
+        let Some(load) = ops[at..].iter().position(|op| op.starts_with("ld.") && strong(op)).map(|k| at + k) else {
+            return Err("no atomic load of the other thread's flag after the store of this one's".to_owned());
+        };
+        let fences = ops[at..load].iter().filter_map(|op| fence(op)).collect();
+        Ok(StoreBuffering { store: ops[at].to_owned(), fences, load: ops[load].to_owned() })
+    }
+
+    /// Whether the model permits both threads, in two blocks, to read the
+    /// other's flag as 0; and why, in one sentence.
+    pub fn judge(&self) -> Result<(bool, String), String> {
+        let steps = |role: &layout::litmus::Role| {
+            let mut steps = vec![Step::Access(role.ops[0], self.store.as_str())];
+            steps.extend(self.fences.iter().map(|f| Step::Fence(f.as_str())));
+            steps.push(Step::Access(role.ops[1], self.load.as_str()));
+            steps
+        };
+        let roles: Vec<Vec<Step<'_>>> = Test::Sb.roles().iter().map(steps).collect();
+        let both_zero = weak_allowed_for(Test::Sb, &roles, &Between::Blocks.positions())?;
+        let between = if self.fences.is_empty() {
+            "nothing between them".to_owned()
+        } else {
+            self.fences.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(" and ")
+        };
+        let why = if both_zero {
+            format!(
+                "the model permits both threads to read the other's flag as 0: `{}`, then {between}, then `{}` \
+                 does not order a thread's store before its load as the other thread sees them. A release orders \
+                 what comes before it, an acquire what comes after; here a store must be ordered before a later \
+                 load, which only `fence.sc` does",
+                self.store, self.load
+            )
+        } else {
+            format!(
+                "the model forbids both reading 0: `{}`, {between}, `{}` on both sides; the two `fence.sc` are \
+                 ordered one way, and the later thread's load sees the other's store",
+                self.store, self.load
+            )
+        };
+        Ok((both_zero, why))
+    }
 }
 
 #[cfg(test)]

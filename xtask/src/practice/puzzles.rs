@@ -3,7 +3,7 @@
 
 use layout::practice;
 
-use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication};
+use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication, StoreBuffering};
 use super::{BUILDS, Between, Expect, Puzzle, Wrong};
 
 /// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
@@ -15,13 +15,17 @@ const SUMS_ON_GPU: &[&str] = &["exercise", "--sizes", "1,4097,1048577", "--runs"
 /// counts the records a consumer saw stale.
 const PAGE_DEMO_ON_GPU: &[&str] = &["pitfalls", "--only", "relaxed-flag"];
 
+/// The histograms on a GPU: `host histogram`, every bin compared with the
+/// CPU's count, one past a block and one past 2^20 values.
+const HISTOGRAM_ON_GPU: &[&str] = &["histogram", "--sizes", "4097,1048577", "--bins", "256"];
+
 /// A publication between two blocks on a GPU: `publish`'s cross-block
 /// stress, with the consumer's stale copy of the payload in L1 made likely.
 const GRID_PUBLICATION_ON_GPU: &[&str] =
     &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"];
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 14] = [
+pub const PUZZLES: [Puzzle; 16] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -138,10 +142,84 @@ pub const PUZZLES: [Puzzle; 14] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[3],
+        solution: "practice/solutions/sum_warp_shuffle.rs",
+        title: "a block's sum in registers, warp by warp",
+        lesson: "Lesson 1",
+        on_gpu: &["sweep", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0", "--determinism-runs", "0"],
+        checks: &[
+            Has {
+                name: "warp shuffles",
+                instruction: "shfl.sync.bfly",
+                missing: "no butterfly shuffle: the lanes of a warp trade their values through registers, five \
+                          `shfl.sync.bfly` steps to the warp's sum",
+            },
+            Lacks {
+                name: "no atomic in the block",
+                instruction: "shared.add",
+                present: "the warp sums meet in a shared accumulator by atomic adds: correct, but in the \
+                          hardware's order; warp 0 can add them with the same shuffles, in a fixed order",
+            },
+            AtLeast {
+                name: "a barrier between the warps",
+                instruction: "bar.sync",
+                count: 1,
+                fewer: "warp 0 reads the sums the other warps' lane 0 wrote to shared memory: without a block \
+                        barrier between, it can read them before they are written",
+            },
+            Has {
+                name: "one global add per block",
+                instruction: "red.global.add.f32",
+                missing: "the block's sum never reaches the global total",
+            },
+        ],
+        hints: &[
+            "A warp's sum: `let mut mask = 16; while mask > 0 { value += unsafe { warp::shfl_xor_f32(value, \
+             mask) }; mask /= 2; }`. Every lane ends with the same sum.",
+            "Lane 0 of each warp writes `warp_sums[warp_id]`; then `thread::sync_threads()`, outside every `if`.",
+            "Warp 0 loads `warp_sums[lane]` (0.0 for `lane >= block / 32`), shuffles again, and its lane 0 adds \
+             to `*total` with `AtomicRef::<f32, Device>::from_global(total).add(sum, Relaxed)`.",
+        ],
+        wrong: &[
+            Wrong { name: "no-barrier", caught_by: "a barrier between the warps" },
+            Wrong { name: "shared-atomic-per-warp", caught_by: "no atomic in the block" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[4],
+        solution: "practice/solutions/histogram_global_atomic.rs",
+        title: "a histogram, one global atomic a value",
+        lesson: "Lesson 2",
+        on_gpu: HISTOGRAM_ON_GPU,
+        checks: &[
+            Lacks {
+                name: "no unused result",
+                instruction: "atom.global.add.u32",
+                present: "the increment fetches the old count and nobody reads it; `add` (PTX `red`) is the \
+                          increment whose result is not returned",
+            },
+            Has {
+                name: "atomic increment",
+                instruction: "red.global.add.u32",
+                missing: "`+= 1` is a load, an add and a store: two threads counting one value both load the old \
+                          count, and one increment is lost",
+            },
+        ],
+        hints: &[
+            "Puzzle 1 again, on `u32` bins: `AtomicRef::<u32, Device>::from_global(bins.add(value as usize))`.",
+            "Read the value first, inside `if i < n`: `let value = unsafe { *input.add(i) };`.",
+            "`.add(1, Relaxed)`: PTX `red.global.add.u32`, CUDA's `atomicAdd` with its result unused.",
+        ],
+        wrong: &[
+            Wrong { name: "plain-increment", caught_by: "atomic increment" },
+            Wrong { name: "fetch-add", caught_by: "no unused result" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[5],
         solution: "kernels/src/histogram/privatized.rs",
         title: "a private histogram per block, between two barriers",
         lesson: "Lesson 2",
-        on_gpu: &["histogram", "--sizes", "4097,1048577", "--bins", "256"],
+        on_gpu: HISTOGRAM_ON_GPU,
         checks: &[
             Has {
                 name: "shared bins",
@@ -176,51 +254,6 @@ pub const PUZZLES: [Puzzle; 14] = [
             Wrong { name: "no-flush-barrier", caught_by: "two barriers" },
             Wrong { name: "global-per-value", caught_by: "shared bins" },
         ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[4],
-        solution: "practice/solutions/producer_consumer.rs",
-        title: "the page's producer_consumer_demo<<<1, 64>>>",
-        lesson: "Lesson 2",
-        on_gpu: PAGE_DEMO_ON_GPU,
-        checks: &[
-            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Warps },
-            FlagScope { name: "narrowest scope", between: Between::Warps },
-            Invariant { name: "written invariant" },
-        ],
-        hints: &[
-            "The flag is one `u32` in shared memory: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`. Both \
-             threads are in one block: which scope holds exactly them?",
-            "The producer writes the record with ordinary stores, then `ready.store(1, ORDERING)`: which ordering \
-             makes the stores before it visible to a thread that reads the 1?",
-            "The consumer waits with `while ready.load(ORDERING) == 0`, and reads the record only after the \
-             loop: `Release` on the store, `Acquire` on the load, both at `Block`.",
-        ],
-        wrong: &[
-            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
-            Wrong { name: "read-before-flag", caught_by: "the model's verdict" },
-            Wrong { name: "device-scope", caught_by: "narrowest scope" },
-            Wrong { name: "invariant-says-device", caught_by: "written invariant" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[5],
-        solution: "practice/solutions/relaxed_twin.rs",
-        title: "the relaxed twin: a passing run is not a proof",
-        lesson: "Lesson 2",
-        on_gpu: PAGE_DEMO_ON_GPU,
-        checks: &[
-            Publication { name: "the model's verdict", expect: Expect::StalePermitted, between: Between::Warps },
-            FlagScope { name: "narrowest scope", between: Between::Warps },
-        ],
-        hints: &[
-            "This is puzzle 4 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
-            "`Relaxed` on the store and on the load: the flag is still atomic, and the consumer still sees the 1 \
-             eventually.",
-            "Once it compiles, read the model's verdict: the execution it permits is the page's reason why a \
-             passing relaxed run is not a correctness proof.",
-        ],
-        wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
     },
     Puzzle {
         kernel: &practice::PUZZLES[6],
@@ -276,156 +309,8 @@ pub const PUZZLES: [Puzzle; 14] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[8],
-        solution: "practice/solutions/publish_across_blocks.rs",
-        title: "the publication across blocks, at the narrowest correct scope",
-        lesson: "Lesson 2",
-        on_gpu: GRID_PUBLICATION_ON_GPU,
-        checks: &[
-            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
-            FlagScope { name: "narrowest scope", between: Between::Blocks },
-        ],
-        hints: &[
-            "Start from puzzle 5's two functions: the protocol is the same, only the threads moved.",
-            "A scope is the set of threads an operation synchronizes with. `Block` holds one block's threads; \
-             which scope holds two blocks of one grid, and nothing wider?",
-            "`AtomicRef::<u32, Device>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
-             load: PTX `st.release.gpu` and `ld.acquire.gpu`.",
-        ],
-        wrong: &[
-            Wrong { name: "block-scope", caught_by: "the model's verdict" },
-            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
-            Wrong { name: "system-scope", caught_by: "narrowest scope" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[9],
-        solution: "practice/solutions/publish_to_host.rs",
-        title: "the publication to a CPU thread, at system scope",
-        lesson: "Lesson 2",
-        on_gpu: &["publish-sys", "--variant", "gpu-cpu-release-sys", "--launches", "20"],
-        checks: &[Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Host }],
-        hints: &[
-            "The record first, with an ordinary store: `*records.add(i) = Record::expected(round, i as u32)`.",
-            "Then the flag, atomically, with an ordering that publishes the stores before it: `Release`.",
-            "The host's thread is in no block and on no GPU: only `System` (`.sys`) holds it. \
-             `AtomicRef::<u32, System>::from_ptr(flags.add(i)).store(round, Release)`.",
-        ],
-        wrong: &[
-            Wrong { name: "device-scope", caught_by: "the model's verdict" },
-            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[10],
-        solution: "practice/solutions/fence_across_blocks.rs",
-        title: "a relaxed flag between the weakest fences",
-        lesson: "Lesson 2",
-        on_gpu: GRID_PUBLICATION_ON_GPU,
-        checks: &[
-            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
-            Lacks {
-                name: "the weakest fence",
-                instruction: "fence.sc",
-                present: "`fence.sc` (`__threadfence()`) is sequentially consistent, more than message passing \
-                          needs: `fence.acq_rel` on each side forbids its stale read. Store buffering is where \
-                          only `fence.sc` will do",
-            },
-            FlagScope { name: "narrowest scope", between: Between::Blocks },
-        ],
-        hints: &[
-            "Puzzle 9's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
-             fence stand for the record to be ordered against the flag?",
-            "The producer's fence goes between its record stores and its flag store; the consumer's between the \
-             flag load that read 1 and its record loads.",
-            "`fence(AcqRel, Device)`: PTX `fence.acq_rel.gpu`. A fence at `Block` orders nothing for the other \
-             block's thread.",
-        ],
-        wrong: &[
-            Wrong { name: "block-fence", caught_by: "the model's verdict" },
-            Wrong { name: "producer-fence-only", caught_by: "the model's verdict" },
-            Wrong { name: "fence-sc", caught_by: "the weakest fence" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[11],
-        solution: "practice/solutions/sum_warp_shuffle.rs",
-        title: "a block's sum in registers, warp by warp",
-        lesson: "Lesson 1",
-        on_gpu: &["sweep", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0", "--determinism-runs", "0"],
-        checks: &[
-            Has {
-                name: "warp shuffles",
-                instruction: "shfl.sync.bfly",
-                missing: "no butterfly shuffle: the lanes of a warp trade their values through registers, five \
-                          `shfl.sync.bfly` steps to the warp's sum",
-            },
-            Lacks {
-                name: "no atomic in the block",
-                instruction: "shared.add",
-                present: "the warp sums meet in a shared accumulator by atomic adds: correct, but in the \
-                          hardware's order; warp 0 can add them with the same shuffles, in a fixed order",
-            },
-            AtLeast {
-                name: "a barrier between the warps",
-                instruction: "bar.sync",
-                count: 1,
-                fewer: "warp 0 reads the sums the other warps' lane 0 wrote to shared memory: without a block \
-                        barrier between, it can read them before they are written",
-            },
-            Has {
-                name: "one global add per block",
-                instruction: "red.global.add.f32",
-                missing: "the block's sum never reaches the global total",
-            },
-        ],
-        hints: &[
-            "A warp's sum: `let mut mask = 16; while mask > 0 { value += unsafe { warp::shfl_xor_f32(value, \
-             mask) }; mask /= 2; }`. Every lane ends with the same sum.",
-            "Lane 0 of each warp writes `warp_sums[warp_id]`; then `thread::sync_threads()`, outside every `if`.",
-            "Warp 0 loads `warp_sums[lane]` (0.0 for `lane >= block / 32`), shuffles again, and its lane 0 adds \
-             to `*total` with `AtomicRef::<f32, Device>::from_global(total).add(sum, Relaxed)`.",
-        ],
-        wrong: &[
-            Wrong { name: "no-barrier", caught_by: "a barrier between the warps" },
-            Wrong { name: "shared-atomic-per-warp", caught_by: "no atomic in the block" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[12],
-        solution: "practice/solutions/record_one_word.rs",
-        title: "a two-field record that no reader sees torn",
-        lesson: "Lesson 2",
-        on_gpu: &["pitfalls", "--only", "torn-record"],
-        checks: &[
-            Has {
-                name: "one store a version",
-                instruction: "st.relaxed.gpu.b64",
-                missing: "no 64-bit atomic store: two stores, one a field, are each atomic and the pair is not, \
-                          so a reader can load `a` of one version and `b` of the next",
-            },
-            Has {
-                name: "one load a read",
-                instruction: "ld.relaxed.gpu.b64",
-                missing: "no 64-bit atomic load: read as two loads, the record can change between them, whatever \
-                          the writer did",
-            },
-        ],
-        hints: &[
-            "Both fields are `u32`, and together they are 8 aligned bytes: one `u64`.",
-            "`AtomicRef::<u64, Device>::from_ptr(record.cast::<u64>())`, with `a` in the low half: `(u64::from(k) \
-             << 32) | u64::from(k)`.",
-            "`.store(word, Relaxed)` and `.load(Relaxed)`: PTX `st.relaxed.gpu.b64` and `ld.relaxed.gpu.b64`, \
-             single-copy atomic on an aligned 8-byte word. The order of other memory is not the question here.",
-        ],
-        wrong: &[
-            Wrong { name: "two-atomics", caught_by: "one store a version" },
-            Wrong { name: "two-loads", caught_by: "one load a read" },
-        ],
-    },
-    Puzzle {
-        kernel: &practice::PUZZLES[13],
         solution: "practice/solutions/last_block.rs",
-        title: "a device-wide sum in one launch: the last block combines",
+        title: "a sum in one launch: the last block combines",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "device-phase"],
         checks: &[
@@ -456,6 +341,176 @@ pub const PUZZLES: [Puzzle; 14] = [
         wrong: &[
             Wrong { name: "no-fences", caught_by: "a fence on each side" },
             Wrong { name: "fence-after-ticket", caught_by: "a fence on each side" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[9],
+        solution: "practice/solutions/producer_consumer.rs",
+        title: "the page's producer_consumer_demo<<<1, 64>>>",
+        lesson: "Lesson 2, part 2",
+        on_gpu: PAGE_DEMO_ON_GPU,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Warps },
+            FlagScope { name: "narrowest scope", between: Between::Warps },
+            Invariant { name: "written invariant" },
+        ],
+        hints: &[
+            "The flag is one `u32` in shared memory: `AtomicRef::<u32, SCOPE>::from_ptr(ready_storage)`. Both \
+             threads are in one block: which scope holds exactly them?",
+            "The producer writes the record with ordinary stores, then `ready.store(1, ORDERING)`: which ordering \
+             makes the stores before it visible to a thread that reads the 1?",
+            "The consumer waits with `while ready.load(ORDERING) == 0`, and reads the record only after the \
+             loop: `Release` on the store, `Acquire` on the load, both at `Block`.",
+        ],
+        wrong: &[
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+            Wrong { name: "read-before-flag", caught_by: "the model's verdict" },
+            Wrong { name: "device-scope", caught_by: "narrowest scope" },
+            Wrong { name: "invariant-says-device", caught_by: "written invariant" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[10],
+        solution: "practice/solutions/relaxed_twin.rs",
+        title: "the relaxed twin: a passing run is not a proof",
+        lesson: "Lesson 2, part 2",
+        on_gpu: PAGE_DEMO_ON_GPU,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::StalePermitted, between: Between::Warps },
+            FlagScope { name: "narrowest scope", between: Between::Warps },
+        ],
+        hints: &[
+            "This is puzzle 10 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
+            "`Relaxed` on the store and on the load: the flag is still atomic, and the consumer still sees the 1 \
+             eventually.",
+            "Once it compiles, read the model's verdict: the execution it permits is the page's reason why a \
+             passing relaxed run is not a correctness proof.",
+        ],
+        wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[11],
+        solution: "practice/solutions/record_one_word.rs",
+        title: "a two-field record that no reader sees torn",
+        lesson: "Lesson 2, part 2",
+        on_gpu: &["pitfalls", "--only", "torn-record"],
+        checks: &[
+            Has {
+                name: "one store a version",
+                instruction: "st.relaxed.gpu.b64",
+                missing: "no 64-bit atomic store: two stores, one a field, are each atomic and the pair is not, \
+                          so a reader can load `a` of one version and `b` of the next",
+            },
+            Has {
+                name: "one load a read",
+                instruction: "ld.relaxed.gpu.b64",
+                missing: "no 64-bit atomic load: read as two loads, the record can change between them, whatever \
+                          the writer did",
+            },
+        ],
+        hints: &[
+            "Both fields are `u32`, and together they are 8 aligned bytes: one `u64`.",
+            "`AtomicRef::<u64, Device>::from_ptr(record.cast::<u64>())`, with `a` in the low half: `(u64::from(k) \
+             << 32) | u64::from(k)`.",
+            "`.store(word, Relaxed)` and `.load(Relaxed)`: PTX `st.relaxed.gpu.b64` and `ld.relaxed.gpu.b64`, \
+             single-copy atomic on an aligned 8-byte word. The order of other memory is not the question here.",
+        ],
+        wrong: &[
+            Wrong { name: "two-atomics", caught_by: "one store a version" },
+            Wrong { name: "two-loads", caught_by: "one load a read" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[12],
+        solution: "practice/solutions/publish_across_blocks.rs",
+        title: "a publication across blocks, at the narrowest scope",
+        lesson: "Lesson 2, part 2",
+        on_gpu: GRID_PUBLICATION_ON_GPU,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
+            FlagScope { name: "narrowest scope", between: Between::Blocks },
+        ],
+        hints: &[
+            "Start from puzzle 10's two functions: the protocol is the same, only the threads moved.",
+            "A scope is the set of threads an operation synchronizes with. `Block` holds one block's threads; \
+             which scope holds two blocks of one grid, and nothing wider?",
+            "`AtomicRef::<u32, Device>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
+             load: PTX `st.release.gpu` and `ld.acquire.gpu`.",
+        ],
+        wrong: &[
+            Wrong { name: "block-scope", caught_by: "the model's verdict" },
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+            Wrong { name: "system-scope", caught_by: "narrowest scope" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[13],
+        solution: "practice/solutions/fence_across_blocks.rs",
+        title: "a relaxed flag between the weakest fences",
+        lesson: "Lesson 2, part 2",
+        on_gpu: GRID_PUBLICATION_ON_GPU,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
+            Lacks {
+                name: "the weakest fence",
+                instruction: "fence.sc",
+                present: "`fence.sc` (`__threadfence()`) is sequentially consistent, more than message passing \
+                          needs: `fence.acq_rel` on each side forbids its stale read. Store buffering is where \
+                          only `fence.sc` will do",
+            },
+            FlagScope { name: "narrowest scope", between: Between::Blocks },
+        ],
+        hints: &[
+            "Puzzle 13's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
+             fence stand for the record to be ordered against the flag?",
+            "The producer's fence goes between its record stores and its flag store; the consumer's between the \
+             flag load that read 1 and its record loads.",
+            "`fence(AcqRel, Device)`: PTX `fence.acq_rel.gpu`. A fence at `Block` orders nothing for the other \
+             block's thread.",
+        ],
+        wrong: &[
+            Wrong { name: "block-fence", caught_by: "the model's verdict" },
+            Wrong { name: "producer-fence-only", caught_by: "the model's verdict" },
+            Wrong { name: "fence-sc", caught_by: "the weakest fence" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[14],
+        solution: "practice/solutions/store_buffering.rs",
+        title: "two flags, where only fence.sc will do",
+        lesson: "Lesson 2, part 2",
+        on_gpu: &[],
+        checks: &[StoreBuffering { name: "the model's verdict" }],
+        hints: &[
+            "Each thread's store of its own flag must be ordered before its own load of the other's flag, as the \
+             other thread sees them. Which of release, acquire, an `AcqRel` fence and a `SeqCst` fence orders a \
+             store before a later load?",
+            "A release orders the accesses before it; an acquire those after it. Neither orders a store before a \
+             later load, and `fence.acq_rel` is a release and an acquire at once.",
+            "`mine.store(1, Relaxed); fence(SeqCst, Device); theirs.load(Relaxed) == 0`: PTX `fence.sc.gpu`, \
+             `__threadfence()`, at the scope that holds both blocks.",
+        ],
+        wrong: &[
+            Wrong { name: "acq-rel-fence", caught_by: "the model's verdict" },
+            Wrong { name: "block-fence", caught_by: "the model's verdict" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[15],
+        solution: "practice/solutions/publish_to_host.rs",
+        title: "a publication to a CPU thread, at system scope",
+        lesson: "Lesson 2, part 2",
+        on_gpu: &["publish-sys", "--variant", "gpu-cpu-release-sys", "--launches", "20"],
+        checks: &[Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Host }],
+        hints: &[
+            "The record first, with an ordinary store: `*records.add(i) = Record::expected(round, i as u32)`.",
+            "Then the flag, atomically, with an ordering that publishes the stores before it: `Release`.",
+            "The host's thread is in no block and on no GPU: only `System` (`.sys`) holds it. \
+             `AtomicRef::<u32, System>::from_ptr(flags.add(i)).store(round, Release)`.",
+        ],
+        wrong: &[
+            Wrong { name: "device-scope", caught_by: "the model's verdict" },
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
         ],
     },
 ];

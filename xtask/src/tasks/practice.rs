@@ -121,15 +121,24 @@ fn on_the_gpu(root: &Path, puzzle: &Puzzle, ptx: &str) -> Outcome {
 fn list(root: &Path) -> super::Result {
     let reports = check_all(root)?;
     let mut next = None;
+    let width = |column: fn(&Puzzle) -> &str| PUZZLES.iter().map(|p| column(p).chars().count()).max().unwrap_or(0);
+    let (keys, lessons, titles) = (width(|p| p.kernel.key), width(|p| p.lesson), width(|p| p.title));
     for (k, (puzzle, report)) in PUZZLES.iter().zip(&reports).enumerate() {
         let state = match report.first_failure() {
+            None if puzzle.on_gpu.is_empty() => "done".to_owned(),
             None => "done, without the GPU layer".to_owned(),
             Some(line) => {
                 next.get_or_insert(puzzle.kernel.key);
                 format!("not yet: `{}` fails", line.check)
             }
         };
-        println!("{:>2}. {:<21} {:<9} {:<54} {state}", k + 1, puzzle.kernel.key, puzzle.lesson, puzzle.title);
+        println!(
+            "{:>2}. {:<keys$}  {:<lessons$}  {:<titles$}  {state}",
+            k + 1,
+            puzzle.kernel.key,
+            puzzle.lesson,
+            puzzle.title
+        );
     }
     match next {
         Some(key) => println!("next: cargo xtask practice check {key}"),
