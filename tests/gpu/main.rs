@@ -10,6 +10,7 @@ mod histogram;
 mod litmus;
 mod loading;
 mod pitfalls;
+mod practice;
 mod publication;
 mod sums;
 
@@ -167,6 +168,16 @@ fn cases() -> Vec<Case> {
         "litmus_mp_in_the_cluster_placements_holds_the_model".to_owned(),
         Box::new(litmus::litmus_cluster_placements),
     ));
+    for puzzle in xtask::practice::PUZZLES.iter().filter(|p| !p.on_gpu.is_empty()) {
+        cases.push((
+            format!("practice_answers_run_as_their_puzzle_says/{}", puzzle.kernel.key),
+            Box::new(move |_| practice::answers_run_as_the_puzzle_says(puzzle)),
+        ));
+        cases.push((
+            format!("practice_solution_passes_the_sanitizer/{}", puzzle.kernel.key),
+            Box::new(move |_| practice::solution_passes_the_sanitizer(puzzle)),
+        ));
+    }
     for size in [host::pitfalls::Size::Quick, host::pitfalls::Size::Full] {
         cases.push((
             format!("pitfall_fixes_hold_and_every_version_runs/{size:?}"),

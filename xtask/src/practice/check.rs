@@ -1,7 +1,8 @@
 //! Running a puzzle's checks on a compiled answer, layer by layer.
 
+use super::machine::{self, Machine};
 use super::publication::{StoreBuffering, Verdict};
-use super::{Between, Check, Expect, ON_THE_GPU, Puzzle, SIGNATURE};
+use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Puzzle, SANITIZER, SIGNATURE};
 
 /// How one check went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,22 +43,32 @@ impl Report {
     }
 
     /// The report with its GPU layer run by `gpu`, if every check before it
-    /// passed; otherwise as it is.
-    pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome) -> Report {
-        if self.passed()
-            && let Some(last) = self.lines.last_mut()
-            && last.check == ON_THE_GPU
+    /// passed, and then its sanitizer layer by `sanitize`, if the GPU's
+    /// passed too; otherwise as it is.
+    pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome, sanitize: impl FnOnce() -> Outcome) -> Report {
+        for (layer, run) in
+            [(ON_THE_GPU, Box::new(gpu) as Box<dyn FnOnce() -> Outcome>), (SANITIZER, Box::new(sanitize))]
         {
-            last.outcome = gpu();
+            let ready = self.passed();
+            let Some(line) = self.lines.iter_mut().find(|l| l.check == layer) else { break };
+            line.outcome = if ready { run() } else { Outcome::NotRun("an earlier check failed".to_owned()) };
+            if !matches!(line.outcome, Outcome::Passed(_)) {
+                break;
+            }
         }
         self
+    }
+
+    /// How the GPU layer went, if the puzzle has one.
+    fn gpu(&self) -> Option<&Outcome> {
+        self.lines.iter().find(|l| l.check == ON_THE_GPU).map(|l| &l.outcome)
     }
 }
 
 /// Runs `puzzle`'s checks on `ptx`, the compiled crate of answers, after a
 /// build that succeeded; `source` is the answer's file, whose written
 /// invariant [`Check::Invariant`] reads. The GPU layer is reported as not run.
-pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
+pub fn run(puzzle: &Puzzle, ptx: &str, source: &str, machine: &Machine) -> Report {
     let signature = match signature(puzzle, ptx) {
         Ok(seen) => Outcome::Passed(seen),
         Err(why) => Outcome::Failed(why),
@@ -72,10 +83,23 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str) -> Report {
         };
         lines.push(Line { check: check.name(), outcome });
     }
+    if let Some(entry) = puzzle.kernel.stands_for.lab() {
+        let outcome = if failed(&lines) {
+            Outcome::NotRun("an earlier check failed".to_owned())
+        } else {
+            match machine.judge(puzzle.kernel.symbol, entry) {
+                Ok(seen) => Outcome::Passed(seen),
+                Err(machine::Verdict::Failed(why)) => Outcome::Failed(why),
+                Err(machine::Verdict::NotRun(why)) => Outcome::NotRun(why),
+            }
+        };
+        lines.push(Line { check: MACHINE_CODE, outcome });
+    }
     // A puzzle the model alone judges has no GPU layer at all.
     if !puzzle.on_gpu.is_empty() {
         let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
         lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
+        lines.push(Line { check: SANITIZER, outcome: Outcome::NotRun(format!("runs after `{ON_THE_GPU}` passes")) });
     }
     Report { lines }
 }
@@ -320,8 +344,13 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
         None if puzzle.on_gpu.is_empty() => Ok("solved: every check passed. Nothing of this puzzle runs on a GPU: \
                                                 the model is its judge"
             .to_owned()),
-        None if matches!(report.lines.last(), Some(Line { outcome: Outcome::Passed(_), .. })) => {
-            Ok("solved: every check passed, on the GPU too".to_owned())
+        None if matches!(report.gpu(), Some(Outcome::Passed(_))) => {
+            Ok(match report.lines.iter().find(|l| l.check == SANITIZER).map(|l| &l.outcome) {
+                Some(Outcome::NotRun(_)) => {
+                    format!("solved: every check passed, on the GPU too (`{SANITIZER}` was not run here)")
+                }
+                _ => "solved: every check passed, on the GPU and under the sanitizer too".to_owned(),
+            })
         }
         None => Ok(format!(
             "solved, as far as the checks without a GPU go: `{ON_THE_GPU}` was not run, so this is not yet a pass \

@@ -1,14 +1,15 @@
-//! The GPU layer: the learner's kernel run where the lab's would run, by the
+//! The GPU layers: the learner's kernel run where the lab's would run, by the
 //! host's own runner and checks (`host --practice FILE --puzzle KEY
 //! <command>`), so a sum is compared with the CPU's bit for bit and a
 //! publication's stale records are counted exactly as for the lab's
-//! kernels.
+//! kernels; then the same command, smaller, under compute-sanitizer's four
+//! tools, each told to instrument the learner's kernel alone.
 
 use std::path::Path;
 use std::process::Command;
 
-use super::Puzzle;
 use super::check::Outcome;
+use super::{Between, Check, Puzzle};
 
 /// Why the GPU layer cannot run on this machine, if it cannot: no NVIDIA
 /// driver's device node.
@@ -47,5 +48,127 @@ pub fn run(host: &Path, puzzle: &Puzzle, ptx: &Path, log: &Path) -> Outcome {
         Some(1) => Outcome::Failed(format!("`{shown}` failed: {}; {kept}", lines.join(" / "))),
         Some(2) => Outcome::NotRun(lines.first().map_or_else(|| "no CUDA device".to_owned(), |l| (*l).to_owned())),
         code => Outcome::Failed(format!("`{shown}` could not run ({code:?}): {}; {kept}", lines.join(" / "))),
+    }
+}
+
+/// compute-sanitizer's tools, in the order the layer runs them.
+pub const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
+
+/// compute-sanitizer, from `PATH` or `/usr/local/cuda/bin`.
+fn sanitizer() -> Option<std::path::PathBuf> {
+    crate::paths::on_path("compute-sanitizer")
+        .or_else(|| Some(Path::new("/usr/local/cuda/bin/compute-sanitizer").to_path_buf()).filter(|p| p.is_file()))
+}
+
+/// `puzzle`'s host command at the size the sanitizer can afford (its tools
+/// slow a kernel down a hundredfold and more).
+pub fn small_command(puzzle: &Puzzle) -> Vec<String> {
+    let mut args: Vec<String> = puzzle.on_gpu.iter().map(|a| (*a).to_owned()).collect();
+    let extra: &[&str] = match puzzle.on_gpu.first() {
+        Some(&"pitfalls") => &["--quick"],
+        Some(&"publish") => &["--launches", "1", "--rounds", "16"],
+        Some(&"publish-sys") => &["--launches", "1", "--slots", "4096"],
+        Some(&"histogram") => &["--runs", "1", "--warmup", "0"],
+        _ => &[],
+    };
+    if let Some(at) = args.iter().position(|a| a == "--sizes") {
+        args[at + 1] = "1,4097".to_owned();
+    }
+    if let Some(at) = args.iter().position(|a| a == "--launches") {
+        args.drain(at..at + 2);
+    }
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    args
+}
+
+/// Whether a racecheck hazard in `puzzle`'s kernel is a fault: not where
+/// two threads of one block publish through a flag in shared memory, an
+/// order racecheck cannot see (it knows barriers, not release and acquire;
+/// the model's verdict decides those puzzles).
+fn racecheck_decides(puzzle: &Puzzle) -> bool {
+    !puzzle.checks.iter().any(|c| matches!(c, Check::Publication { between: Between::Warps, .. }))
+}
+
+/// The errors compute-sanitizer's summary line counts (`ERROR SUMMARY: N
+/// errors`, or racecheck's `(N errors, ...)`), if the log has one.
+fn errors_in(log: &str) -> Option<u64> {
+    let line = log.lines().rev().find(|l| l.contains("SUMMARY:"))?;
+    let before = line.split(" error").next()?;
+    before.rsplit([' ', '(']).next()?.parse().ok()
+}
+
+/// Runs `puzzle`'s small command under each sanitizer tool, instrumenting
+/// the learner's kernel alone, with each log in `logs`.
+pub fn sanitize(host: &Path, puzzle: &Puzzle, ptx: &Path, logs: &Path) -> Outcome {
+    let Some(sanitizer) = sanitizer() else {
+        return Outcome::NotRun("compute-sanitizer is not on PATH or in /usr/local/cuda/bin".to_owned());
+    };
+    let mut host_args = command_line(puzzle, ptx);
+    host_args.truncate(4);
+    host_args.extend(small_command(puzzle));
+    let mut seen = Vec::new();
+    let mut faults = Vec::new();
+    for tool in SANITIZER_TOOLS {
+        let mut args: Vec<String> = ["--tool", tool, "--print-limit", "20", "--show-backtrace", "no", "--kernel-name"]
+            .map(str::to_owned)
+            .to_vec();
+        args.push(format!("kne={}", puzzle.kernel.symbol));
+        if tool == "racecheck" {
+            args.extend(["--racecheck-report", "hazard"].map(str::to_owned));
+        }
+        let out = match Command::new(&sanitizer).args(&args).arg(host).args(&host_args).output() {
+            Ok(out) => out,
+            Err(e) => return Outcome::Failed(format!("cannot run {}: {e}", sanitizer.display())),
+        };
+        let log = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        let file = logs.join(format!("{}-{tool}.log", puzzle.kernel.key));
+        let _ = std::fs::create_dir_all(logs).and_then(|()| std::fs::write(&file, &log));
+        let Some(errors) = errors_in(&log) else {
+            return Outcome::NotRun(format!(
+                "{tool} printed no summary (exit {:?}); its log: {}",
+                out.status.code(),
+                file.display()
+            ));
+        };
+        seen.push(format!("{tool} {errors}"));
+        if errors > 0 && (tool != "racecheck" || racecheck_decides(puzzle)) {
+            faults.push(format!("{tool} reports {errors} in your kernel (its log: {})", file.display()));
+        }
+    }
+    let shown =
+        format!("`host {}` under compute-sanitizer, errors in your kernel: {}", host_args.join(" "), seen.join(", "));
+    if faults.is_empty() {
+        let note = if racecheck_decides(puzzle) {
+            ""
+        } else {
+            "; racecheck knows barriers, not a flag's release and acquire, so its hazards here are the model's to judge"
+        };
+        Outcome::Passed(format!("{shown}{note}"))
+    } else {
+        Outcome::Failed(format!("{shown}: {}", faults.join("; ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_line_gives_its_error_count() {
+        assert_eq!(errors_in("x\n========= ERROR SUMMARY: 0 errors\n"), Some(0));
+        assert_eq!(
+            errors_in("========= RACECHECK SUMMARY: 20 hazards displayed (15872 errors, 0 warnings)"),
+            Some(15872)
+        );
+        assert_eq!(errors_in("no summary"), None);
+    }
+
+    #[test]
+    fn the_small_commands_shrink_what_the_gpu_layer_runs() {
+        let find = |key| super::super::find(key).unwrap();
+        assert_eq!(small_command(find("barrier-every-thread")), ["pitfalls", "--only", "divergent-barrier", "--quick"]);
+        assert!(small_command(find("sum-global-atomic")).contains(&"1,4097".to_owned()));
+        let sys = small_command(find("publish-to-host"));
+        assert_eq!(sys.iter().filter(|a| *a == "--launches").count(), 1, "{sys:?}");
     }
 }

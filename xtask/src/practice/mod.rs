@@ -17,9 +17,17 @@
 //!    scopes read from the learner's PTX, put into message passing's shape
 //!    and judged by the `memory-model` checker, which says whether a stale
 //!    read is *permitted*, whatever a GPU happened to show;
-//! 5. **on the GPU** ([`gpu`]): the learner's kernel launched by the host
+//! 5. **machine code** ([`machine`]): the learner's PTX assembled for
+//!    `sm_90`, its SASS held to the lab kernel's own promises;
+//! 6. **on the GPU** ([`gpu`]): the learner's kernel launched by the host
 //!    wherever the lab kernel it stands for is launched, with that kernel's
-//!    runner and checks; where there is no GPU, "not run", never "passed".
+//!    runner and checks; where there is no GPU, "not run", never "passed";
+//! 7. **sanitizer** ([`gpu::sanitize`]): the same command, smaller, under
+//!    compute-sanitizer's four tools, each instrumenting the learner's
+//!    kernel alone.
+//!
+//! A puzzle the model alone judges (store buffering) stands for no lab
+//! kernel, and has neither a machine-code layer nor the GPU's.
 //!
 //! [`puzzles::PUZZLES`] is the list, [`build`] compiles a crate of answers,
 //! [`check`] runs the layers, [`publication`] reads and judges a
@@ -27,9 +35,12 @@
 
 pub mod build;
 pub mod check;
+pub mod evidence;
 pub mod gpu;
+pub mod machine;
 pub mod publication;
 pub mod puzzles;
+pub mod sets;
 
 pub use publication::Between;
 pub use puzzles::PUZZLES;
@@ -76,8 +87,13 @@ pub struct Wrong {
 pub const BUILDS: &str = "builds";
 /// The name of the second: the kernel is there with its entry's parameters.
 pub const SIGNATURE: &str = "signature";
-/// The name of the last: the run on a GPU.
+/// The name of the layer before the GPU's: the SASS of the learner's
+/// kernel held to the lab kernel's promises.
+pub const MACHINE_CODE: &str = "machine code";
+/// The name of the run on a GPU.
 pub const ON_THE_GPU: &str = "on the GPU";
+/// The name of the last: the GPU run, smaller, under compute-sanitizer.
+pub const SANITIZER: &str = "sanitizer";
 
 /// One check of the learner's compiled kernel. Each has a short name, shown
 /// in the output and used by [`Wrong::caught_by`].
@@ -199,11 +215,16 @@ pub fn find(key: &str) -> Option<&'static Puzzle> {
 /// The checker's report on one build of the learner's crate: the build
 /// line, then (if it built) every check of `puzzle` on its PTX and on
 /// `source`, the answer's file.
-pub fn report(puzzle: &Puzzle, built: &Result<String, crate::Error>, source: &str) -> check::Report {
+pub fn report(
+    root: &std::path::Path,
+    puzzle: &Puzzle,
+    built: &Result<String, crate::Error>,
+    source: &str,
+) -> check::Report {
     let first = |outcome| check::Line { check: BUILDS, outcome };
     match built {
         Ok(ptx) => {
-            let mut report = check::run(puzzle, ptx, source);
+            let mut report = check::run(puzzle, ptx, source, &machine::Machine::of(root, ptx));
             let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
             report.lines.insert(0, first(check::Outcome::Passed(said)));
             report
@@ -226,7 +247,7 @@ pub fn transcript(
     let answers: &[(&Puzzle, build::Answer<'_>)] =
         if answer == build::Answer::Learner { &[] } else { &[(puzzle, answer)] };
     let source = std::fs::read_to_string(answer.path(root, puzzle)).unwrap_or_default();
-    let report = report(puzzle, &build::staged(root, cargo, answers), &source);
+    let report = report(root, puzzle, &build::staged(root, cargo, answers), &source);
     let verdict = check::verdict(puzzle, &report).unwrap_or_else(|failed| format!("error: {failed}"));
     let verdict = check::wrap(&verdict, check::COLUMNS).join("\n");
     format!("$ cargo xtask practice check {}\n{}{verdict}\n", puzzle.kernel.key, check::render(number, puzzle, &report))
@@ -242,7 +263,8 @@ pub fn table() -> String {
         let checks: Vec<String> = [BUILDS, SIGNATURE]
             .into_iter()
             .chain(p.checks.iter().map(Check::name))
-            .chain((!p.on_gpu.is_empty()).then_some(ON_THE_GPU))
+            .chain(p.kernel.stands_for.lab().map(|_| MACHINE_CODE))
+            .chain(if p.on_gpu.is_empty() { &[][..] } else { &[ON_THE_GPU, SANITIZER][..] }.iter().copied())
             .map(|c| format!("`{c}`"))
             .collect();
         let wrong: Vec<String> = p.wrong.iter().map(|w| format!("`{}` (`{}`)", w.name, w.caught_by)).collect();

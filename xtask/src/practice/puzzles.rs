@@ -24,6 +24,17 @@ const HISTOGRAM_ON_GPU: &[&str] = &["histogram", "--sizes", "4097,1048577", "--b
 const GRID_PUBLICATION_ON_GPU: &[&str] =
     &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"];
 
+/// The puzzles whose evidence `check KEY --evidence DIR` keeps beside
+/// `key`'s: page 2's practice task asks for the demo and its relaxed
+/// variant together.
+pub fn evidence_with(key: &str) -> &'static [&'static str] {
+    match key {
+        "producer-consumer" => &["relaxed-twin"],
+        "relaxed-twin" => &["producer-consumer"],
+        _ => &[],
+    }
+}
+
 /// Lesson 1's puzzles, then Lesson 2's.
 pub const PUZZLES: [Puzzle; 16] = [
     Puzzle {

@@ -10,6 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use xtask::practice::build::{self, Answer};
 use xtask::practice::check::{self, Outcome, Report};
+use xtask::practice::machine::Machine;
 use xtask::practice::{self, PUZZLES, Puzzle, gpu};
 use xtask::{Error, paths};
 
@@ -31,6 +32,12 @@ pub enum Action {
         /// The puzzle (`cargo xtask practice list` names them).
         #[arg(value_parser = puzzle_key())]
         name: String,
+        /// Also write what page 2's practice task asks you to keep into
+        /// DIR: your source, the launch, the checker's report, the GPU run's
+        /// output and the sanitizer's logs where they ran, and your written
+        /// invariant (`producer-consumer` keeps its relaxed twin's too).
+        #[arg(long, value_name = "DIR")]
+        evidence: Option<std::path::PathBuf>,
     },
     /// The puzzle's next hint, one more each time.
     Hint {
@@ -48,6 +55,14 @@ pub enum Action {
     /// Check the first unsolved puzzle, then check again each puzzle you
     /// save, until Ctrl-C.
     Watch,
+    /// Compile every solution and every wrong answer the repository keeps
+    /// into DIR, with a manifest, for the GPU test binary (`cargo test
+    /// --release --test gpu -- practice`) on a machine without Rust.
+    Sets {
+        /// The folder to write them to.
+        #[arg(default_value = "target/practice-sets")]
+        dir: std::path::PathBuf,
+    },
 }
 
 /// clap's parser for a puzzle's name: one of the list's keys.
@@ -66,13 +81,18 @@ pub fn run(args: &Args) -> super::Result {
     let root = paths::workspace_root();
     match &args.action {
         Action::List => list(&root),
-        Action::Check { name } => {
+        Action::Check { name, evidence } => {
             let (number, puzzle) = puzzle(name);
-            check_one(&root, number, puzzle)
+            check_one(&root, number, puzzle, evidence.as_deref())
         }
         Action::Hint { name } => hint(&root, puzzle(name).1),
         Action::Reset { name } => reset(&root, puzzle(name).1),
         Action::Watch => watch(&root),
+        Action::Sets { dir } => {
+            let members = practice::sets::write(&root, &super::cargo(), dir)?;
+            println!("{} answers compiled into {}", members.len(), dir.display());
+            Ok(())
+        }
     }
 }
 
@@ -86,36 +106,84 @@ fn source(root: &Path, puzzle: &Puzzle) -> String {
 /// has printed why) when it does not build.
 fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
     let ptx = build::learner(root, &super::cargo())?;
-    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx, &source(root, p))).collect())
+    let machine = Machine::of(root, &ptx);
+    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx, &source(root, p), &machine)).collect())
 }
 
-fn check_one(root: &Path, number: usize, puzzle: &Puzzle) -> super::Result {
+/// Checks `puzzle` in the learner's crate, layer by layer, prints the
+/// report and its verdict and, with `evidence`, keeps what page 2 asks for.
+fn check_one(root: &Path, number: usize, puzzle: &'static Puzzle, evidence: Option<&Path>) -> super::Result {
     let built = build::learner(root, &super::cargo());
-    let report = practice::report(puzzle, &built, &source(root, puzzle));
-    let report = match &built {
-        Ok(ptx) => report.on_the_gpu(|| on_the_gpu(root, puzzle, ptx)),
-        Err(_) => report,
-    };
+    let report = checked(root, puzzle, &built);
     print!("{}", check::render(number, puzzle, &report));
-    check::verdict(puzzle, &report).map(|done| println!("{done}")).map_err(Error)
+    let verdict = check::verdict(puzzle, &report);
+    if let Some(dir) = evidence {
+        let twins: Vec<(usize, &'static Puzzle, Report)> = practice::puzzles::evidence_with(puzzle.kernel.key)
+            .iter()
+            .map(|key| {
+                let (n, p) = self::puzzle(key);
+                (n, p, checked(root, p, &built))
+            })
+            .collect();
+        let mut kept = vec![(number, puzzle, &report)];
+        kept.extend(twins.iter().map(|(n, p, r)| (*n, *p, r)));
+        let files = practice::evidence::write(root, dir, &kept)?;
+        println!("evidence: {} files in {} (README.txt lists them)", files.len(), dir.display());
+    }
+    verdict.map(|done| println!("{done}")).map_err(Error)
 }
 
-/// The GPU layer, where this machine has a GPU: the learner's PTX written
-/// to `target/practice/practice.ptx` and run by a release build of `host`.
-fn on_the_gpu(root: &Path, puzzle: &Puzzle, ptx: &str) -> Outcome {
+/// Every layer of `puzzle` on one build of the learner's crate, the GPU's
+/// and the sanitizer's included where this machine can run them.
+fn checked(root: &Path, puzzle: &Puzzle, built: &Result<String, Error>) -> Report {
+    let report = practice::report(root, puzzle, built, &source(root, puzzle));
+    match built {
+        Ok(ptx) => match write_ptx(root, ptx) {
+            Ok(()) => report.on_the_gpu(|| on_the_gpu(root, puzzle), || sanitize(root, puzzle)),
+            Err(why) => report.on_the_gpu(|| Outcome::Failed(why), || Outcome::NotRun(String::new())),
+        },
+        Err(_) => report,
+    }
+}
+
+/// The GPU layer, where this machine has a GPU: the learner's PTX (which
+/// the build wrote to `target/practice/practice.ptx`) run by a release
+/// build of `host`, its output in `target/practice/gpu/KEY.txt`.
+fn on_the_gpu(root: &Path, puzzle: &Puzzle) -> Outcome {
     if let Some(why) = gpu::unavailable() {
         return Outcome::NotRun(why);
     }
-    let file = root.join("target/practice/practice.ptx");
-    if let Err(e) = fs::create_dir_all(root.join("target/practice")).and_then(|()| fs::write(&file, ptx)) {
-        return Outcome::Failed(format!("cannot write {}: {e}", file.display()));
-    }
     match super::host_binary(None) {
-        Ok(host) => {
-            gpu::run(&host, puzzle, &file, &root.join("target/practice/gpu").join(format!("{}.txt", puzzle.kernel.key)))
-        }
+        Ok(host) => gpu::run(&host, puzzle, &practice_ptx(root), &gpu_log(root, puzzle)),
         Err(e) => Outcome::Failed(e.0),
     }
+}
+
+/// The sanitizer layer, after the GPU layer passed: its logs in
+/// `target/practice/sanitizer/`.
+fn sanitize(root: &Path, puzzle: &Puzzle) -> Outcome {
+    match super::host_binary(None) {
+        Ok(host) => gpu::sanitize(&host, puzzle, &practice_ptx(root), &root.join("target/practice/sanitizer")),
+        Err(e) => Outcome::Failed(e.0),
+    }
+}
+
+/// Writes the learner's PTX where the GPU layers read it.
+fn write_ptx(root: &Path, ptx: &str) -> Result<(), String> {
+    let file = practice_ptx(root);
+    fs::create_dir_all(root.join("target/practice"))
+        .and_then(|()| fs::write(&file, ptx))
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
+}
+
+/// The learner's PTX, as the last check wrote it.
+fn practice_ptx(root: &Path) -> std::path::PathBuf {
+    root.join("target/practice/practice.ptx")
+}
+
+/// Where the GPU layer keeps the host's output for `puzzle`.
+fn gpu_log(root: &Path, puzzle: &Puzzle) -> std::path::PathBuf {
+    root.join("target/practice/gpu").join(format!("{}.txt", puzzle.kernel.key))
 }
 
 fn list(root: &Path) -> super::Result {
@@ -203,7 +271,7 @@ fn watch(root: &Path) -> super::Result {
             0
         }
     };
-    let _ = check_one(root, first + 1, &PUZZLES[first]).map_err(|e| println!("{e}"));
+    let _ = check_one(root, first + 1, &PUZZLES[first], None).map_err(|e| println!("{e}"));
     println!("watching practice/src/: save a puzzle's file to check it again (Ctrl-C stops)");
     let mut seen = stamps(root);
     loop {
@@ -211,7 +279,7 @@ fn watch(root: &Path) -> super::Result {
         let now = stamps(root);
         for (k, puzzle) in PUZZLES.iter().enumerate() {
             if now.get(puzzle.kernel.key) != seen.get(puzzle.kernel.key) {
-                let _ = check_one(root, k + 1, puzzle).map_err(|e| println!("{e}"));
+                let _ = check_one(root, k + 1, puzzle, None).map_err(|e| println!("{e}"));
             }
         }
         seen = now;

@@ -1,0 +1,95 @@
+//! Every answer the repository keeps, compiled to PTX for a GPU run: the
+//! solutions in one crate, and each round of typical wrong answers (one per
+//! puzzle) in another, as the CPU tests build them. `cargo xtask practice
+//! sets DIR` writes them with a manifest that the GPU test binary reads, so
+//! that a GPU machine without Rust can run every solution and every wrong
+//! answer through the host.
+
+use std::fs;
+use std::path::Path;
+
+use crate::Error;
+
+use super::build::{self, Answer};
+use super::{BUILDS, PUZZLES, Puzzle};
+
+/// The manifest's file name in a sets folder.
+pub const MANIFEST: &str = "sets.txt";
+
+/// One answer in one compiled set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Member {
+    /// The set's PTX file, in the sets folder.
+    pub ptx: String,
+    /// The puzzle it answers.
+    pub key: String,
+    /// `solution`, or the wrong answer's name.
+    pub answer: String,
+}
+
+/// The rounds of answers to compile: the solutions, then round `k` of each
+/// puzzle's `k`-th wrong answer that compiles. Puzzles the model alone
+/// judges have nothing to run and are left out.
+fn rounds() -> Vec<(String, Vec<(&'static Puzzle, Answer<'static>)>)> {
+    let runs = || PUZZLES.iter().filter(|p| !p.on_gpu.is_empty());
+    let mut rounds = vec![("solutions.ptx".to_owned(), runs().map(|p| (p, Answer::Solution)).collect())];
+    let most = PUZZLES.iter().map(|p| p.wrong.len()).max().unwrap_or(0);
+    for k in 0..most {
+        let answers: Vec<_> = runs()
+            .filter_map(|p| p.wrong.get(k).filter(|w| w.caught_by != BUILDS).map(|w| (p, Answer::Wrong(w.name))))
+            .collect();
+        if !answers.is_empty() {
+            rounds.push((format!("wrong-{}.ptx", k + 1), answers));
+        }
+    }
+    rounds
+}
+
+/// Compiles every round into `dir` and writes the manifest: one line per
+/// answer, `PTX KEY ANSWER`.
+pub fn write(root: &Path, cargo: &Path, dir: &Path) -> Result<Vec<Member>, Error> {
+    fs::create_dir_all(dir).map_err(|e| Error(format!("cannot create {}: {e}", dir.display())))?;
+    let mut members = Vec::new();
+    for (file, answers) in rounds() {
+        let ptx = build::staged(root, cargo, &answers)?;
+        fs::write(dir.join(&file), ptx).map_err(|e| Error(format!("cannot write {file}: {e}")))?;
+        for (puzzle, answer) in answers {
+            let answer = match answer {
+                Answer::Wrong(name) => name.to_owned(),
+                Answer::Solution | Answer::Learner => "solution".to_owned(),
+            };
+            members.push(Member { ptx: file.clone(), key: puzzle.kernel.key.to_owned(), answer });
+        }
+    }
+    let text: String = members.iter().map(|m| format!("{} {} {}\n", m.ptx, m.key, m.answer)).collect();
+    fs::write(dir.join(MANIFEST), text).map_err(|e| Error(format!("cannot write the manifest: {e}")))?;
+    Ok(members)
+}
+
+/// Reads a sets folder's manifest.
+pub fn read(dir: &Path) -> Result<Vec<Member>, Error> {
+    let path = dir.join(MANIFEST);
+    let text = fs::read_to_string(&path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+    text.lines()
+        .map(|line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [ptx, key, answer] => Ok(Member { ptx: ptx.to_owned(), key: key.to_owned(), answer: answer.to_owned() }),
+            _ => Err(Error(format!("{}: not `PTX KEY ANSWER`: {line:?}", path.display()))),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_answer_that_compiles_and_runs_is_in_one_round() {
+        let rounds = rounds();
+        assert_eq!(rounds[0].0, "solutions.ptx");
+        for puzzle in PUZZLES.iter().filter(|p| !p.on_gpu.is_empty()) {
+            let wrong = puzzle.wrong.iter().filter(|w| w.caught_by != BUILDS).count();
+            let seen = rounds.iter().flat_map(|(_, a)| a).filter(|(p, _)| p.kernel.key == puzzle.kernel.key).count();
+            assert_eq!(seen, 1 + wrong, "{}", puzzle.kernel.key);
+        }
+    }
+}
