@@ -624,7 +624,8 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 }
 
 /// A puzzle's file: `practice.md`, the table of every puzzle and its
-/// checks; `practice-KEY-stub.txt`, what `practice check KEY` prints for the
+/// checks; `practice-on-gpu*.md`, the record of every kept answer on a GPU
+/// (its summary, and its tables by lesson); `practice-KEY-stub.txt`, what `practice check KEY` prints for the
 /// stub as the checkout holds it; `practice-KEY-NAME.txt`, for the wrong
 /// answer `practice/wrong/KEY/NAME.rs`. Made by the checker itself, with no
 /// GPU; `None` for a name of another kind.
@@ -632,6 +633,19 @@ fn practice_file(name: &str) -> Option<Made> {
     use crate::practice::{self, PUZZLES, build::Answer};
     if name == "practice.md" {
         return Some(Made::Text(practice::table()));
+    }
+    if let Some(part) = name.strip_prefix("practice-on-gpu").and_then(|n| n.strip_suffix(".md")) {
+        let path = crate::paths::workspace_root().join(practice::record::FILE);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Some(Made::Missing(format!("there is no {}", practice::record::FILE)));
+        };
+        let record = practice::record::Record::parse(&text);
+        return Some(match part {
+            "" => Made::Text(record.summary()),
+            "-lessons-1-2" => Made::Text(record.table(1, 9)),
+            "-lesson-2-part-2" => Made::Text(record.table(10, PUZZLES.len())),
+            other => Made::Missing(format!("no practice table {other}")),
+        });
     }
     let rest = name.strip_prefix("practice-")?.strip_suffix(".txt")?;
     let puzzle = PUZZLES.iter().find(|p| rest.strip_prefix(p.kernel.key).is_some_and(|r| r.starts_with('-')))?;

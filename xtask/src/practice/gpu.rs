@@ -42,11 +42,22 @@ pub fn run(host: &Path, puzzle: &Puzzle, ptx: &Path, log: &Path) -> Outcome {
     let kept = std::fs::create_dir_all(log.parent().unwrap_or(log))
         .and_then(|()| std::fs::write(log, format!("$ {shown}\n{stdout}{stderr}")))
         .map_or_else(|e| format!("(its output could not be kept: {e})"), |()| format!("its output: {}", log.display()));
-    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).take(4).collect();
+    // What failed: the host's error lines, or, where it printed none, the
+    // rows of its table whose verdict failed, their columns squeezed.
+    let mut lines: Vec<String> =
+        stderr.lines().filter(|l| !l.trim().is_empty()).take(4).map(|l| l.trim().to_owned()).collect();
+    if lines.is_empty() {
+        lines = stdout
+            .lines()
+            .filter(|l| l.contains("FAILED"))
+            .take(4)
+            .map(|l| l.split('|').map(str::trim).filter(|c| !c.is_empty()).collect::<Vec<_>>().join(" | "))
+            .collect();
+    }
     match out.status.code() {
         Some(0) => Outcome::Passed(format!("`{shown}` passed every check; {kept}")),
         Some(1) => Outcome::Failed(format!("`{shown}` failed: {}; {kept}", lines.join(" / "))),
-        Some(2) => Outcome::NotRun(lines.first().map_or_else(|| "no CUDA device".to_owned(), |l| (*l).to_owned())),
+        Some(2) => Outcome::NotRun(lines.first().cloned().unwrap_or_else(|| "no CUDA device".to_owned())),
         code => Outcome::Failed(format!("`{shown}` could not run ({code:?}): {}; {kept}", lines.join(" / "))),
     }
 }
@@ -90,11 +101,16 @@ fn racecheck_decides(puzzle: &Puzzle) -> bool {
 }
 
 /// The errors compute-sanitizer's summary line counts (`ERROR SUMMARY: N
-/// errors`, or racecheck's `(N errors, ...)`), if the log has one.
+/// errors`, or racecheck's `(N errors, ...)`), if the log has one, less the
+/// errors of CUDA API calls (`Program hit CUDA_ERROR_...`): those are the
+/// host's, such as the cooperative launch a pitfall asks the driver for so
+/// that it refuses it, not the kernel's.
 fn errors_in(log: &str) -> Option<u64> {
     let line = log.lines().rev().find(|l| l.contains("SUMMARY:"))?;
     let before = line.split(" error").next()?;
-    before.rsplit([' ', '(']).next()?.parse().ok()
+    let all: u64 = before.rsplit([' ', '(']).next()?.parse().ok()?;
+    let api = log.lines().filter(|l| l.trim_start_matches('=').trim_start().starts_with("Program hit ")).count();
+    Some(all.saturating_sub(api as u64))
 }
 
 /// Runs `puzzle`'s small command under each sanitizer tool, instrumenting
@@ -161,6 +177,9 @@ mod tests {
             Some(15872)
         );
         assert_eq!(errors_in("no summary"), None);
+        let refused = "========= Program hit CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (error 720) due to \"too many \
+                       blocks in cooperative launch\" on CUDA API call to cuLaunchKernelEx.\n========= ERROR SUMMARY: 1 error";
+        assert_eq!(errors_in(refused), Some(0));
     }
 
     #[test]

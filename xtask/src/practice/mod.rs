@@ -40,6 +40,7 @@ pub mod gpu;
 pub mod machine;
 pub mod publication;
 pub mod puzzles;
+pub mod record;
 pub mod sets;
 
 pub use publication::Between;
