@@ -77,16 +77,7 @@ pub unsafe fn fence_across_blocks(
     let stress = crate::pairs::Stress { flag_apart, preload, delay_ns };
     // SAFETY: the launch above.
     unsafe {
-        crate::pairs::across_blocks(
-            slots,
-            rounds,
-            budget_ns,
-            stress,
-            observed,
-            totals,
-            produce_record,
-            consume_record,
-        )
+        crate::pairs::across_blocks(slots, rounds, budget_ns, stress, observed, totals, produce_record, consume_record)
     }
 }
 

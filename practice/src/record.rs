@@ -8,8 +8,8 @@
 //! leaves out a read after which it still finds `started` unset. This file
 //! is not a puzzle.
 
-use layout::pitfall::{RECORD_BEFORE, RECORD_DONE, RECORD_READS, RECORD_READY, RECORD_STARTED, RECORD_TORN};
 use layout::pitfall::RECORD_WAIT_NS;
+use layout::pitfall::{RECORD_BEFORE, RECORD_DONE, RECORD_READS, RECORD_READY, RECORD_STARTED, RECORD_TORN};
 
 use device::order::{AcqRel, Acquire, AtomicRef, Device, Relaxed, Release, fence};
 use device::thread;
