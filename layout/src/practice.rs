@@ -64,7 +64,7 @@ impl StandsFor {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 16] = [
+pub const PUZZLES: [Puzzle; 17] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -88,6 +88,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         file: "sum_warp_shuffle.rs",
         symbol: "sum_warp_shuffle",
         stands_for: StandsFor::Lab(&sum::WARP_SHUFFLE.entry),
+    },
+    Puzzle {
+        key: "deterministic-sum",
+        file: "deterministic_sum.rs",
+        symbol: "deterministic_sum",
+        stands_for: StandsFor::Lab(&sum::DETERMINISTIC.entry),
     },
     Puzzle {
         key: "histogram-global-atomic",

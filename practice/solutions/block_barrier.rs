@@ -1,4 +1,4 @@
-//! Puzzle 8, `block-barrier`: a solution.
+//! Puzzle 9, `block-barrier`: a solution.
 
 use device::{shared, thread, warp};
 

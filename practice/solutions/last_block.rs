@@ -1,4 +1,4 @@
-//! Puzzle 9, `last-block`: a solution.
+//! Puzzle 10, `last-block`: a solution.
 
 use layout::pitfall::PHASE_HEADER_WORDS;
 

@@ -1,4 +1,4 @@
-//! Puzzle 13, `publish-across-blocks`: a solution.
+//! Puzzle 14, `publish-across-blocks`: a solution.
 
 use layout::publish::{Counts, Payload, Slot};
 

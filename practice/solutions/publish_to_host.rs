@@ -1,4 +1,4 @@
-//! Puzzle 16, `publish-to-host`: a solution.
+//! Puzzle 17, `publish-to-host`: a solution.
 
 use layout::system::Record;
 

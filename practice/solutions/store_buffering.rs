@@ -1,4 +1,4 @@
-//! Puzzle 15, `store-buffering`: a solution.
+//! Puzzle 16, `store-buffering`: a solution.
 
 use device::order::{AtomicRef, Device, Relaxed, SeqCst, fence};
 use device::thread;

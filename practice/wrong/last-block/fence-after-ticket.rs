@@ -1,4 +1,4 @@
-//! Puzzle 9, a typical wrong answer: a fence, after the ticket instead of
+//! Puzzle 10, a typical wrong answer: a fence, after the ticket instead of
 //! before it, so the partial is not ordered before the ticket.
 
 use layout::pitfall::PHASE_HEADER_WORDS;

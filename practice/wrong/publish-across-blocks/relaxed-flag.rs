@@ -1,4 +1,4 @@
-//! Puzzle 13, a typical wrong answer: the right scope, a relaxed flag.
+//! Puzzle 14, a typical wrong answer: the right scope, a relaxed flag.
 
 use layout::publish::{Counts, Payload, Slot};
 

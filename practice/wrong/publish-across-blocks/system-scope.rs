@@ -1,4 +1,4 @@
-//! Puzzle 13, a typical wrong answer: correct, at a scope wider than the
+//! Puzzle 14, a typical wrong answer: correct, at a scope wider than the
 //! two blocks need.
 
 use layout::publish::{Counts, Payload, Slot};

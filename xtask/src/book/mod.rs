@@ -642,8 +642,8 @@ fn practice_file(name: &str) -> Option<Made> {
         let record = practice::record::Record::parse(&text);
         return Some(match part {
             "" => Made::Text(record.summary()),
-            "-lessons-1-2" => Made::Text(record.table(1, 9)),
-            "-lesson-2-part-2" => Made::Text(record.table(10, PUZZLES.len())),
+            "-lessons-1-2" => Made::Text(record.table(1, 10)),
+            "-lesson-2-part-2" => Made::Text(record.table(11, PUZZLES.len())),
             other => Made::Missing(format!("no practice table {other}")),
         });
     }

@@ -2,7 +2,7 @@
 
 use super::machine::{self, Machine};
 use super::publication::{StoreBuffering, Verdict};
-use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Puzzle, SANITIZER, SIGNATURE};
+use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Promises, Puzzle, SANITIZER, SIGNATURE};
 
 /// How one check went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,22 +46,26 @@ impl Report {
     /// passed, and then its sanitizer layer by `sanitize`, if the GPU's
     /// passed too; otherwise as it is.
     pub fn on_the_gpu(mut self, gpu: impl FnOnce() -> Outcome, sanitize: impl FnOnce() -> Outcome) -> Report {
-        for (layer, run) in
-            [(ON_THE_GPU, Box::new(gpu) as Box<dyn FnOnce() -> Outcome>), (SANITIZER, Box::new(sanitize))]
-        {
-            let ready = self.passed();
-            let Some(line) = self.lines.iter_mut().find(|l| l.check == layer) else { break };
-            line.outcome = if ready { run() } else { Outcome::NotRun("an earlier check failed".to_owned()) };
-            if !matches!(line.outcome, Outcome::Passed(_)) {
-                break;
+        if self.passed() {
+            self.run_layer(ON_THE_GPU, gpu);
+            if matches!(self.outcome(ON_THE_GPU), Some(Outcome::Passed(_))) {
+                self.run_layer(SANITIZER, sanitize);
             }
         }
         self
     }
 
-    /// How the GPU layer went, if the puzzle has one.
-    fn gpu(&self) -> Option<&Outcome> {
-        self.lines.iter().find(|l| l.check == ON_THE_GPU).map(|l| &l.outcome)
+    /// Sets the outcome of the layer `check`, if the report has it, to what
+    /// `run` says.
+    fn run_layer(&mut self, check: &str, run: impl FnOnce() -> Outcome) {
+        if let Some(line) = self.lines.iter_mut().find(|l| l.check == check) {
+            line.outcome = run();
+        }
+    }
+
+    /// How the layer `check` went, if the report has it.
+    fn outcome(&self, check: &str) -> Option<&Outcome> {
+        self.lines.iter().find(|l| l.check == check).map(|l| &l.outcome)
     }
 }
 
@@ -87,7 +91,12 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str, machine: &Machine) -> Repor
         let outcome = if failed(&lines) {
             Outcome::NotRun("an earlier check failed".to_owned())
         } else {
-            match machine.judge(puzzle.kernel.symbol, entry) {
+            let whose = format!("the lab's `{}`", entry.symbol);
+            let judged = match puzzle.sass {
+                Promises::Lab => machine.judge(puzzle.kernel.symbol, &whose, entry.sass_has, entry.sass_lacks),
+                Promises::Own { has, lacks } => machine.judge(puzzle.kernel.symbol, "the puzzle asks", has, lacks),
+            };
+            match judged {
                 Ok(seen) => Outcome::Passed(seen),
                 Err(machine::Verdict::Failed(why)) => Outcome::Failed(why),
                 Err(machine::Verdict::NotRun(why)) => Outcome::NotRun(why),
@@ -99,7 +108,12 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str, machine: &Machine) -> Repor
     if !puzzle.on_gpu.is_empty() {
         let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
         lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
-        lines.push(Line { check: SANITIZER, outcome: Outcome::NotRun(format!("runs after `{ON_THE_GPU}` passes")) });
+        let sanitizer = if failed(&lines) {
+            "an earlier check failed".to_owned()
+        } else {
+            format!("runs after `{ON_THE_GPU}` passes")
+        };
+        lines.push(Line { check: SANITIZER, outcome: Outcome::NotRun(sanitizer) });
     }
     Report { lines }
 }
@@ -344,14 +358,12 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
         None if puzzle.on_gpu.is_empty() => Ok("solved: every check passed. Nothing of this puzzle runs on a GPU: \
                                                 the model is its judge"
             .to_owned()),
-        None if matches!(report.gpu(), Some(Outcome::Passed(_))) => {
-            Ok(match report.lines.iter().find(|l| l.check == SANITIZER).map(|l| &l.outcome) {
-                Some(Outcome::NotRun(_)) => {
-                    format!("solved: every check passed, on the GPU too (`{SANITIZER}` was not run here)")
-                }
-                _ => "solved: every check passed, on the GPU and under the sanitizer too".to_owned(),
-            })
-        }
+        None if matches!(report.outcome(ON_THE_GPU), Some(Outcome::Passed(_))) => Ok(match report.outcome(SANITIZER) {
+            Some(Outcome::NotRun(_)) => {
+                format!("solved: every check passed, on the GPU too (`{SANITIZER}` was not run here)")
+            }
+            _ => "solved: every check passed, on the GPU and under the sanitizer too".to_owned(),
+        }),
         None => Ok(format!(
             "solved, as far as the checks without a GPU go: `{ON_THE_GPU}` was not run, so this is not yet a pass \
              on a GPU"

@@ -1,8 +1,9 @@
 //! The machine-code layer: the learner's PTX assembled by `ptxas` for
 //! Hopper (`sm_90`) and disassembled by `cuobjdump`, and each kernel's
 //! synchronizing instructions held to the SASS promises of the lab kernel it
-//! stands for (its registry row's `sass_has` and `sass_lacks`): what the
-//! hardware will execute, not only what the PTX asks for.
+//! stands for (its registry row's `sass_has` and `sass_lacks`, or the
+//! puzzle's own where the learner's algorithm is simpler than the lab's):
+//! what the hardware will execute, not only what the PTX asks for.
 
 use std::path::Path;
 
@@ -41,9 +42,10 @@ impl Machine {
         }
     }
 
-    /// The promises of `entry` that the SASS of `symbol` breaks, or why the
-    /// layer cannot say.
-    pub fn judge(&self, symbol: &str, entry: &layout::Entry) -> Result<String, Verdict> {
+    /// The promises that the SASS of `symbol` breaks, or why the layer
+    /// cannot say: `has` and `lacks`, made by `whose` (the lab's
+    /// `sum_deterministic`, or the puzzle).
+    pub fn judge(&self, symbol: &str, whose: &str, has: &[&str], lacks: &[&str]) -> Result<String, Verdict> {
         let summaries = match self {
             Machine::Sass(summaries) => summaries,
             Machine::Rejected(why) => return Err(Verdict::Failed(format!("ptxas rejected the PTX: {why}"))),
@@ -52,20 +54,17 @@ impl Machine {
         let Some(summary) = summaries.iter().find(|s| s.kernel == symbol) else {
             return Err(Verdict::Failed(format!("no `{symbol}` in the SASS")));
         };
-        let broken = summary.broken_promises(entry);
-        let promised: Vec<String> = entry
-            .sass_has
-            .iter()
-            .map(|p| format!("has {p}"))
-            .chain(entry.sass_lacks.iter().map(|p| format!("no {p}")))
-            .collect();
+        let missing = has.iter().filter(|p| !summary.has(p)).map(|p| format!("lacks {p}"));
+        let broken: Vec<String> =
+            missing.chain(lacks.iter().filter(|p| summary.has(p)).map(|p| format!("has {p}"))).collect();
+        let promised: Vec<String> =
+            has.iter().map(|p| format!("has {p}")).chain(lacks.iter().map(|p| format!("no {p}"))).collect();
         if broken.is_empty() {
-            Ok(format!("{ARCH} SASS as the lab's `{}`: {}", entry.symbol, promised.join(", ")))
+            Ok(format!("{ARCH} SASS as {whose}: {}", promised.join(", ")))
         } else {
             Err(Verdict::Failed(format!(
-                "{ARCH} SASS {}, where the lab's `{}` {}; yours: {}",
+                "{ARCH} SASS {}, where {whose} {}; yours: {}",
                 broken.join(" and "),
-                entry.symbol,
                 promised.join(", "),
                 summary.line()
             )))

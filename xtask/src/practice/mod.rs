@@ -67,11 +67,29 @@ pub struct Puzzle {
     /// KEY`); empty for a puzzle the model alone judges, which has no GPU
     /// layer.
     pub on_gpu: &'static [&'static str],
+    /// The SASS promises the machine-code layer holds its kernel to.
+    pub sass: Promises,
     /// Hints, given one at a time.
     pub hints: &'static [&'static str],
     /// The typical wrong answers under `practice/wrong/<key>/`, each with
     /// the check that must catch it.
     pub wrong: &'static [Wrong],
+}
+
+/// The SASS promises of a puzzle's kernel.
+#[derive(Clone, Copy, Debug)]
+pub enum Promises {
+    /// The lab kernel's own, from its registry row: the puzzle is that
+    /// kernel.
+    Lab,
+    /// Its own, where the learner's kernel keeps the lab kernel's launch but
+    /// is a simpler algorithm (the deterministic sum).
+    Own {
+        /// Opcodes (or parts of them) its SASS must have.
+        has: &'static [&'static str],
+        /// Opcodes its SASS must not have.
+        lacks: &'static [&'static str],
+    },
 }
 
 /// A typical wrong answer, kept as a file, and the layer that catches it.

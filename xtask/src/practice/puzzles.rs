@@ -4,7 +4,7 @@
 use layout::practice;
 
 use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication, StoreBuffering};
-use super::{BUILDS, Between, Expect, Puzzle, Wrong};
+use super::{BUILDS, Between, Expect, Promises, Puzzle, Wrong};
 
 /// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
 /// and 1024 compared with the CPU's bit for bit, at one element, one past a
@@ -36,13 +36,14 @@ pub fn evidence_with(key: &str) -> &'static [&'static str] {
 }
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 16] = [
+pub const PUZZLES: [Puzzle; 17] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
         title: "one atomic add per element",
         lesson: "Lesson 1",
         on_gpu: SUMS_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "atomic add",
@@ -77,6 +78,7 @@ pub const PUZZLES: [Puzzle; 16] = [
         title: "a private accumulator per block, between two barriers",
         lesson: "Lesson 1",
         on_gpu: SUMS_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "shared accumulator",
@@ -118,6 +120,7 @@ pub const PUZZLES: [Puzzle; 16] = [
         title: "a tree in shared memory, a barrier every step",
         lesson: "Lesson 1",
         on_gpu: SUMS_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Lacks {
                 name: "no atomic in the block",
@@ -157,6 +160,7 @@ pub const PUZZLES: [Puzzle; 16] = [
         title: "a block's sum in registers, warp by warp",
         lesson: "Lesson 1",
         on_gpu: &["sweep", "--sizes", "1,4097,1048577", "--runs", "1", "--warmup", "0", "--determinism-runs", "0"],
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "warp shuffles",
@@ -197,10 +201,60 @@ pub const PUZZLES: [Puzzle; 16] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[4],
+        solution: "practice/solutions/deterministic_sum.rs",
+        title: "the same bits every run: a golden == test that holds",
+        lesson: "Lesson 1",
+        on_gpu: &["pitfalls", "--only", "golden-equality"],
+        sass: Promises::Own { has: &["SHFL.BFLY", "MEMBAR.ALL.GPU", "ATOMG.E.ADD"], lacks: &["REDG.E.ADD.F32"] },
+        checks: &[
+            Lacks {
+                name: "no float atomic",
+                instruction: "red.global.add.f32",
+                present: "a float atomic adds in the order the warps arrive, which changes from run to run; float \
+                          addition is not associative, so the last bits change with it",
+            },
+            Has {
+                name: "a ticket a chunk",
+                instruction: "atom.global.add.u32",
+                missing: "no ticket: `fetch_add` (PTX `atom`) returns the count before this chunk's, which is how a \
+                          lane learns it holds the last chunk and may add the partials",
+            },
+            Around {
+                name: "a fence on each side",
+                fence: "fence.acq_rel.gpu",
+                access: "atom.global.add.u32",
+                missing: "the ticket is atomic and orders nothing else. A fence before it keeps the partial's store \
+                          ahead of the ticket; a fence after it, in the last lane, keeps the partials' loads behind \
+                          its ticket",
+            },
+            Has {
+                name: "the ticket put back",
+                instruction: "st.relaxed.gpu.b32",
+                missing: "the ticket is never put back to 0, so the next launch counts on from where this one \
+                          stopped and no lane of it draws the last ticket",
+            },
+        ],
+        hints: &[
+            "Lane 0 of the warp writes `partials[chunk] = sum`, then takes a ticket: \
+             `AtomicRef::<u32, Device>::from_global(&raw mut (*handoff).ticket).fetch_add(1, Relaxed)`.",
+            "The lane whose ticket is `chunks - 1` adds `partials[0]`, `partials[1]`, ... in that order, writes \
+             `*total`, and stores 0 into the ticket (`AtomicRef::from_ptr(...).store(0, Relaxed)`).",
+            "`fence(AcqRel, Device)` before `fetch_add`, and again inside the `if`, before the loads: puzzle 10's \
+             pattern, one chunk a ticket.",
+        ],
+        wrong: &[
+            Wrong { name: "atomic-total", caught_by: "no float atomic" },
+            Wrong { name: "no-fences", caught_by: "a fence on each side" },
+            Wrong { name: "no-reset", caught_by: "the ticket put back" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[5],
         solution: "practice/solutions/histogram_global_atomic.rs",
         title: "a histogram, one global atomic a value",
         lesson: "Lesson 2",
         on_gpu: HISTOGRAM_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Lacks {
                 name: "no unused result",
@@ -226,11 +280,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[5],
+        kernel: &practice::PUZZLES[6],
         solution: "kernels/src/histogram/privatized.rs",
         title: "a private histogram per block, between two barriers",
         lesson: "Lesson 2",
         on_gpu: HISTOGRAM_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "shared bins",
@@ -267,11 +322,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[6],
+        kernel: &practice::PUZZLES[7],
         solution: "practice/solutions/barrier_every_thread.rs",
         title: "a block barrier every thread reaches",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "divergent-barrier"],
+        sass: Promises::Lab,
         checks: &[BarrierForAll { name: "every thread at the barrier" }],
         hints: &[
             "`__syncthreads()` waits for every thread of the block. Which threads never get to the first one?",
@@ -286,11 +342,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[7],
+        kernel: &practice::PUZZLES[8],
         solution: "practice/solutions/block_barrier.rs",
         title: "a block barrier where the data crosses warps",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "warp-scope"],
+        sass: Promises::Lab,
         checks: &[
             Lacks {
                 name: "no warp barrier",
@@ -319,11 +376,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[8],
+        kernel: &practice::PUZZLES[9],
         solution: "practice/solutions/last_block.rs",
         title: "a sum in one launch: the last block combines",
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "device-phase"],
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "a ticket a block",
@@ -355,11 +413,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[9],
+        kernel: &practice::PUZZLES[10],
         solution: "practice/solutions/producer_consumer.rs",
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2, part 2",
         on_gpu: PAGE_DEMO_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Warps },
             FlagScope { name: "narrowest scope", between: Between::Warps },
@@ -381,17 +440,18 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[10],
+        kernel: &practice::PUZZLES[11],
         solution: "practice/solutions/relaxed_twin.rs",
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2, part 2",
         on_gpu: PAGE_DEMO_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::StalePermitted, between: Between::Warps },
             FlagScope { name: "narrowest scope", between: Between::Warps },
         ],
         hints: &[
-            "This is puzzle 10 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
+            "This is puzzle 11 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
             "`Relaxed` on the store and on the load: the flag is still atomic, and the consumer still sees the 1 \
              eventually.",
             "Once it compiles, read the model's verdict: the execution it permits is the page's reason why a \
@@ -400,11 +460,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[11],
+        kernel: &practice::PUZZLES[12],
         solution: "practice/solutions/record_one_word.rs",
         title: "a two-field record that no reader sees torn",
         lesson: "Lesson 2, part 2",
         on_gpu: &["pitfalls", "--only", "torn-record"],
+        sass: Promises::Lab,
         checks: &[
             Has {
                 name: "one store a version",
@@ -432,17 +493,18 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[12],
+        kernel: &practice::PUZZLES[13],
         solution: "practice/solutions/publish_across_blocks.rs",
         title: "a publication across blocks, at the narrowest scope",
         lesson: "Lesson 2, part 2",
         on_gpu: GRID_PUBLICATION_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
             FlagScope { name: "narrowest scope", between: Between::Blocks },
         ],
         hints: &[
-            "Start from puzzle 10's two functions: the protocol is the same, only the threads moved.",
+            "Start from puzzle 11's two functions: the protocol is the same, only the threads moved.",
             "A scope is the set of threads an operation synchronizes with. `Block` holds one block's threads; \
              which scope holds two blocks of one grid, and nothing wider?",
             "`AtomicRef::<u32, Device>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
@@ -455,11 +517,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[13],
+        kernel: &practice::PUZZLES[14],
         solution: "practice/solutions/fence_across_blocks.rs",
         title: "a relaxed flag between the weakest fences",
         lesson: "Lesson 2, part 2",
         on_gpu: GRID_PUBLICATION_ON_GPU,
+        sass: Promises::Lab,
         checks: &[
             Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Blocks },
             Lacks {
@@ -472,7 +535,7 @@ pub const PUZZLES: [Puzzle; 16] = [
             FlagScope { name: "narrowest scope", between: Between::Blocks },
         ],
         hints: &[
-            "Puzzle 13's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
+            "Puzzle 14's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
              fence stand for the record to be ordered against the flag?",
             "The producer's fence goes between its record stores and its flag store; the consumer's between the \
              flag load that read 1 and its record loads.",
@@ -486,11 +549,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[14],
+        kernel: &practice::PUZZLES[15],
         solution: "practice/solutions/store_buffering.rs",
         title: "two flags, where only fence.sc will do",
         lesson: "Lesson 2, part 2",
         on_gpu: &[],
+        sass: Promises::Lab,
         checks: &[StoreBuffering { name: "the model's verdict" }],
         hints: &[
             "Each thread's store of its own flag must be ordered before its own load of the other's flag, as the \
@@ -507,11 +571,12 @@ pub const PUZZLES: [Puzzle; 16] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[15],
+        kernel: &practice::PUZZLES[16],
         solution: "practice/solutions/publish_to_host.rs",
         title: "a publication to a CPU thread, at system scope",
         lesson: "Lesson 2, part 2",
         on_gpu: &["publish-sys", "--variant", "gpu-cpu-release-sys", "--launches", "20"],
+        sass: Promises::Lab,
         checks: &[Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Host }],
         hints: &[
             "The record first, with an ordinary store: `*records.add(i) = Record::expected(round, i as u32)`.",
