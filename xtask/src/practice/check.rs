@@ -226,33 +226,20 @@ fn around(body: &str, fence: &str, access: &str, missing: &str) -> Outcome {
     }
 }
 
-/// Every thread reaches the kernel's first barrier: before it, no `ret`,
-/// and no branch to a label that comes after it. (Past the first barrier a
-/// loop's own branch jumps over the barriers inside it, and whether every
-/// thread takes it alike is more than the text can tell.)
+/// Every thread of the block reaches every barrier: no branch on a value
+/// that differs from thread to thread skips one, repeats one, or sends some
+/// threads to `ret` before one ([`super::barriers`]).
 fn barrier_for_all(body: &str) -> Outcome {
-    let lines: Vec<&str> = body.lines().map(str::trim).collect();
-    let is_barrier = |l: &str| l.starts_with("bar.sync") || l.starts_with("barrier.sync");
-    let Some(first) = lines.iter().position(|l| is_barrier(l)) else {
-        return Outcome::Failed(
-            "no `bar.sync` in your kernel: the tree needs the tile written and published first".to_owned(),
-        );
-    };
-    let after: Vec<&str> = lines[first..].iter().filter_map(|l| l.strip_suffix(':')).collect();
-    let leaves = lines[..first].iter().find(|l| {
-        let op = l.split_once(' ').filter(|_| l.starts_with('@')).map_or(**l, |(_, rest)| rest.trim());
-        op.starts_with("ret")
-            || op.starts_with("exit")
-            || (op.starts_with("bra")
-                && op.trim_end_matches(';').split_whitespace().last().is_some_and(|to| after.contains(&to)))
-    });
-    match leaves {
-        None => Outcome::Passed("no thread leaves or jumps past the first `bar.sync`".to_owned()),
+    if !instructions(body).any(|l| l.starts_with("bar.sync") || l.starts_with("barrier.sync")) {
+        return Outcome::Failed("no `bar.sync` in your kernel".to_owned());
+    }
+    match super::barriers::divergent_barrier(body) {
+        None => Outcome::Passed("no branch on a thread's own value skips a `bar.sync`".to_owned()),
         Some(line) => Outcome::Failed(format!(
-            "`{}` comes before the first `bar.sync` and takes some threads past it: a block barrier waits for every \
-             thread of the block, and the tree then reads slots the threads that left never wrote. Some GPUs let \
-             exited threads count as arrived, so a run can pass; the barrier's promise is still broken",
-            line.trim_end_matches(';')
+            "`{line}` branches on a value that differs from thread to thread, and takes some threads past a \
+             `bar.sync` the others wait at: a block barrier must be reached by every thread of the block, or by \
+             none. A GPU may let exited threads count as arrived, so a run can pass; the barrier's promise is \
+             still broken"
         )),
     }
 }

@@ -28,7 +28,8 @@ impl Machine {
     pub fn of(root: &Path, ptx: &str) -> Machine {
         let (Some(ptxas), Some(cuobjdump)) = (ptxas::find(root), ptxas::find_tool(root, "cuobjdump")) else {
             return Machine::NoTools(
-                "ptxas and cuobjdump are not installed here; `cargo xtask test` installs them under .tools/".to_owned(),
+                "ptxas and cuobjdump are not installed here; `cargo xtask ptxas` installs them under .tools/"
+                    .to_owned(),
             );
         };
         let work = root.join("target/practice/sass");

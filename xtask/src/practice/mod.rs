@@ -33,6 +33,7 @@
 //! [`check`] runs the layers, [`publication`] reads and judges a
 //! publication.
 
+pub mod barriers;
 pub mod build;
 pub mod check;
 pub mod evidence;
@@ -160,8 +161,8 @@ pub enum Check {
         /// What a missing side means, in one sentence.
         missing: &'static str,
     },
-    /// Every thread of the block reaches the kernel's first barrier: no
-    /// `ret` before it, and no branch before it to a label after it.
+    /// Every thread of the block reaches every barrier: no branch on a
+    /// per-thread value skips, repeats or leaves before one.
     BarrierForAll {
         /// The check's name.
         name: &'static str,

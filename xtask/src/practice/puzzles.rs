@@ -94,6 +94,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                         can read the block's sum before the other threads' adds land. An atomic makes no thread \
                         wait; a barrier does",
             },
+            BarrierForAll { name: "every thread at the barrier" },
             Has {
                 name: "one global add per block",
                 instruction: "red.global.add.f32",
@@ -135,6 +136,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "one barrier after the tile is written and one at the end of every step, outside the `if`: \
                         with fewer, a step can read a slot another thread has not written yet",
             },
+            BarrierForAll { name: "every thread at the barrier" },
             Has {
                 name: "one global add per block",
                 instruction: "red.global.add.f32",
@@ -151,6 +153,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
         wrong: &[
             Wrong { name: "no-barrier-per-step", caught_by: "a barrier per step" },
+            Wrong { name: "barrier-inside-if", caught_by: "every thread at the barrier" },
             Wrong { name: "shared-atomic-per-element", caught_by: "no atomic in the block" },
         ],
     },
@@ -181,6 +184,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "warp 0 reads the sums the other warps' lane 0 wrote to shared memory: without a block \
                         barrier between, it can read them before they are written",
             },
+            BarrierForAll { name: "every thread at the barrier" },
             Has {
                 name: "one global add per block",
                 instruction: "red.global.add.f32",
@@ -301,6 +305,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                         without the second, a bin can be copied out before the other threads' increments land. \
                         The increments are atomic, and atomicity makes no thread wait",
             },
+            BarrierForAll { name: "every thread at the barrier" },
             Has {
                 name: "one global add per bin",
                 instruction: "red.global.add.u32",
@@ -362,6 +367,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "one after the write, so the partner's value is there to read, and one after the read, so \
                         the partner's warp does not overwrite it for the next round first",
             },
+            BarrierForAll { name: "every thread at the barrier" },
         ],
         hints: &[
             "Whose write does each thread read? Thread `t` reads slot `t + 32`, written by a thread of the next warp.",
