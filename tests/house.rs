@@ -103,6 +103,8 @@ fn no_source_file_is_over_800_lines() {
         "memory-model/src",
         "xtask/src",
         "ptx-builder/src",
+        "device/src",
+        "practice/src",
         "records/src",
         "stats/src",
         // The test folders themselves: a test file holds one concern too.
@@ -123,4 +125,48 @@ fn no_source_file_is_over_800_lines() {
         })
         .collect();
     assert!(long.is_empty(), "split these by concern: {}", long.join(", "));
+}
+
+/// Every file under `dir`, walked on disk (in CI a fresh clone, so what git
+/// tracks).
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files_under(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// `results/` stays curated: an exploration leaves one summary file, the
+/// scripts that made it stay in git's history, and the folder as a whole
+/// has a budget, so the next exploration cannot refill it.
+#[test]
+fn results_keep_their_budgets_and_hold_no_code() {
+    let results = root().join("results");
+    let mut all = Vec::new();
+    files_under(&results, &mut all);
+    assert!(all.len() <= 400, "results/ holds {} files; the budget is 400", all.len());
+    let mut explore = Vec::new();
+    files_under(&results.join("explore"), &mut explore);
+    assert!(
+        explore.len() <= 40,
+        "results/explore/ holds {} files; the budget is 40, one summary an exploration",
+        explore.len()
+    );
+    let code: Vec<String> = all
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| ["py", "cu", "sh", "patch"].contains(&e.to_string_lossy().as_ref())))
+        .map(|f| f.strip_prefix(&root()).unwrap_or(f).display().to_string())
+        .collect();
+    assert!(code.is_empty(), "code under results/ (it belongs to xtask, or to git's history): {code:?}");
+    let folders: Vec<String> = fs::read_dir(results.join("explore"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.display().to_string())
+        .collect();
+    assert!(folders.is_empty(), "an exploration keeps one summary file, not a folder: {folders:?}");
 }

@@ -383,7 +383,7 @@ impl Grid {
     /// [`Grid::SMALL_GRANULE`]s that give no thread more than
     /// [`Grid::small_per_thread`] elements. Fewer threads, each with more
     /// elements, finish sooner while every thread's loads still go out at
-    /// once (`results/explore/small-route/fit.txt` compares this block with
+    /// once (`results/explore/small-route.md` compares this block with
     /// a fixed 1,024). Only meaningful for `n` up to [`Grid::small_max_n`].
     pub const fn small_block(self, n: usize) -> u32 {
         let granule = Self::SMALL_GRANULE as usize;

@@ -68,8 +68,8 @@ pub mod deterministic {
     /// The most chunks `sum_deterministic_few` takes: the last block's warp 0
     /// gathers one chunk sum a lane, and they fill its segment's first eight
     /// quads. Up to 8 the entry was faster than the general one
-    /// (`results/explore/small-entries`), and from 9 to 32 too
-    /// (`results/explore/few32`).
+    /// (`results/explore/small-entries.md`), and from 9 to 32 too
+    /// (`results/explore/few32.md`).
     pub const FEW_CHUNKS: usize = 32;
 
     /// The largest input: `CHUNK * SEGMENT * MAX_SEGMENTS` = 2^33 floats.
@@ -88,12 +88,12 @@ pub mod correctly_rounded {
     pub const CLUSTER_PER_THREAD: u32 = 16;
 
     /// The smallest input the route takes. Below it the one-block entry was
-    /// as fast or faster on the H200 (`results/explore/cr-cluster`).
+    /// as fast or faster on the H200 (`results/explore/cr-cluster.md`).
     pub const CLUSTER_MIN_N: usize = 16_384;
 
     /// The largest input the route takes: blocks of 512 threads. At 262,144
     /// floats (blocks of 1,024) the prototype was slower warm than the
-    /// general entry (`results/explore/cr-cluster`).
+    /// general entry (`results/explore/cr-cluster.md`).
     pub const CLUSTER_MAX_N: usize = 131_072;
 
     /// Shared bytes after each block's limbs: one `f64` slot per block of
@@ -295,7 +295,7 @@ impl ClusterRoute {
 /// test for it at the top of the kernel's own entry shortens that chain, but
 /// changes how `ptxas` compiles the rest, which every larger launch runs; an
 /// entry of its own leaves the kernel's own machine code as it was
-/// (`results/explore/cr-one-block`).
+/// (`results/explore/cr-one-block.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmallEntry {
     /// Its kernel, whose parameters are the sum kernel's.
@@ -516,7 +516,7 @@ pub const DETERMINISTIC: Sum = Sum {
     // One chunk per eight warps (a block of 256 threads takes one chunk at a
     // time, a warp per batch): CHUNK / 256 floats per thread. No small
     // route: one block of 1024 over up to four chunks was slower than the
-    // asked grid (`results/explore/small-route`).
+    // asked grid (`results/explore/small-route.md`).
     grid: Grid {
         elements_per_thread: (deterministic::CHUNK / (8 * WARP_SIZE as usize)) as u32,
         fills_device: true,

@@ -9,7 +9,7 @@
 //! The driver's JIT linker (`cuLinkCreate` … `cuLinkComplete`) is not used:
 //! it compiles PTX as relocatable code, `ptxas -c`'s machine code, which is
 //! not the code `cuModuleLoadData` runs and can take more registers than a
-//! block of 1,024 threads allows (`results/explore/jit-sass` has the
+//! block of 1,024 threads allows (`results/explore/jit-sass.md` has the
 //! comparison). The GPU tests read the machine code that runs from the
 //! driver's JIT cache instead.
 

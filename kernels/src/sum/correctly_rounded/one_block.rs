@@ -20,7 +20,7 @@ use crate::thread;
 /// touches no limb, takes no ticket and sends no atomic. It is an entry of
 /// its own, not a test at the top of [`sum_correctly_rounded`], because that
 /// test changed `ptxas`'s register choices in the general body, which every
-/// larger launch runs (`results/explore/cr-one-block`).
+/// larger launch runs (`results/explore/cr-one-block.md`).
 ///
 /// # Launch
 ///

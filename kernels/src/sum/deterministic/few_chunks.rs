@@ -46,7 +46,7 @@ const _: () = {
 /// loads. The path is an entry of its own, not a test at the top of
 /// [`sum_deterministic`], because that test changed `ptxas`'s register
 /// choices in the general body and cost larger launches time
-/// (`results/explore/cr-one-block`).
+/// (`results/explore/cr-one-block.md`).
 ///
 /// # Launch
 ///
