@@ -159,7 +159,7 @@ fn results_keep_their_budgets_and_hold_no_code() {
     let code: Vec<String> = all
         .iter()
         .filter(|f| f.extension().is_some_and(|e| ["py", "cu", "sh", "patch"].contains(&e.to_string_lossy().as_ref())))
-        .map(|f| f.strip_prefix(&root()).unwrap_or(f).display().to_string())
+        .map(|f| f.strip_prefix(root()).unwrap_or(f).display().to_string())
         .collect();
     assert!(code.is_empty(), "code under results/ (it belongs to xtask, or to git's history): {code:?}");
     let folders: Vec<String> = fs::read_dir(results.join("explore"))
