@@ -53,7 +53,7 @@ pub const EXIT_CODES: &str = "Exit codes: 0 every check passed; 1 a check failed
 histogram count off, a stale record from a correct publish variant, a forbidden litmus outcome); 2 bad flags, an \
 unusable data file or no CUDA device; 3 the environment failed (PTX that cannot be read or does not load, a driver \
 error, an output file that cannot be written); 130 stopped by Ctrl-C (litmus, bench and accuracy first print what they \
-measured, marked partial).";
+measured, marked partial); 141 standard output closed by its reader (`| head`), quietly.";
 
 impl Cli {
     /// The command line's definition, with [`EXIT_CODES`] under every

@@ -60,6 +60,12 @@ pub enum LabError {
     #[error("{0}")]
     Unrunnable(String),
 
+    /// Standard output is a pipe whose reader has gone (`host ... | head
+    /// -1`): the command stops quietly, as a program killed by `SIGPIPE`
+    /// does, with the status a shell reports for one.
+    #[error("standard output was closed")]
+    ClosedPipe,
+
     /// A results or plot file could not be written.
     #[error("cannot write {path}: {reason}")]
     Output {
@@ -96,6 +102,10 @@ pub const EXIT_ENVIRONMENT: u8 = 3;
 /// reports it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// The exit code of a run whose standard output was closed under it (128 +
+/// SIGPIPE, as a shell reports a program the signal stopped).
+pub const EXIT_CLOSED_PIPE: u8 = 141;
+
 impl LabError {
     /// The process exit code for this error: [`EXIT_USAGE`] where the user
     /// must change the command line or the machine (no GPU, an unusable data
@@ -110,6 +120,7 @@ impl LabError {
             | LabError::Driver { .. }
             | LabError::Output { .. }
             | LabError::Step { .. } => EXIT_ENVIRONMENT,
+            LabError::ClosedPipe => EXIT_CLOSED_PIPE,
         }
     }
 }
@@ -130,6 +141,7 @@ mod tests {
             (LabError::PtxLoad { source_name: "embedded PTX".to_owned(), reason: reason() }, 3),
             (LabError::Driver { doing: "launching".to_owned(), error: reason() }, 3),
             (LabError::Output { path: path(), reason: reason() }, 3),
+            (LabError::ClosedPipe, 141),
         ] {
             assert_eq!(error.exit_code(), code, "{error}");
         }

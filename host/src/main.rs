@@ -7,7 +7,7 @@ use clap::error::ErrorKind;
 use host::app;
 use host::cli::Cli;
 use host::commands::Outcome;
-use host::error::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE};
+use host::error::{EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_PASSED, EXIT_USAGE, LabError};
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse_args() {
@@ -18,9 +18,16 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             // clap's first line names the flag and the problem; the rest is a
-            // usage reminder that would bury it.
+            // usage reminder that would bury it. A missing argument is the
+            // exception: clap names it on the line after, which joins the
+            // first.
             let text = e.to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: invalid arguments"));
+            let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+            let first = lines.next().unwrap_or("error: invalid arguments");
+            match (e.kind(), lines.next()) {
+                (ErrorKind::MissingRequiredArgument, Some(missing)) => eprintln!("{first} {missing}"),
+                _ => eprintln!("{first}"),
+            }
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -28,6 +35,8 @@ fn main() -> ExitCode {
         Ok(Outcome::Passed) => ExitCode::from(EXIT_PASSED),
         Ok(Outcome::ChecksFailed) => ExitCode::from(EXIT_CHECK_FAILED),
         Ok(Outcome::Interrupted) => ExitCode::from(EXIT_INTERRUPTED),
+        // Whoever read standard output has gone: nothing to tell them.
+        Err(e @ LabError::ClosedPipe) => ExitCode::from(e.exit_code()),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())

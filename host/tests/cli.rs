@@ -463,3 +463,45 @@ fn render_refuses_a_plot_of_a_record_that_draws_none_with_exit_2_and_prints_noth
     assert!(out.stdout.is_empty());
     assert!(one_line(&out.stderr).contains("--plot: nothing to plot"));
 }
+
+/// A record the reference run keeps, which `render` prints without a GPU.
+fn a_record() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/h200/sweep-256.json")
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly_with_141_and_a_full_disk_is_one_line_and_exit_3() {
+    use std::process::{Command as Process, Stdio};
+    // The reader goes before the host writes: `host render ... | head -0`.
+    let mut child = Process::new(assert_cmd::cargo::cargo_bin("host"))
+        .arg("render")
+        .arg(a_record())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(141), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A device that takes no bytes: `host render ... > /dev/full`.
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = Process::new(assert_cmd::cargo::cargo_bin("host"))
+            .arg("render")
+            .arg(a_record())
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(3));
+        let line = one_line(&out.stderr);
+        assert!(line.starts_with("error: cannot write standard output:"), "{line}");
+    }
+}
+
+#[test]
+fn a_missing_argument_is_named_on_its_one_line() {
+    let out = host().args(["compare", "results/h200"]).assert().code(2);
+    let line = one_line(&out.get_output().stderr);
+    assert!(line.contains("<RUN_B>"), "{line}");
+}

@@ -200,6 +200,18 @@ pub fn tool() -> String {
 /// The toolchain the host's build script compiled the kernels with.
 pub const KERNEL_COMPILER: &str = env!("LAB_KERNEL_COMPILER");
 
+/// Writes `text` to standard output: a closed pipe is
+/// [`LabError::ClosedPipe`], any other failure (a full disk) one line naming
+/// standard output, never a panic, as `print!` would give.
+pub fn print(text: &str) -> Result<(), LabError> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(|e| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => LabError::ClosedPipe,
+        _ => LabError::Output { path: std::path::PathBuf::from("standard output"), reason: e.to_string() },
+    })
+}
+
 /// Writes `text` to `path`, naming the file if it cannot.
 pub fn write(path: &Path, text: &str) -> Result<(), LabError> {
     std::fs::write(path, text).map_err(|e| LabError::Output { path: path.to_path_buf(), reason: e.to_string() })

@@ -149,7 +149,7 @@ where
         let text = report::export(&record, self.to.format);
         match &self.to.output {
             Some(path) => write(path, &text)?,
-            None => print!("{text}"),
+            None => crate::commands::print(&text)?,
         }
         if let Some(path) = &self.plot {
             match plot::svg(&record) {

@@ -155,10 +155,8 @@ impl Command for SaveArrays {
 
 impl Output for Saved {
     fn emit(&self) -> Result<(), LabError> {
-        for path in &self.0 {
-            println!("{}", path.display());
-        }
-        Ok(())
+        let lines: String = self.0.iter().map(|path| format!("{}\n", path.display())).collect();
+        crate::commands::print(&lines)
     }
 
     fn checks(&self) -> Checks {

@@ -66,10 +66,7 @@ impl Output for Compared {
         let text = tables(&self.comparison, look);
         match &self.output.output {
             Some(path) => write(path, &text),
-            None => {
-                print!("{text}");
-                Ok(())
-            }
+            None => crate::commands::print(&text),
         }
     }
 

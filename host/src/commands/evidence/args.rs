@@ -123,8 +123,7 @@ impl Evidence {
 impl Output for Evidence {
     /// The table of steps, on standard output.
     fn emit(&self) -> Result<(), LabError> {
-        print!("{}", super::report::evidence(&self.manifest, &self.dir, Look::Plain));
-        Ok(())
+        crate::commands::print(&super::report::evidence(&self.manifest, &self.dir, Look::Plain))
     }
 
     /// One line per step that failed, with its note.
