@@ -97,7 +97,9 @@ pub enum Outcome {
 
 /// A finished command's results, ready to be written.
 pub trait Output {
-    /// Writes the results where the command line asked.
+    /// Writes the results where the command line asked: a file, or
+    /// standard output through [`print`], never `print!` (which panics on a
+    /// closed pipe or a full disk).
     fn emit(&self) -> Result<(), LabError>;
 
     /// What its checks found; a command that judges nothing passes.
