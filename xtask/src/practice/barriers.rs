@@ -21,41 +21,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// A PTX instruction line: its guard predicate (and whether negated), its
-/// opcode and its operands.
-struct Instruction<'a> {
-    guard: Option<&'a str>,
-    opcode: &'a str,
-    operands: Vec<&'a str>,
-}
-
-/// The instruction on a trimmed line, if it holds one.
-fn instruction(line: &str) -> Option<Instruction<'_>> {
-    if line.is_empty()
-        || line.starts_with("//")
-        || line.ends_with(':')
-        || line.starts_with('.')
-        || line == "{"
-        || line == "}"
-    {
-        return None;
-    }
-    let line = line.trim_end_matches(';');
-    let (guard, rest) = match line.strip_prefix('@') {
-        Some(guarded) => {
-            let (guard, rest) = guarded.split_once(char::is_whitespace)?;
-            (Some(guard.trim_start_matches('!')), rest.trim())
-        }
-        None => (None, line),
-    };
-    let (opcode, operands) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let operands = operands
-        .split(',')
-        .map(|o| o.trim().trim_matches(|c| matches!(c, '[' | ']' | '{' | '}')).trim())
-        .filter(|o| !o.is_empty())
-        .collect();
-    Some(Instruction { guard, opcode, operands })
-}
+use super::ptx::{Instruction, instruction};
 
 /// Whether an opcode writes its first operand.
 fn writes_first(opcode: &str) -> bool {
@@ -178,8 +144,7 @@ fn post_dominators(blocks: &[Block<'_>]) -> Vec<HashSet<usize>> {
 /// branch's targets but not the branch itself: some threads will pass it
 /// and the others, having gone the other way, may not.
 pub fn divergent_barrier(body: &str) -> Option<String> {
-    // A label may carry a comment (`$L__BB6_2: // %.preheader`); no
-    // instruction the check reads has `//` in it.
+    // A label may carry a comment (`$L__BB6_2: // %.preheader`).
     let lines: Vec<&str> = body.lines().map(|l| l.split("//").next().unwrap_or("").trim()).collect();
     let parsed: HashMap<usize, Instruction<'_>> =
         lines.iter().enumerate().filter_map(|(k, l)| instruction(l).map(|i| (k, i))).collect();

@@ -1,6 +1,7 @@
 //! Running a puzzle's checks on a compiled answer, layer by layer.
 
 use super::machine::{self, Machine};
+use super::ptx::instruction_lines;
 use super::publication::{StoreBuffering, Verdict};
 use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Promises, Puzzle, SANITIZER, SIGNATURE};
 
@@ -156,13 +157,6 @@ fn signature(puzzle: &Puzzle, ptx: &str) -> Result<String, String> {
     })
 }
 
-/// The instructions of a kernel body, one per line that holds one.
-fn instructions(body: &str) -> impl Iterator<Item = &str> {
-    body.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.ends_with(':') && !l.starts_with('.'))
-}
-
 /// The publication the kernel `symbol` of `ptx` performs, read as
 /// `between` says, and the model's verdict on it.
 fn model(ptx: &str, symbol: &str, between: Between) -> Result<Verdict, String> {
@@ -178,21 +172,21 @@ fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
     let body = ptx_builder::entry_body(ptx, symbol).unwrap_or_default();
     match *check {
         Check::Has { instruction, missing, .. } => {
-            if instructions(body).any(|l| l.contains(instruction)) {
+            if instruction_lines(body).any(|l| l.contains(instruction)) {
                 Outcome::Passed(format!("`{instruction}` is there"))
             } else {
                 Outcome::Failed(format!("no `{instruction}` in your kernel: {missing}"))
             }
         }
         Check::AtLeast { instruction, count, fewer, .. } => {
-            let seen = instructions(body).filter(|l| l.contains(instruction)).count();
+            let seen = instruction_lines(body).filter(|l| l.contains(instruction)).count();
             if seen >= count {
                 Outcome::Passed(format!("{seen} `{instruction}`"))
             } else {
                 Outcome::Failed(format!("{seen} `{instruction}` where the idea needs {count}: {fewer}"))
             }
         }
-        Check::Lacks { instruction, present, .. } => match instructions(body).find(|l| l.contains(instruction)) {
+        Check::Lacks { instruction, present, .. } => match instruction_lines(body).find(|l| l.contains(instruction)) {
             None => Outcome::Passed(format!("no `{instruction}`")),
             Some(line) => Outcome::Failed(format!("`{}` in your kernel: {present}", line.trim_end_matches(';'))),
         },
@@ -207,7 +201,7 @@ fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
 
 /// `fence` stands before the first `access` and after it, in text order.
 fn around(body: &str, fence: &str, access: &str, missing: &str) -> Outcome {
-    let lines: Vec<&str> = instructions(body).collect();
+    let lines: Vec<&str> = instruction_lines(body).collect();
     let Some(at) = lines.iter().position(|l| l.contains(access)) else {
         return Outcome::Failed(format!("no `{access}` in your kernel"));
     };
@@ -230,7 +224,7 @@ fn around(body: &str, fence: &str, access: &str, missing: &str) -> Outcome {
 /// that differs from thread to thread skips one, repeats one, or sends some
 /// threads to `ret` before one ([`super::barriers`]).
 fn barrier_for_all(body: &str) -> Outcome {
-    if !instructions(body).any(|l| l.starts_with("bar.sync") || l.starts_with("barrier.sync")) {
+    if !instruction_lines(body).any(|l| l.starts_with("bar.sync") || l.starts_with("barrier.sync")) {
         return Outcome::Failed("no `bar.sync` in your kernel".to_owned());
     }
     match super::barriers::divergent_barrier(body) {

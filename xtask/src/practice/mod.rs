@@ -39,6 +39,7 @@ pub mod check;
 pub mod evidence;
 pub mod gpu;
 pub mod machine;
+pub mod ptx;
 pub mod publication;
 pub mod puzzles;
 pub mod record;

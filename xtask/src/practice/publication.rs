@@ -145,12 +145,7 @@ pub struct Verdict {
 /// The instruction of one PTX line (`st.release.cta.b32`), without its
 /// operands, predicate or label; `None` for a line that holds none.
 fn instruction(line: &str) -> Option<&str> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with("//") || line.ends_with(':') || line.starts_with('.') {
-        return None;
-    }
-    let line = if line.starts_with('@') { line.split_once(' ')?.1.trim() } else { line };
-    line.split([' ', '\t', ';']).next().filter(|i| !i.is_empty())
+    super::ptx::instruction(line).map(|i| i.opcode)
 }
 
 /// Whether a load or store instruction is strong: atomic, with an

@@ -6,6 +6,17 @@ use layout::practice;
 use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication, StoreBuffering};
 use super::{BUILDS, Between, Expect, Promises, Puzzle, Wrong};
 
+/// The sums' last step: thread 0 adds the block's sum to the global total,
+/// once a block.
+const ONE_GLOBAL_ADD_PER_BLOCK: super::Check = Has {
+    name: "one global add per block",
+    instruction: "red.global.add.f32",
+    missing: "the block's sum never reaches the global total",
+};
+
+/// Every barrier puzzle's control-flow check.
+const EVERY_THREAD_AT_THE_BARRIER: super::Check = BarrierForAll { name: "every thread at the barrier" };
+
 /// The page's sums on a GPU: `host exercise`, every sum at blocks of 64, 256
 /// and 1024 compared with the CPU's bit for bit, at one element, one past a
 /// block of 4,096 and one past 2^20.
@@ -94,12 +105,8 @@ pub const PUZZLES: [Puzzle; 17] = [
                         can read the block's sum before the other threads' adds land. An atomic makes no thread \
                         wait; a barrier does",
             },
-            BarrierForAll { name: "every thread at the barrier" },
-            Has {
-                name: "one global add per block",
-                instruction: "red.global.add.f32",
-                missing: "the block's sum never reaches the global total",
-            },
+            EVERY_THREAD_AT_THE_BARRIER,
+            ONE_GLOBAL_ADD_PER_BLOCK,
         ],
         hints: &[
             "Three phases: thread 0 zeroes `*block_sum`; every thread adds its element to it; thread 0 adds \
@@ -136,12 +143,8 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "one barrier after the tile is written and one at the end of every step, outside the `if`: \
                         with fewer, a step can read a slot another thread has not written yet",
             },
-            BarrierForAll { name: "every thread at the barrier" },
-            Has {
-                name: "one global add per block",
-                instruction: "red.global.add.f32",
-                missing: "the block's sum, `tile[0]`, never reaches the global total",
-            },
+            EVERY_THREAD_AT_THE_BARRIER,
+            ONE_GLOBAL_ADD_PER_BLOCK,
         ],
         hints: &[
             "First every thread writes one slot: `tile.add(tid).write(...)`, 0.0 past the end of the input, then \
@@ -184,12 +187,8 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "warp 0 reads the sums the other warps' lane 0 wrote to shared memory: without a block \
                         barrier between, it can read them before they are written",
             },
-            BarrierForAll { name: "every thread at the barrier" },
-            Has {
-                name: "one global add per block",
-                instruction: "red.global.add.f32",
-                missing: "the block's sum never reaches the global total",
-            },
+            EVERY_THREAD_AT_THE_BARRIER,
+            ONE_GLOBAL_ADD_PER_BLOCK,
         ],
         hints: &[
             "A warp's sum: `let mut mask = 16; while mask > 0 { value += unsafe { warp::shfl_xor_f32(value, \
@@ -305,7 +304,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                         without the second, a bin can be copied out before the other threads' increments land. \
                         The increments are atomic, and atomicity makes no thread wait",
             },
-            BarrierForAll { name: "every thread at the barrier" },
+            EVERY_THREAD_AT_THE_BARRIER,
             Has {
                 name: "one global add per bin",
                 instruction: "red.global.add.u32",
@@ -333,7 +332,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         lesson: "Lesson 2",
         on_gpu: &["pitfalls", "--only", "divergent-barrier"],
         sass: Promises::Lab,
-        checks: &[BarrierForAll { name: "every thread at the barrier" }],
+        checks: &[EVERY_THREAD_AT_THE_BARRIER],
         hints: &[
             "`__syncthreads()` waits for every thread of the block. Which threads never get to the first one?",
             "A thread past `n` has no input, but it still has a slot in the tile: what value can it write there \
@@ -367,7 +366,7 @@ pub const PUZZLES: [Puzzle; 17] = [
                 fewer: "one after the write, so the partner's value is there to read, and one after the read, so \
                         the partner's warp does not overwrite it for the next round first",
             },
-            BarrierForAll { name: "every thread at the barrier" },
+            EVERY_THREAD_AT_THE_BARRIER,
         ],
         hints: &[
             "Whose write does each thread read? Thread `t` reads slot `t + 32`, written by a thread of the next warp.",
