@@ -18,3 +18,10 @@ pub fn on_path(name: &str) -> Option<PathBuf> {
 pub fn tools_dir(root: &Path) -> PathBuf {
     root.join(".tools")
 }
+
+/// A CUDA toolkit program from `PATH` or `/usr/local/cuda/bin`.
+pub fn cuda_tool(name: &str) -> Result<PathBuf, crate::Error> {
+    on_path(name)
+        .or_else(|| Some(PathBuf::from("/usr/local/cuda/bin").join(name)).filter(|p| p.is_file()))
+        .ok_or_else(|| crate::Error(format!("{name} not found on PATH or in /usr/local/cuda/bin")))
+}

@@ -65,12 +65,6 @@ pub fn run(host: &Path, puzzle: &Puzzle, ptx: &Path, log: &Path) -> Outcome {
 /// compute-sanitizer's tools, in the order the layer runs them.
 pub const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
 
-/// compute-sanitizer, from `PATH` or `/usr/local/cuda/bin`.
-fn sanitizer() -> Option<std::path::PathBuf> {
-    crate::paths::on_path("compute-sanitizer")
-        .or_else(|| Some(Path::new("/usr/local/cuda/bin/compute-sanitizer").to_path_buf()).filter(|p| p.is_file()))
-}
-
 /// `puzzle`'s host command at the size the sanitizer can afford (its tools
 /// slow a kernel down a hundredfold and more).
 pub fn small_command(puzzle: &Puzzle) -> Vec<String> {
@@ -116,8 +110,9 @@ fn errors_in(log: &str) -> Option<u64> {
 /// Runs `puzzle`'s small command under each sanitizer tool, instrumenting
 /// the learner's kernel alone, with each log in `logs`.
 pub fn sanitize(host: &Path, puzzle: &Puzzle, ptx: &Path, logs: &Path) -> Outcome {
-    let Some(sanitizer) = sanitizer() else {
-        return Outcome::NotRun("compute-sanitizer is not on PATH or in /usr/local/cuda/bin".to_owned());
+    let sanitizer = match crate::paths::cuda_tool("compute-sanitizer") {
+        Ok(path) => path,
+        Err(e) => return Outcome::NotRun(e.0),
     };
     let mut host_args = command_line(puzzle, ptx);
     host_args.truncate(4);

@@ -140,13 +140,6 @@ pub fn host_binary(given: Option<PathBuf>) -> std::result::Result<PathBuf, Error
     Ok(root.join("target/release/host"))
 }
 
-/// A CUDA toolkit program from `PATH` or `/usr/local/cuda/bin`.
-pub fn cuda_tool(name: &str) -> std::result::Result<PathBuf, Error> {
-    paths::on_path(name)
-        .or_else(|| Some(PathBuf::from("/usr/local/cuda/bin").join(name)).filter(|p| p.is_file()))
-        .ok_or_else(|| Error(format!("{name} not found on PATH or in /usr/local/cuda/bin")))
-}
-
 #[cfg(test)]
 mod tests {
     use clap::error::ErrorKind;

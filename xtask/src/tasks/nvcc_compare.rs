@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use xtask::{cccl, cub, nvcc, paths};
 
-use super::{cuda_tool, host_binary};
+use super::host_binary;
 
 /// Alternating rounds of rustc and nvcc runs.
 const ROUNDS: usize = 5;
@@ -72,7 +72,7 @@ pub fn run(args: &Args) -> super::Result {
         Some(list) => list.iter().map(u64::to_string).collect(),
         None => cub::sizes(),
     };
-    let nvcc = cuda_tool("nvcc")?;
+    let nvcc = paths::cuda_tool("nvcc")?;
     let host = host_binary(args.host.clone())?;
     let headers = cccl::find(&cccl_dir);
     println!("{}", headers.line());

@@ -9,7 +9,7 @@ use std::process::Command;
 use lab_records::{MANIFEST, Manifest};
 use xtask::{Error, paths};
 
-use super::{cuda_tool, host_binary};
+use super::host_binary;
 
 /// `sanitize`'s flags.
 #[derive(Debug, clap::Args)]
@@ -26,7 +26,7 @@ pub struct Args {
 /// Runs the task.
 pub fn run(args: &Args) -> super::Result {
     let out = args.out.clone().unwrap_or_else(|| paths::workspace_root().join("target/sanitizer"));
-    let sanitizer = cuda_tool("compute-sanitizer")?;
+    let sanitizer = paths::cuda_tool("compute-sanitizer")?;
     let host = host_binary(args.host.clone())?;
     // The host finds compute-sanitizer on PATH; put the one found here first.
     let path = std::env::var_os("PATH").unwrap_or_default();
