@@ -28,7 +28,8 @@ pub struct Puzzle {
     pub key: &'static str,
     /// Its file under `practice/src/` (and `practice/solutions/`).
     pub file: &'static str,
-    /// Its kernel's symbol in the learner's PTX.
+    /// Its kernel's symbol in the learner's PTX; empty for a written
+    /// answer, which has no kernel.
     pub symbol: &'static str,
     /// The lab kernel it stands for, if any.
     pub stands_for: StandsFor,
@@ -43,6 +44,9 @@ pub enum StandsFor {
     /// Nothing the lab launches: the memory model is the puzzle's only
     /// judge, and these are its kernel's parameters.
     Nothing(&'static [Param]),
+    /// No kernel at all: a written answer about the kernels of the puzzles
+    /// named here (page 1's exercise), which its GPU run launches.
+    Written(&'static [&'static str]),
 }
 
 impl StandsFor {
@@ -51,6 +55,7 @@ impl StandsFor {
         match self {
             StandsFor::Lab(entry) => entry.params,
             StandsFor::Nothing(params) => params,
+            StandsFor::Written(_) => &[],
         }
     }
 
@@ -58,13 +63,13 @@ impl StandsFor {
     pub const fn lab(self) -> Option<&'static Entry> {
         match self {
             StandsFor::Lab(entry) => Some(entry),
-            StandsFor::Nothing(_) => None,
+            StandsFor::Nothing(_) | StandsFor::Written(_) => None,
         }
     }
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 17] = [
+pub const PUZZLES: [Puzzle; 18] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -82,6 +87,12 @@ pub const PUZZLES: [Puzzle; 17] = [
         file: "sum_tree_atomic.rs",
         symbol: "sum_tree_atomic",
         stands_for: StandsFor::Lab(&sum::TREE_ATOMIC.entry),
+    },
+    Puzzle {
+        key: "block-size",
+        file: "block_size.rs",
+        symbol: "",
+        stands_for: StandsFor::Written(&["sum-global-atomic", "sum-shared-atomic", "sum-tree-atomic"]),
     },
     Puzzle {
         key: "sum-warp-shuffle",
@@ -185,6 +196,11 @@ mod tests {
                 assert!(a.key != b.key && a.file != b.file && a.symbol != b.symbol, "{a:?} and {b:?}");
             }
             assert_eq!(find(a.key), Some(a));
+            // A written answer has no kernel, and the puzzles it runs have one.
+            if let StandsFor::Written(runs) = a.stands_for {
+                assert!(a.symbol.is_empty());
+                assert!(runs.iter().all(|k| find(k).is_some_and(|p| p.stands_for.lab().is_some())), "{a:?}");
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Puzzle 8, `barrier-every-thread`: a solution.
+//! Puzzle 9, `barrier-every-thread`: a solution.
 
 use device::{shared, thread};
 

@@ -1,4 +1,4 @@
-//! Puzzle 9, `block-barrier`: a solution.
+//! Puzzle 10, `block-barrier`: a solution.
 
 use device::{shared, thread, warp};
 

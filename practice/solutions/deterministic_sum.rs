@@ -1,4 +1,4 @@
-//! Puzzle 5, `deterministic-sum`: a solution.
+//! Puzzle 6, `deterministic-sum`: a solution.
 
 use layout::sum::deterministic::{CHUNK, Handoff};
 

@@ -1,4 +1,4 @@
-//! Puzzle 15, `fence-across-blocks`: a solution.
+//! Puzzle 16, `fence-across-blocks`: a solution.
 
 use layout::publish::{Counts, Payload, Slot};
 

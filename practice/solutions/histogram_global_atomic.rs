@@ -1,4 +1,4 @@
-//! Puzzle 6, `histogram-global-atomic`: a solution.
+//! Puzzle 7, `histogram-global-atomic`: a solution.
 
 use device::order::{AtomicRef, Device, Relaxed};
 use device::thread;

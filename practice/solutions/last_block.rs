@@ -1,4 +1,4 @@
-//! Puzzle 10, `last-block`: a solution.
+//! Puzzle 11, `last-block`: a solution.
 
 use layout::pitfall::PHASE_HEADER_WORDS;
 

@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`: a solution.
+//! Puzzle 12, `producer-consumer`: a solution.
 //!
 //! ```text
 //! scope:    block (thread 0 and thread 32 are in one block)

@@ -1,4 +1,4 @@
-//! Puzzle 14, `publish-across-blocks`: a solution.
+//! Puzzle 15, `publish-across-blocks`: a solution.
 
 use layout::publish::{Counts, Payload, Slot};
 

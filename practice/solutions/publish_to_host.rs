@@ -1,4 +1,4 @@
-//! Puzzle 17, `publish-to-host`: a solution.
+//! Puzzle 18, `publish-to-host`: a solution.
 
 use layout::system::Record;
 

@@ -1,4 +1,4 @@
-//! Puzzle 13, `record-one-word`: a solution.
+//! Puzzle 14, `record-one-word`: a solution.
 
 use device::order::{AtomicRef, Device, Relaxed};
 

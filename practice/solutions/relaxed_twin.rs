@@ -1,4 +1,4 @@
-//! Puzzle 12, `relaxed-twin`: a solution. It is wrong as a publication, and
+//! Puzzle 13, `relaxed-twin`: a solution. It is wrong as a publication, and
 //! that is the point: the checker accepts it once the model permits the
 //! stale read.
 

@@ -1,4 +1,4 @@
-//! Puzzle 16, `store-buffering`: a solution.
+//! Puzzle 17, `store-buffering`: a solution.
 
 use device::order::{AtomicRef, Device, Relaxed, SeqCst, fence};
 use device::thread;

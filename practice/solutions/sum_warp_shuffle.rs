@@ -1,4 +1,4 @@
-//! Puzzle 4, `sum-warp-shuffle`: a solution.
+//! Puzzle 5, `sum-warp-shuffle`: a solution.
 
 use device::order::{AtomicRef, Device, Relaxed};
 use device::{shared, thread, warp};

@@ -1,4 +1,4 @@
-//! Puzzle 8, `barrier-every-thread`: a barrier that every thread reaches.
+//! Puzzle 9, `barrier-every-thread`: a barrier that every thread reaches.
 //!
 //! Each block sums its values of `input` with a tree in shared memory and
 //! thread 0 writes the block's sum to `out[block]`. The last block has

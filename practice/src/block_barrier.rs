@@ -1,4 +1,4 @@
-//! Puzzle 9, `block-barrier`: the barrier whose group holds the dependency.
+//! Puzzle 10, `block-barrier`: the barrier whose group holds the dependency.
 //!
 //! Every thread writes its slot of a tile in shared memory, waits, reads the
 //! slot of the same lane in the next warp, and waits again before the next

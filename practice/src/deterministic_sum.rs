@@ -1,4 +1,4 @@
-//! Puzzle 5, `deterministic-sum`: the same bits on every run, so a golden
+//! Puzzle 6, `deterministic-sum`: the same bits on every run, so a golden
 //! `==` test holds.
 //!
 //! An atomic sum adds in the order the hardware picks, and float addition

@@ -1,4 +1,4 @@
-//! What puzzle 9's threads write and how they report; this file is not a
+//! What puzzle 10's threads write and how they report; this file is not a
 //! puzzle.
 
 use layout::pitfall::{EXCHANGE_READS, EXCHANGE_WRONG};

@@ -1,7 +1,7 @@
-//! Puzzle 15, `fence-across-blocks`: the same publication with a relaxed
+//! Puzzle 16, `fence-across-blocks`: the same publication with a relaxed
 //! flag and the weakest fences that make it correct.
 //!
-//! Puzzle 14 put the ordering on the flag: a release store and an acquire
+//! Puzzle 15 put the ordering on the flag: a release store and an acquire
 //! load. Here the flag is relaxed, as an older CUDA kernel's `volatile` or
 //! `atomicExch` flag is, and the ordering comes from fences
 //! (`cuda::atomic_thread_fence`, PTX `fence`): one in the producer between

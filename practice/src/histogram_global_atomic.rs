@@ -1,4 +1,4 @@
-//! Puzzle 6, `histogram-global-atomic`: a histogram, one global atomic a
+//! Puzzle 7, `histogram-global-atomic`: a histogram, one global atomic a
 //! value.
 //!
 //! Each thread reads one value and increments its bin. Threads whose

@@ -1,4 +1,4 @@
-//! Puzzle 7, `histogram-privatized`: the r/CUDA poster's kernel, with both of
+//! Puzzle 8, `histogram-privatized`: the r/CUDA poster's kernel, with both of
 //! its barriers.
 //!
 //! Each block counts its values into its own copy of the histogram in shared

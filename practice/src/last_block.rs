@@ -1,4 +1,4 @@
-//! Puzzle 10, `last-block`: a device-wide sum in one launch, combined by the
+//! Puzzle 11, `last-block`: a device-wide sum in one launch, combined by the
 //! last block to finish.
 //!
 //! Every block computes its partial sum. No barrier waits for the whole

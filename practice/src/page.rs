@@ -1,8 +1,8 @@
 //! Page 2's `producer_consumer_demo` around your protocol: the block's shared
 //! record and flag, their zeroing behind a barrier, the two roles (thread 0
 //! produces, thread 32, in the other warp, consumes) and the consumer's
-//! report to the host. Puzzles 11 and 12 write only `produce_record` and
-//! `consume_record`; the roles of puzzles 14 and 15 run here too, in the
+//! report to the host. Puzzles 12 and 13 write only `produce_record` and
+//! `consume_record`; the roles of puzzles 15 and 16 run here too, in the
 //! kernel the checker reads. This file is not a puzzle.
 
 use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};

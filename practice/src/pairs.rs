@@ -1,5 +1,5 @@
-//! The lab's cross-block publication around your protocol (puzzles 14 and
-//! 15): the launch and the stress of `publish --variant grid-release-acquire`, with
+//! The lab's cross-block publication around your protocol (puzzles 15 and
+//! 16): the launch and the stress of `publish --variant grid-release-acquire`, with
 //! your `produce_record` and `consume_record` as its two roles. Thread 0 of
 //! block `2p` publishes `rounds` records to thread 0 of block `2p + 1`, one
 //! global [`Slot`] a round; the consumer counts the records it read stale.

@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`: the page's `producer_consumer_demo<<<1, 64>>>`.
+//! Puzzle 12, `producer-consumer`: the page's `producer_consumer_demo<<<1, 64>>>`.
 //!
 //! Thread 0 fills a record in the block's shared memory and then sets a
 //! flag; thread 32, in the other warp, waits for the flag and then reads the

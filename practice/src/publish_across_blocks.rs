@@ -1,7 +1,7 @@
-//! Puzzle 14, `publish-across-blocks`: the page's publication between two
+//! Puzzle 15, `publish-across-blocks`: the page's publication between two
 //! blocks, at the narrowest scope that holds them.
 //!
-//! Puzzle 11's protocol again, with the producer now thread 0 of one block
+//! Puzzle 12's protocol again, with the producer now thread 0 of one block
 //! and the consumer thread 0 of the next, the record and the flag in global
 //! memory. A flag at block scope no longer holds both threads: a release at
 //! `.cta` orders the record only for threads of the producer's own block.

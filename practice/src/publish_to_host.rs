@@ -1,4 +1,4 @@
-//! Puzzle 17, `publish-to-host`: a publication from the GPU to a CPU thread.
+//! Puzzle 18, `publish-to-host`: a publication from the GPU to a CPU thread.
 //!
 //! Each thread of the grid fills records in mapped host memory, one slot at
 //! a time, and sets each slot's flag to `round`; CPU threads of the host

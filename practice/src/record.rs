@@ -1,4 +1,4 @@
-//! The lab's torn-record stress around your record (puzzle 13): block 0's
+//! The lab's torn-record stress around your record (puzzle 14): block 0's
 //! thread 0 writes `rounds` versions of the record while thread 0 of every
 //! other block reads it, as `pitfalls --only torn-record` launches the lab's
 //! `pitfall_record_one_word`. Only the reads that may have overlapped the

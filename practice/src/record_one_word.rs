@@ -1,4 +1,4 @@
-//! Puzzle 13, `record-one-word`: a record of two fields that no reader sees
+//! Puzzle 14, `record-one-word`: a record of two fields that no reader sees
 //! torn.
 //!
 //! One thread writes versions 1, 2, 3, ... of a record `{a, b}`, both

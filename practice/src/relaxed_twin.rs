@@ -1,8 +1,8 @@
-//! Puzzle 12, `relaxed-twin`: the page's practice task, "create one
+//! Puzzle 13, `relaxed-twin`: the page's practice task, "create one
 //! relaxed-order variant and document why a passing relaxed run is not a
 //! correctness proof".
 //!
-//! Write puzzle 11's kernel again with both flag operations relaxed. The flag
+//! Write puzzle 12's kernel again with both flag operations relaxed. The flag
 //! stays atomic, so the consumer still sees 1 eventually; but nothing now
 //! orders the record's stores before it. On a Hopper GPU this kernel may
 //! never show a stale record in a million launches: the checker's verdict

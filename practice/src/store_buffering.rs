@@ -1,4 +1,4 @@
-//! Puzzle 16, `store-buffering`: two flags, where only a sequentially
+//! Puzzle 17, `store-buffering`: two flags, where only a sequentially
 //! consistent fence will do.
 //!
 //! Two threads, in two blocks, each want to enter a critical section:

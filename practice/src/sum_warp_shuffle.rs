@@ -1,4 +1,4 @@
-//! Puzzle 4, `sum-warp-shuffle`: a block's sum in registers, warp by warp.
+//! Puzzle 5, `sum-warp-shuffle`: a block's sum in registers, warp by warp.
 //!
 //! Puzzle 3's tree takes `log2(block)` steps through shared memory, each
 //! ending at a barrier. The 32 lanes of a warp can instead trade registers

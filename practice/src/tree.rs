@@ -1,6 +1,6 @@
-//! The block's tree sum over a tile of shared memory, which puzzle 8 calls
+//! The block's tree sum over a tile of shared memory, which puzzle 9 calls
 //! after its first barrier, and a block's grid-stride partial sum, which
-//! puzzle 10 starts from; this file is not a puzzle.
+//! puzzle 11 starts from; this file is not a puzzle.
 
 use device::thread;
 
@@ -34,7 +34,7 @@ pub unsafe fn block_sum(tile: *mut u32) -> u32 {
 
 /// The block's grid-stride share of `input[0..n]`: thread `i` adds
 /// `input[i]`, `input[i + grid * block]`, ...; then the tree over `tile`.
-/// Puzzle 10 calls it; every thread gets the block's sum.
+/// Puzzle 11 calls it; every thread gets the block's sum.
 ///
 /// # Safety
 ///

@@ -78,9 +78,12 @@ pub(super) fn answers_run_as_the_puzzle_says(puzzle: &'static Puzzle) -> Result<
                 format!("FAILED: {other:?}")
             }
             (_, Outcome::Failed(said)) if said.contains("failed:") => format!("caught by the GPU run: {said}"),
-            (name, Outcome::Passed(_)) => {
+            (name, Outcome::Passed(said)) => {
                 let by = puzzle.wrong.iter().find(|w| w.name == name).map_or("?", |w| w.caught_by);
-                format!("passed the GPU run; `{by}` catches it without a GPU")
+                // What the run held, with its denominator: a pass is a count,
+                // not a proof.
+                let held = said.split(gpu::PASSED).nth(1).and_then(|h| h.split("; its output").next()).unwrap_or("");
+                format!("passed the GPU run ({held}); `{by}` catches it without a GPU")
             }
             (name, other) => {
                 problems.push(format!("{name} did not run to the end: {other:?}"));

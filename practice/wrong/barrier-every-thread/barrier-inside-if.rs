@@ -1,4 +1,4 @@
-//! Puzzle 8, a typical wrong answer: the load and the barrier both inside
+//! Puzzle 9, a typical wrong answer: the load and the barrier both inside
 //! the bounds check. The threads past `n` skip the barrier as surely as if
 //! they had returned.
 

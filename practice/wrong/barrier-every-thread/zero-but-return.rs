@@ -1,4 +1,4 @@
-//! Puzzle 8, a typical wrong answer: the threads past `n` now write their
+//! Puzzle 9, a typical wrong answer: the threads past `n` now write their
 //! zero, and then still return before the barrier.
 
 use device::{shared, thread};

@@ -1,4 +1,4 @@
-//! Puzzle 9, a typical wrong answer: the block barrier before the read,
+//! Puzzle 10, a typical wrong answer: the block barrier before the read,
 //! none after it, so the partner's warp can overwrite its slot for the next
 //! round before this thread has read it.
 

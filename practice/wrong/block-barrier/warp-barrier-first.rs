@@ -1,4 +1,4 @@
-//! Puzzle 9, a typical wrong answer: the block barrier only before the
+//! Puzzle 10, a typical wrong answer: the block barrier only before the
 //! next round's write; the read still waits only for its own warp.
 
 use device::{shared, thread, warp};

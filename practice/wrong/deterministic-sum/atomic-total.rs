@@ -1,4 +1,4 @@
-//! Puzzle 5, a typical wrong answer: the chunk sums are fixed, and then
+//! Puzzle 6, a typical wrong answer: the chunk sums are fixed, and then
 //! added to the total by a float atomic, in the order the hardware picks.
 
 use layout::sum::deterministic::{CHUNK, Handoff};

@@ -1,4 +1,4 @@
-//! Puzzle 5, a typical wrong answer: the ticket without fences. It is
+//! Puzzle 6, a typical wrong answer: the ticket without fences. It is
 //! atomic, and it orders nothing else: the last lane may read a partial
 //! before it lands.
 

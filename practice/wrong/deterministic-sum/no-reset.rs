@@ -1,4 +1,4 @@
-//! Puzzle 5, a typical wrong answer: the ticket is never put back, so the
+//! Puzzle 6, a typical wrong answer: the ticket is never put back, so the
 //! next launch counts on from where this one stopped, and no lane of it
 //! draws the last ticket.
 

@@ -1,4 +1,4 @@
-//! Puzzle 15, a typical wrong answer: the fences at block scope, which
+//! Puzzle 16, a typical wrong answer: the fences at block scope, which
 //! order nothing for a thread of another block.
 
 use layout::publish::{Counts, Payload, Slot};

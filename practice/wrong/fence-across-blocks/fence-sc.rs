@@ -1,4 +1,4 @@
-//! Puzzle 15, a typical wrong answer: `__threadfence()` on both sides,
+//! Puzzle 16, a typical wrong answer: `__threadfence()` on both sides,
 //! correct and stronger than message passing needs.
 
 use layout::publish::{Counts, Payload, Slot};

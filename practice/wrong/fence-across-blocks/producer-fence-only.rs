@@ -1,4 +1,4 @@
-//! Puzzle 15, a typical wrong answer: the producer's fence and none in
+//! Puzzle 16, a typical wrong answer: the producer's fence and none in
 //! the consumer, whose record loads may then be satisfied before its flag
 //! load.
 

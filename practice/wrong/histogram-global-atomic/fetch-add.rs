@@ -1,4 +1,4 @@
-//! Puzzle 6, a typical wrong answer: `fetch_add`, whose old count nobody
+//! Puzzle 7, a typical wrong answer: `fetch_add`, whose old count nobody
 //! reads: correct, and it asks for a round trip the kernel does not use.
 
 use device::order::{AtomicRef, Device, Relaxed};

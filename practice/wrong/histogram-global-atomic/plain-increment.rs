@@ -1,4 +1,4 @@
-//! Puzzle 6, a typical wrong answer: `+= 1`, a load, an add and a store;
+//! Puzzle 7, a typical wrong answer: `+= 1`, a load, an add and a store;
 //! two threads counting one value both load the old count, and one
 //! increment is lost.
 

@@ -1,4 +1,4 @@
-//! Puzzle 7, `histogram-privatized`, a typical wrong answer: every value
+//! Puzzle 8, `histogram-privatized`, a typical wrong answer: every value
 //! goes straight to the global histogram. The counts are right; nothing is
 //! privatized, and a skewed input hammers one global bin.
 

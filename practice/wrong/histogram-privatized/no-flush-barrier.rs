@@ -1,4 +1,4 @@
-//! Puzzle 7, `histogram-privatized`, a typical wrong answer: the barrier
+//! Puzzle 8, `histogram-privatized`, a typical wrong answer: the barrier
 //! between the increments and the copy out is missing, so a thread may copy
 //! a bin before the other threads' increments of it land.
 

@@ -1,4 +1,4 @@
-//! Puzzle 10, a typical wrong answer: a fence, after the ticket instead of
+//! Puzzle 11, a typical wrong answer: a fence, after the ticket instead of
 //! before it, so the partial is not ordered before the ticket.
 
 use layout::pitfall::PHASE_HEADER_WORDS;

@@ -1,4 +1,4 @@
-//! Puzzle 10, a typical wrong answer: the ticket without fences. The
+//! Puzzle 11, a typical wrong answer: the ticket without fences. The
 //! ticket is atomic, and it orders nothing else: the last block may read a
 //! partial before it lands.
 

@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`, a typical wrong answer: correct, but at
+//! Puzzle 12, `producer-consumer`, a typical wrong answer: correct, but at
 //! device scope where both threads are in one block.
 
 use layout::publish::Payload;

@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`, a typical wrong answer: the code is right,
+//! Puzzle 12, `producer-consumer`, a typical wrong answer: the code is right,
 //! but its written invariant says device scope, which the compiled flag is
 //! not.
 //!

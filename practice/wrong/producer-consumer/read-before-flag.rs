@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`, a typical wrong answer: the consumer reads
+//! Puzzle 12, `producer-consumer`, a typical wrong answer: the consumer reads
 //! the record before it waits for the flag.
 
 use layout::publish::Payload;

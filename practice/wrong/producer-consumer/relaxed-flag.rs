@@ -1,4 +1,4 @@
-//! Puzzle 11, `producer-consumer`, a typical wrong answer: the flag relaxed.
+//! Puzzle 12, `producer-consumer`, a typical wrong answer: the flag relaxed.
 //! It passes every stress run on Hopper; the model still permits the stale read.
 
 use layout::publish::Payload;

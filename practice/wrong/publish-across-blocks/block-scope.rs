@@ -1,4 +1,4 @@
-//! Puzzle 14, a typical wrong answer: puzzle 11's flag, release and acquire
+//! Puzzle 15, a typical wrong answer: puzzle 12's flag, release and acquire
 //! at block scope, which does not hold a thread of another block.
 
 use layout::publish::{Counts, Payload, Slot};

@@ -1,4 +1,4 @@
-//! Puzzle 14, a typical wrong answer: the right scope, a relaxed flag.
+//! Puzzle 15, a typical wrong answer: the right scope, a relaxed flag.
 
 use layout::publish::{Counts, Payload, Slot};
 

@@ -1,4 +1,4 @@
-//! Puzzle 14, a typical wrong answer: correct, at a scope wider than the
+//! Puzzle 15, a typical wrong answer: correct, at a scope wider than the
 //! two blocks need.
 
 use layout::publish::{Counts, Payload, Slot};

@@ -1,4 +1,4 @@
-//! Puzzle 17, a typical wrong answer: a release at device scope, which
+//! Puzzle 18, a typical wrong answer: a release at device scope, which
 //! does not hold the host's thread.
 
 use layout::system::Record;

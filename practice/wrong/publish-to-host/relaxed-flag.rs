@@ -1,4 +1,4 @@
-//! Puzzle 17, a typical wrong answer: the system scope, a relaxed flag.
+//! Puzzle 18, a typical wrong answer: the system scope, a relaxed flag.
 
 use layout::system::Record;
 

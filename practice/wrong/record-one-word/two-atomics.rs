@@ -1,4 +1,4 @@
-//! Puzzle 13, a typical wrong answer: an atomic store a field, each
+//! Puzzle 14, a typical wrong answer: an atomic store a field, each
 //! atomic, the pair not.
 
 use device::order::{AtomicRef, Device, Relaxed};

@@ -1,4 +1,4 @@
-//! Puzzle 13, a typical wrong answer: one 64-bit store, read back as two
+//! Puzzle 14, a typical wrong answer: one 64-bit store, read back as two
 //! 32-bit loads, between which the writer can store the next version.
 
 use device::order::{AtomicRef, Device, Relaxed};

@@ -1,4 +1,4 @@
-//! Puzzle 12, `relaxed-twin`, a typical wrong answer: puzzle 11's release and
+//! Puzzle 13, `relaxed-twin`, a typical wrong answer: puzzle 12's release and
 //! acquire, which is correct and so not the relaxed twin.
 
 use layout::publish::Payload;

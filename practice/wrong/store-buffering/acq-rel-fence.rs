@@ -1,5 +1,5 @@
-//! Puzzle 16, a typical wrong answer: the fence that made message passing
-//! correct (puzzle 15), which orders nothing that store buffering needs.
+//! Puzzle 17, a typical wrong answer: the fence that made message passing
+//! correct (puzzle 16), which orders nothing that store buffering needs.
 
 use device::order::{AcqRel, AtomicRef, Device, Relaxed, fence};
 use device::thread;

@@ -1,4 +1,4 @@
-//! Puzzle 16, a typical wrong answer: the right fence at block scope,
+//! Puzzle 17, a typical wrong answer: the right fence at block scope,
 //! which does not hold a thread of the other block.
 
 use device::order::{AtomicRef, Block, Device, Relaxed, SeqCst, fence};

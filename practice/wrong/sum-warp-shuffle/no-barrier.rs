@@ -1,4 +1,4 @@
-//! Puzzle 4, a typical wrong answer: warp 0 reads the warp sums with no
+//! Puzzle 5, a typical wrong answer: warp 0 reads the warp sums with no
 //! barrier after the other warps write them.
 
 use device::order::{AtomicRef, Device, Relaxed};

@@ -1,4 +1,4 @@
-//! Puzzle 4, a typical wrong answer: the warp sums meet in one shared
+//! Puzzle 5, a typical wrong answer: the warp sums meet in one shared
 //! accumulator by atomic adds, puzzle 2's idea, instead of warp 0's
 //! shuffles: correct, and the order of the adds is the hardware's.
 

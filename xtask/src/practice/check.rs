@@ -3,7 +3,8 @@
 use super::machine::{self, Machine};
 use super::ptx::instruction_lines;
 use super::publication::{StoreBuffering, Verdict};
-use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Promises, Puzzle, SANITIZER, SIGNATURE};
+use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Promises, Puzzle, SANITIZER, SIGNATURE, written};
+use layout::practice::StandsFor;
 
 /// How one check went.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,17 +75,22 @@ impl Report {
 /// build that succeeded; `source` is the answer's file, whose written
 /// invariant [`Check::Invariant`] reads. The GPU layer is reported as not run.
 pub fn run(puzzle: &Puzzle, ptx: &str, source: &str, machine: &Machine) -> Report {
-    let signature = match signature(puzzle, ptx) {
-        Ok(seen) => Outcome::Passed(seen),
-        Err(why) => Outcome::Failed(why),
-    };
-    let mut lines = vec![Line { check: SIGNATURE, outcome: signature }];
+    let written = matches!(puzzle.kernel.stands_for, StandsFor::Written(_));
+    let mut lines = Vec::new();
+    // A written answer has no kernel, so no signature to hold.
+    if !written {
+        let outcome = match signature(puzzle, ptx) {
+            Ok(seen) => Outcome::Passed(seen),
+            Err(why) => Outcome::Failed(why),
+        };
+        lines.push(Line { check: SIGNATURE, outcome });
+    }
     let failed = |lines: &[Line]| lines.iter().any(|l| matches!(l.outcome, Outcome::Failed(_)));
     for check in puzzle.checks {
         let outcome = if failed(&lines) {
             Outcome::NotRun("an earlier check failed".to_owned())
         } else {
-            judge(check, ptx, puzzle.kernel.symbol, source)
+            judge(check, ptx, puzzle, source)
         };
         lines.push(Line { check: check.name(), outcome });
     }
@@ -109,6 +115,10 @@ pub fn run(puzzle: &Puzzle, ptx: &str, source: &str, machine: &Machine) -> Repor
     if !puzzle.on_gpu.is_empty() {
         let gpu = if failed(&lines) { "an earlier check failed" } else { "not asked for" };
         lines.push(Line { check: ON_THE_GPU, outcome: Outcome::NotRun(gpu.to_owned()) });
+    }
+    // The sanitizer instruments one kernel of the learner's: a written
+    // answer's kernels have their own puzzles, and their sanitizer runs.
+    if !puzzle.on_gpu.is_empty() && !written {
         let sanitizer = if failed(&lines) {
             "an earlier check failed".to_owned()
         } else {
@@ -168,7 +178,8 @@ fn model(ptx: &str, symbol: &str, between: Between) -> Result<Verdict, String> {
 
 /// One check of [`Check`]'s machine-code or model layer, on the kernel
 /// `symbol` of `ptx`.
-fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
+fn judge(check: &Check, ptx: &str, puzzle: &Puzzle, source: &str) -> Outcome {
+    let symbol = puzzle.kernel.symbol;
     let body = ptx_builder::entry_body(ptx, symbol).unwrap_or_default();
     match *check {
         Check::Has { instruction, missing, .. } => {
@@ -196,6 +207,21 @@ fn judge(check: &Check, ptx: &str, symbol: &str, source: &str) -> Outcome {
         Check::StoreBuffering { .. } => store_buffering(body),
         Check::FlagScope { between, .. } => flag_scope(model(ptx, symbol, between), between),
         Check::Invariant { .. } => invariant(model(ptx, symbol, Between::Warps), source),
+        Check::Counts { .. } => written::counts(puzzle, source),
+        Check::Column { .. } => written::column(puzzle, source),
+        Check::Solved { .. } => written::solved(puzzle, |about| {
+            let own = |check: &Check| judge(check, ptx, about, "");
+            signature(about, ptx).and_then(|_| {
+                about
+                    .checks
+                    .iter()
+                    .find_map(|c| match own(c) {
+                        Outcome::Failed(why) => Some(Err(format!("`{}`: {why}", c.name()))),
+                        _ => None,
+                    })
+                    .unwrap_or(Ok(()))
+            })
+        }),
     }
 }
 
@@ -342,7 +368,8 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
             Some(Outcome::NotRun(_)) => {
                 format!("solved: every check passed, on the GPU too (`{SANITIZER}` was not run here)")
             }
-            _ => "solved: every check passed, on the GPU and under the sanitizer too".to_owned(),
+            Some(_) => "solved: every check passed, on the GPU and under the sanitizer too".to_owned(),
+            None => "solved: every check passed, on the GPU too".to_owned(),
         }),
         None => Ok(format!(
             "solved, as far as the checks without a GPU go: `{ON_THE_GPU}` was not run, so this is not yet a pass \
@@ -360,8 +387,7 @@ pub fn verdict(puzzle: &Puzzle, report: &Report) -> Result<String, String> {
 /// cluster, device or system), `releases:` and `acquires:` (each naming the
 /// flag, `ready_storage`) and `protects:` (naming the record, `slot`).
 fn invariant(verdict: Result<Verdict, String>, source: &str) -> Outcome {
-    let field =
-        |key: &str| source.lines().find_map(|l| l.trim_start_matches("//!").trim().strip_prefix(key).map(str::trim));
+    let field = |key: &str| written::field(source, key);
     let fields = [
         ("scope:", None),
         ("releases:", Some("ready_storage")),

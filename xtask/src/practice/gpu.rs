@@ -8,6 +8,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use layout::practice::StandsFor;
+
 use super::check::Outcome;
 use super::{Between, Check, Puzzle};
 
@@ -18,12 +20,60 @@ pub fn unavailable() -> Option<String> {
         .then(|| "no NVIDIA GPU on this machine (no /dev/nvidiactl); check again on one that has it".to_owned())
 }
 
-/// The host's command line for `puzzle`, with the learner's PTX in `ptx`.
+/// The host's command line for `puzzle`, with the learner's PTX in `ptx`:
+/// its own kernel in the place of the lab's or, for a written answer, the
+/// kernels of the puzzles it is about.
 pub fn command_line(puzzle: &Puzzle, ptx: &Path) -> Vec<String> {
-    let mut args =
-        vec!["--practice".to_owned(), ptx.display().to_string(), "--puzzle".to_owned(), puzzle.kernel.key.to_owned()];
+    let kernels = match puzzle.kernel.stands_for {
+        StandsFor::Written(keys) => keys.join(","),
+        StandsFor::Lab(_) | StandsFor::Nothing(_) => puzzle.kernel.key.to_owned(),
+    };
+    let mut args = vec!["--practice".to_owned(), ptx.display().to_string(), "--puzzle".to_owned(), kernels];
     args.extend(puzzle.on_gpu.iter().map(|a| (*a).to_owned()));
     args
+}
+
+/// What follows the command in a passing run's outcome: what it held.
+pub const PASSED: &str = ": ";
+
+/// What the host's passing run held, with its denominator: the `All N ...`
+/// line of a sum or histogram run, or the table row of the lab kernel the
+/// learner's stands for (its version or variant named in the first column),
+/// its columns squeezed.
+fn held(puzzle: &Puzzle, stdout: &str) -> Option<String> {
+    if let Some(all) = stdout.lines().find(|l| l.starts_with("All ")) {
+        return Some(all.trim().to_owned());
+    }
+    let symbol = puzzle.kernel.stands_for.lab()?.symbol;
+    stdout.lines().find_map(|line| {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let first = cells.first().filter(|c| !c.is_empty() && cells.len() > 4)?;
+        symbol
+            .ends_with(&first.replace('-', "_"))
+            .then(|| cells.iter().take(8).filter(|c| !c.is_empty()).copied().collect::<Vec<_>>().join(" | "))
+    })
+}
+
+/// The nine ratios of `host exercise`'s output, where it printed them: each
+/// kernel's time at each block size over its time at 256, as the learner's
+/// own run gave them.
+fn nine_ratios(stdout: &str) -> Option<String> {
+    let table = stdout.split("The nine ratios").nth(1)?;
+    let mut columns: Vec<(String, Vec<String>)> = Vec::new();
+    for row in table.lines().take_while(|l| !l.trim().is_empty()) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let [kernel, block, ratio, ..] = cells[..] else { continue };
+        if block.parse::<u32>().is_err() {
+            continue;
+        }
+        let entry = format!("{ratio} at {block}");
+        match columns.iter_mut().find(|(k, _)| k == kernel) {
+            Some((_, ratios)) => ratios.push(entry),
+            None => columns.push((kernel.to_owned(), vec![entry])),
+        }
+    }
+    let shown: Vec<String> = columns.iter().map(|(k, r)| format!("{k} {}", r.join(", "))).collect();
+    (!shown.is_empty()).then(|| format!("your nine ratios, time over time at block 256: {}", shown.join("; ")))
 }
 
 /// Runs `puzzle`'s kernel from `ptx` through `host`, and reads how it went
@@ -55,7 +105,10 @@ pub fn run(host: &Path, puzzle: &Puzzle, ptx: &Path, log: &Path) -> Outcome {
             .collect();
     }
     match out.status.code() {
-        Some(0) => Outcome::Passed(format!("`{shown}` passed every check; {kept}")),
+        Some(0) => {
+            let held = [held(puzzle, &stdout), nine_ratios(&stdout)].into_iter().flatten().collect::<Vec<_>>();
+            Outcome::Passed(format!("`{shown}` passed every check{PASSED}{}; {kept}", held.join("; ")))
+        }
         Some(1) => Outcome::Failed(format!("`{shown}` failed: {}; {kept}", lines.join(" / "))),
         Some(2) => Outcome::NotRun(lines.first().cloned().unwrap_or_else(|| "no CUDA device".to_owned())),
         code => Outcome::Failed(format!("`{shown}` could not run ({code:?}): {}; {kept}", lines.join(" / "))),
@@ -175,6 +228,22 @@ mod tests {
         let refused = "========= Program hit CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (error 720) due to \"too many \
                        blocks in cooperative launch\" on CUDA API call to cuLaunchKernelEx.\n========= ERROR SUMMARY: 1 error";
         assert_eq!(errors_in(refused), Some(0));
+    }
+
+    #[test]
+    fn the_exercise_gives_its_nine_ratios() {
+        let stdout = "The nine ratios at n = 4194304: ...\nwhy\n    kernel     | block | time / time at 256 | x\n\
+                      ---------------+-------+--------------------+--\n global atomic |    64 |  1.00 | 4\n \
+                      shared atomic |    64 |  0.72 | 6\n global atomic |   256 |  1.00 | 4\n\nlater | 1 | 9\n";
+        assert_eq!(
+            nine_ratios(stdout).unwrap(),
+            "your nine ratios, time over time at block 256: global atomic 1.00 at 64, 1.00 at 256; shared atomic \
+             0.72 at 64"
+        );
+        assert_eq!(nine_ratios("no table"), None);
+        let exercise = super::super::find("block-size").unwrap();
+        let line = command_line(exercise, Path::new("p.ptx"));
+        assert_eq!(line[3], "sum-global-atomic,sum-shared-atomic,sum-tree-atomic");
     }
 
     #[test]

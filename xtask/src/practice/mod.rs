@@ -27,7 +27,10 @@
 //!    kernel alone.
 //!
 //! A puzzle the model alone judges (store buffering) stands for no lab
-//! kernel, and has neither a machine-code layer nor the GPU's.
+//! kernel, and has neither a machine-code layer nor the GPU's. A written
+//! answer (page 1's exercise) has no kernel of its own: its checks read
+//! what the learner wrote, and its GPU run launches the kernels it is
+//! about ([`Check::Counts`], [`Check::Column`], [`Check::Solved`]).
 //!
 //! [`puzzles::PUZZLES`] is the list, [`build`] compiles a crate of answers,
 //! [`check`] runs the layers, [`publication`] reads and judges a
@@ -44,6 +47,7 @@ pub mod publication;
 pub mod puzzles;
 pub mod record;
 pub mod sets;
+pub mod written;
 
 pub use publication::Between;
 pub use puzzles::PUZZLES;
@@ -200,6 +204,25 @@ pub enum Check {
         /// The check's name.
         name: &'static str,
     },
+    /// A written answer's count of the atomic adds each of its kernels
+    /// sends to the global total in one launch, as a function of `n` and
+    /// `block`, agrees with the lab's count for the kernel it stands for.
+    Counts {
+        /// The check's name.
+        name: &'static str,
+    },
+    /// A written answer names the column whose count has no `block` in it,
+    /// and says why in a sentence.
+    Column {
+        /// The check's name.
+        name: &'static str,
+    },
+    /// The kernels a written answer is about pass their own puzzles' checks
+    /// in the same crate, so that its GPU run times kernels that are right.
+    Solved {
+        /// The check's name.
+        name: &'static str,
+    },
 }
 
 /// What a publication puzzle asks of the model's verdict.
@@ -223,7 +246,10 @@ impl Check {
             | Check::Publication { name, .. }
             | Check::StoreBuffering { name }
             | Check::FlagScope { name, .. }
-            | Check::Invariant { name } => name,
+            | Check::Invariant { name }
+            | Check::Counts { name }
+            | Check::Column { name }
+            | Check::Solved { name } => name,
         }
     }
 }

@@ -3,7 +3,10 @@
 
 use layout::practice;
 
-use super::Check::{Around, AtLeast, BarrierForAll, FlagScope, Has, Invariant, Lacks, Publication, StoreBuffering};
+use super::Check::{
+    Around, AtLeast, BarrierForAll, Column, Counts, FlagScope, Has, Invariant, Lacks, Publication, Solved,
+    StoreBuffering,
+};
 use super::{BUILDS, Between, Expect, Promises, Puzzle, Wrong};
 
 /// The sums' last step: thread 0 adds the block's sum to the global total,
@@ -47,7 +50,7 @@ pub fn evidence_with(key: &str) -> &'static [&'static str] {
 }
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 17] = [
+pub const PUZZLES: [Puzzle; 18] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -97,6 +100,13 @@ pub const PUZZLES: [Puzzle; 17] = [
                 missing: "no atomic add in shared memory: the block's elements must meet in its own \
                           accumulator, so the global total sees one add per block",
             },
+            Has {
+                name: "the accumulator reset",
+                instruction: "st.shared",
+                missing: "nothing stores 0 to the block's accumulator before the adds. Shared memory is not \
+                          zeroed when a block starts: it holds what the SM's last block left there, so every block \
+                          must reset its accumulator, as a timing loop must reset its total before every launch",
+            },
             AtLeast {
                 name: "two barriers",
                 instruction: "bar.sync",
@@ -120,6 +130,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         wrong: &[
             Wrong { name: "one-barrier", caught_by: "two barriers" },
             Wrong { name: "global-per-element", caught_by: "shared accumulator" },
+            Wrong { name: "no-zero", caught_by: "the accumulator reset" },
         ],
     },
     Puzzle {
@@ -162,6 +173,34 @@ pub const PUZZLES: [Puzzle; 17] = [
     },
     Puzzle {
         kernel: &practice::PUZZLES[3],
+        solution: "practice/solutions/block_size.rs",
+        title: "the block-size exercise: which column barely moves, and why",
+        lesson: "Lesson 1",
+        // The page's exercise as it ships: your three sums at blocks of 64,
+        // 256 and 1024, the nine ratios at the largest size, every sum
+        // checked bit for bit.
+        on_gpu: &["exercise"],
+        sass: Promises::Lab,
+        checks: &[
+            Counts { name: "your counts" },
+            Column { name: "the column that barely moves" },
+            Solved { name: "your three sums" },
+        ],
+        hints: &[
+            "Count the atomic adds each kernel sends to `*total` in one launch, as a function of `n` and the \
+             block size `block`. Two of the three counts change when the block does. One does not.",
+            "`sum_global_atomic` adds every element to `*total`; the other two add once per block, and a launch \
+             has `n / block` blocks (rounded up).",
+            "The column whose count has no `block` in it barely moves: its time is set by the adds that meet at \
+             one address, and changing the block size changes neither their number nor where they meet.",
+        ],
+        wrong: &[
+            Wrong { name: "per-thread-count", caught_by: "your counts" },
+            Wrong { name: "names-the-tree", caught_by: "the column that barely moves" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[4],
         solution: "practice/solutions/sum_warp_shuffle.rs",
         title: "a block's sum in registers, warp by warp",
         lesson: "Lesson 1",
@@ -203,7 +242,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[4],
+        kernel: &practice::PUZZLES[5],
         solution: "practice/solutions/deterministic_sum.rs",
         title: "the same bits every run: a golden == test that holds",
         lesson: "Lesson 1",
@@ -242,7 +281,7 @@ pub const PUZZLES: [Puzzle; 17] = [
              `AtomicRef::<u32, Device>::from_global(&raw mut (*handoff).ticket).fetch_add(1, Relaxed)`.",
             "The lane whose ticket is `chunks - 1` adds `partials[0]`, `partials[1]`, ... in that order, writes \
              `*total`, and stores 0 into the ticket (`AtomicRef::from_ptr(...).store(0, Relaxed)`).",
-            "`fence(AcqRel, Device)` before `fetch_add`, and again inside the `if`, before the loads: puzzle 10's \
+            "`fence(AcqRel, Device)` before `fetch_add`, and again inside the `if`, before the loads: puzzle 11's \
              pattern, one chunk a ticket.",
         ],
         wrong: &[
@@ -252,7 +291,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[5],
+        kernel: &practice::PUZZLES[6],
         solution: "practice/solutions/histogram_global_atomic.rs",
         title: "a histogram, one global atomic a value",
         lesson: "Lesson 2",
@@ -283,7 +322,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[6],
+        kernel: &practice::PUZZLES[7],
         solution: "kernels/src/histogram/privatized.rs",
         title: "a private histogram per block, between two barriers",
         lesson: "Lesson 2",
@@ -326,7 +365,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[7],
+        kernel: &practice::PUZZLES[8],
         solution: "practice/solutions/barrier_every_thread.rs",
         title: "a block barrier every thread reaches",
         lesson: "Lesson 2",
@@ -346,7 +385,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[8],
+        kernel: &practice::PUZZLES[9],
         solution: "practice/solutions/block_barrier.rs",
         title: "a block barrier where the data crosses warps",
         lesson: "Lesson 2",
@@ -381,7 +420,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[9],
+        kernel: &practice::PUZZLES[10],
         solution: "practice/solutions/last_block.rs",
         title: "a sum in one launch: the last block combines",
         lesson: "Lesson 2",
@@ -418,7 +457,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[10],
+        kernel: &practice::PUZZLES[11],
         solution: "practice/solutions/producer_consumer.rs",
         title: "the page's producer_consumer_demo<<<1, 64>>>",
         lesson: "Lesson 2, part 2",
@@ -445,7 +484,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[11],
+        kernel: &practice::PUZZLES[12],
         solution: "practice/solutions/relaxed_twin.rs",
         title: "the relaxed twin: a passing run is not a proof",
         lesson: "Lesson 2, part 2",
@@ -456,7 +495,7 @@ pub const PUZZLES: [Puzzle; 17] = [
             FlagScope { name: "narrowest scope", between: Between::Warps },
         ],
         hints: &[
-            "This is puzzle 11 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
+            "This is puzzle 12 with one change on each side: the flag stays an `AtomicRef<u32, Block>`.",
             "`Relaxed` on the store and on the load: the flag is still atomic, and the consumer still sees the 1 \
              eventually.",
             "Once it compiles, read the model's verdict: the execution it permits is the page's reason why a \
@@ -465,7 +504,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         wrong: &[Wrong { name: "release-acquire", caught_by: "the model's verdict" }],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[12],
+        kernel: &practice::PUZZLES[13],
         solution: "practice/solutions/record_one_word.rs",
         title: "a two-field record that no reader sees torn",
         lesson: "Lesson 2, part 2",
@@ -498,7 +537,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[13],
+        kernel: &practice::PUZZLES[14],
         solution: "practice/solutions/publish_across_blocks.rs",
         title: "a publication across blocks, at the narrowest scope",
         lesson: "Lesson 2, part 2",
@@ -509,7 +548,7 @@ pub const PUZZLES: [Puzzle; 17] = [
             FlagScope { name: "narrowest scope", between: Between::Blocks },
         ],
         hints: &[
-            "Start from puzzle 11's two functions: the protocol is the same, only the threads moved.",
+            "Start from puzzle 12's two functions: the protocol is the same, only the threads moved.",
             "A scope is the set of threads an operation synchronizes with. `Block` holds one block's threads; \
              which scope holds two blocks of one grid, and nothing wider?",
             "`AtomicRef::<u32, Device>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
@@ -522,7 +561,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[14],
+        kernel: &practice::PUZZLES[15],
         solution: "practice/solutions/fence_across_blocks.rs",
         title: "a relaxed flag between the weakest fences",
         lesson: "Lesson 2, part 2",
@@ -540,7 +579,7 @@ pub const PUZZLES: [Puzzle; 17] = [
             FlagScope { name: "narrowest scope", between: Between::Blocks },
         ],
         hints: &[
-            "Puzzle 14's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
+            "Puzzle 15's two functions with `Relaxed` on the flag, and one fence on each side: where must each \
              fence stand for the record to be ordered against the flag?",
             "The producer's fence goes between its record stores and its flag store; the consumer's between the \
              flag load that read 1 and its record loads.",
@@ -554,7 +593,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[15],
+        kernel: &practice::PUZZLES[16],
         solution: "practice/solutions/store_buffering.rs",
         title: "two flags, where only fence.sc will do",
         lesson: "Lesson 2, part 2",
@@ -576,7 +615,7 @@ pub const PUZZLES: [Puzzle; 17] = [
         ],
     },
     Puzzle {
-        kernel: &practice::PUZZLES[16],
+        kernel: &practice::PUZZLES[17],
         solution: "practice/solutions/publish_to_host.rs",
         title: "a publication to a CPU thread, at system scope",
         lesson: "Lesson 2, part 2",

@@ -113,6 +113,8 @@ fn not_run(puzzle: &Puzzle, caught_by: &str) -> String {
         "does not compile".to_owned()
     } else if puzzle.on_gpu.is_empty() {
         "nothing runs: the model judges it".to_owned()
+    } else if super::sets::written(puzzle) {
+        "not run: the GPU runs the kernels it is about".to_owned()
     } else {
         "not in this record".to_owned()
     }
@@ -122,6 +124,11 @@ fn not_run(puzzle: &Puzzle, caught_by: &str) -> String {
 /// `caught:` and the first thing the host found, with a publication's stale
 /// records counted from its table row.
 fn gpu_cell(said: &str) -> String {
+    if let Some(passed) = said.strip_prefix("passed the GPU run") {
+        // What the run held, where the record says it: `(All 585 sums ...)`.
+        let held = passed.strip_prefix(" (").and_then(|h| h.split(");").next()).filter(|h| !h.is_empty());
+        return held.map_or_else(|| "passed".to_owned(), |h| format!("passed: {}", h.replace('|', "\\|")));
+    }
     let Some(found) = said.strip_prefix("caught by the GPU run: ") else {
         return "passed".to_owned();
     };
@@ -162,6 +169,9 @@ mod tests {
         assert_eq!(record.sanitized.len(), 1);
         assert_eq!(gpu_cell(&record.runs[1].said), "caught: mismatch: global atomic at n = 4097, block 64, launch 0");
         assert_eq!(gpu_cell(&record.runs[2].said), "caught: 33607 stale and 0 timed out of 20971520 pairs");
+        let held = "passed the GPU run (All 585 sums equal | x); `a` catches it without a GPU";
+        assert_eq!(gpu_cell(held), "passed: All 585 sums equal \\| x");
+        assert_eq!(gpu_cell("passed the GPU run; `a` catches it"), "passed");
         assert!(record.summary().contains("1 of 1 solutions passed"), "{}", record.summary());
         assert!(record.table(1, 1).contains("| 1 | `sum-global-atomic/plain-add` | caught: mismatch"));
     }
