@@ -168,6 +168,10 @@ fn cases() -> Vec<Case> {
         "litmus_mp_in_the_cluster_placements_holds_the_model".to_owned(),
         Box::new(litmus::litmus_cluster_placements),
     ));
+    cases.push((
+        "practice_evidence_keeps_what_page_2_asks".to_owned(),
+        Box::new(|_| practice::evidence_keeps_what_page_2_asks()),
+    ));
     for puzzle in xtask::practice::PUZZLES.iter().filter(|p| !p.on_gpu.is_empty()) {
         cases.push((
             format!("practice_answers_run_as_their_puzzle_says/{}", puzzle.kernel.key),

@@ -114,3 +114,60 @@ pub(super) fn solution_passes_the_sanitizer(puzzle: &'static Puzzle) -> Result<(
         Outcome::Failed(why) => Err(why),
     }
 }
+
+/// `cargo xtask practice check producer-consumer --evidence DIR` on a GPU
+/// machine, without the Rust toolchain it builds with: the two solutions of
+/// page 2's practice task in a checkout of their own, checked layer by layer
+/// from the compiled set (the GPU and sanitizer layers included), and the
+/// evidence written from those reports. What was written is listed, and the
+/// folder kept beside the logs.
+pub(super) fn evidence_keeps_what_page_2_asks() -> Result<(), String> {
+    use xtask::practice::check;
+    use xtask::practice::machine::Machine;
+    use xtask::practice::{evidence, find};
+
+    let logs = folder("LAB_PRACTICE_LOGS", "target/practice-gpu");
+    let checkout = logs.join("evidence-checkout");
+    // The learner's files, as if they had written the solutions.
+    let sources = [
+        ("producer-consumer", include_str!("../../practice/solutions/producer_consumer.rs")),
+        ("relaxed-twin", include_str!("../../practice/solutions/relaxed_twin.rs")),
+    ];
+    let host = host()?;
+    let mut reports = Vec::new();
+    for (key, source) in sources {
+        let puzzle = find(key).ok_or(format!("no puzzle {key}"))?;
+        let file = checkout.join("practice/src").join(puzzle.kernel.file);
+        std::fs::create_dir_all(file.parent().unwrap_or(&checkout)).map_err(|e| e.to_string())?;
+        std::fs::write(&file, source).map_err(|e| e.to_string())?;
+        let (dir, members) = answers(puzzle)?;
+        let solution = members.iter().find(|m| m.answer == "solution").ok_or("no compiled solution")?;
+        let ptx_file = dir.join(&solution.ptx);
+        let ptx = std::fs::read_to_string(&ptx_file).map_err(|e| e.to_string())?;
+        // The paths `check` writes to and `evidence` reads from.
+        let gpu_log = checkout.join("target/practice/gpu").join(format!("{key}.txt"));
+        let sanitizer_logs = checkout.join("target/practice/sanitizer");
+        let report = check::run(puzzle, &ptx, source, &Machine::of(&checkout, &ptx)).on_the_gpu(
+            || gpu::run(&host, puzzle, &ptx_file, &gpu_log),
+            || gpu::sanitize(&host, puzzle, &ptx_file, &sanitizer_logs),
+        );
+        let number = xtask::practice::PUZZLES.iter().position(|p| p.kernel.key == key).map_or(0, |k| k + 1);
+        println!("{}", check::render(number, puzzle, &report));
+        check::verdict(puzzle, &report)?;
+        reports.push((number, puzzle, report));
+    }
+    let kept: Vec<evidence::Checked<'_>> = reports.iter().map(|(n, p, r)| (*n, *p, r)).collect();
+    let files = evidence::write(&checkout, &logs.join("evidence"), &kept).map_err(|e| e.0)?;
+    for (name, what) in &files {
+        println!("    evidence {name}: {what}");
+    }
+    let kept = |name: &str| files.iter().any(|(f, _)| f == name);
+    let wanted = ["gpu-producer-consumer.txt", "gpu-relaxed-twin.txt", "invariant-producer-consumer.txt"];
+    match wanted.iter().find(|f| !kept(f)) {
+        Some(missing) => Err(format!("the evidence lacks {missing}")),
+        None if !files.iter().any(|(f, _)| f.starts_with("sanitizer-")) => {
+            Err("the evidence kept no sanitizer log".to_owned())
+        }
+        None => Ok(()),
+    }
+}
