@@ -505,3 +505,91 @@ fn a_missing_argument_is_named_on_its_one_line() {
     let line = one_line(&out.get_output().stderr);
     assert!(line.contains("<RUN_B>"), "{line}");
 }
+
+#[test]
+fn an_output_that_names_an_input_is_refused_and_the_input_kept() {
+    let scratch = scratch("overwrite");
+    let record = scratch.join("x.json");
+    std::fs::copy(a_record(), &record).unwrap();
+    let before = std::fs::read(&record).unwrap();
+    for flag in ["--output", "--plot"] {
+        let out = host().arg("render").arg(&record).arg(flag).arg(&record).assert().code(2);
+        assert!(one_line(&out.get_output().stderr).contains("which this command reads"));
+    }
+    // Run B's manifest, named as the comparison's output, through another
+    // spelling of its path.
+    let run_b = scratch.join("b");
+    std::fs::create_dir_all(&run_b).unwrap();
+    for file in ["manifest.json", "sweep-256.json"] {
+        std::fs::copy(reference_run().join(file), run_b.join(file)).unwrap();
+    }
+    let manifest = std::fs::read(run_b.join("manifest.json")).unwrap();
+    let out = host()
+        .arg("compare")
+        .arg(reference_run())
+        .arg(&run_b)
+        .arg("--output")
+        .arg(run_b.join("../b/manifest.json"))
+        .assert()
+        .code(2);
+    assert!(one_line(&out.get_output().stderr).contains("which this command reads"));
+    assert_eq!(std::fs::read(&record).unwrap(), before);
+    assert_eq!(std::fs::read(run_b.join("manifest.json")).unwrap(), manifest);
+}
+
+#[test]
+fn an_input_that_is_not_a_regular_file_is_refused_not_waited_on() {
+    let scratch = scratch("fifo");
+    let fifo = scratch.join("record.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        println!("skipped: no mkfifo on this machine");
+        return;
+    }
+    let timeout = std::time::Duration::from_secs(20);
+    let out = host().arg("render").arg(&fifo).timeout(timeout).assert().code(2);
+    assert!(one_line(&out.get_output().stderr).contains("not a regular file"));
+    // A run whose manifest is a FIFO.
+    let run = scratch.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    std::process::Command::new("mkfifo").arg(run.join("manifest.json")).status().unwrap();
+    let out = host().arg("compare").arg(&run).arg(reference_run()).timeout(timeout).assert().code(2);
+    assert!(one_line(&out.get_output().stderr).contains("not a regular file"));
+    // A folder given as a record.
+    let out = host().arg("render").arg(&scratch).assert().code(2);
+    assert!(one_line(&out.get_output().stderr).contains("not a regular file"));
+}
+
+#[test]
+fn a_write_that_fails_leaves_every_file_as_it_was() {
+    let scratch = scratch("all-or-none");
+    let existing = scratch.join("existing.txt");
+    std::fs::write(&existing, "kept").unwrap();
+    let record = Path::new(env!("CARGO_MANIFEST_DIR")).join("../results/h200/exercise.json");
+    // The results file could be written; the plot's folder is not there.
+    let out = host()
+        .arg("render")
+        .arg(&record)
+        .arg("--output")
+        .arg(&existing)
+        .arg("--plot")
+        .arg(scratch.join("missing/x.svg"))
+        .assert()
+        .code(3);
+    assert!(one_line(&out.get_output().stderr).contains("missing/x.svg"));
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "kept");
+    let left: Vec<_> = std::fs::read_dir(&scratch).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["existing.txt"], "nothing half-written is left behind");
+    // Both written, when both can be.
+    host()
+        .arg("render")
+        .arg(&record)
+        .arg("--output")
+        .arg(&existing)
+        .arg("--plot")
+        .arg(scratch.join("x.svg"))
+        .assert()
+        .code(0);
+    assert!(std::fs::read_to_string(&existing).unwrap().contains("nine ratios"));
+    assert!(scratch.join("x.svg").is_file());
+}

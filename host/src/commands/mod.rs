@@ -214,9 +214,82 @@ pub fn print(text: &str) -> Result<(), LabError> {
     })
 }
 
-/// Writes `text` to `path`, naming the file if it cannot.
+/// Writes `text` to `path` whole or not at all, naming the file if it
+/// cannot ([`write_all`]).
 pub fn write(path: &Path, text: &str) -> Result<(), LabError> {
-    std::fs::write(path, text).map_err(|e| LabError::Output { path: path.to_path_buf(), reason: e.to_string() })
+    write_all(&[(path, text)])
+}
+
+/// Writes each text to its path, all or none, naming the file that failed:
+/// each into a temporary file beside its target, and the temporaries renamed
+/// over the targets only once every byte of every one is written. A failure
+/// (a folder that is not there, a full disk) never leaves a half-written
+/// file or destroys one that was there. A path that is not a regular file
+/// (`/dev/stdout`, a FIFO) cannot be replaced, and is written as it is.
+pub fn write_all(files: &[(&Path, &str)]) -> Result<(), LabError> {
+    let failed = |path: &Path, e: std::io::Error| LabError::Output { path: path.to_path_buf(), reason: e.to_string() };
+    let mut staged: Vec<(PathBuf, &Path)> = Vec::new();
+    let unstage = |staged: &[(PathBuf, &Path)]| {
+        for (temporary, _) in staged {
+            let _ = std::fs::remove_file(temporary);
+        }
+    };
+    for &(path, text) in files {
+        let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+        let Some(name) = path.file_name().filter(|_| !special) else {
+            std::fs::write(path, text).map_err(|e| failed(path, e))?;
+            continue;
+        };
+        let mut partial = std::ffi::OsString::from(".");
+        partial.push(name);
+        partial.push(".partial");
+        let temporary = path.with_file_name(partial);
+        if let Err(e) = std::fs::write(&temporary, text) {
+            let _ = std::fs::remove_file(&temporary);
+            unstage(&staged);
+            return Err(failed(path, e));
+        }
+        staged.push((temporary, path));
+    }
+    for (k, (temporary, path)) in staged.iter().enumerate() {
+        if let Err(e) = std::fs::rename(temporary, path) {
+            unstage(&staged[k..]);
+            return Err(failed(path, e));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a file a command was given to read (a record, a manifest),
+/// refusing what is not a regular file: a FIFO would block the read until
+/// something writes to it, a device may never end.
+pub fn read_input(path: &Path) -> Result<String, LabError> {
+    let refused = |reason: String| LabError::DataFile { path: path.to_path_buf(), reason };
+    let meta = std::fs::metadata(path).map_err(|e| refused(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(refused("not a regular file (a folder, a FIFO or a device): name a file".to_owned()));
+    }
+    std::fs::read_to_string(path).map_err(|e| refused(e.to_string()))
+}
+
+/// Refuses an output (`--output`, `--plot`) that names a file the command
+/// reads: writing it would destroy the input, and a failure half-way would
+/// leave neither.
+pub fn refuse_overwriting_inputs(outputs: &[&Path], inputs: &[PathBuf]) -> Result<(), LabError> {
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    for output in outputs {
+        if let Some(input) = inputs.iter().find(|input| same(output, input)) {
+            return Err(LabError::Unrunnable(format!(
+                "{} names {}, which this command reads: write the output elsewhere",
+                output.display(),
+                input.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A progress bar only where someone watches a table being made: text

@@ -16,7 +16,7 @@ use crate::commands::publish::PublishResults;
 use crate::commands::publish_sys::PublishSysResults;
 use crate::commands::scopes::ScopesResults;
 use crate::commands::sweep::SweepResults;
-use crate::commands::{Output, Provenance, Written, write};
+use crate::commands::{Output, Provenance, Written};
 use crate::error::LabError;
 use crate::gpu::DeviceInfo;
 use crate::report::{self, Checks, Document, Report, plot};
@@ -147,21 +147,30 @@ where
     fn emit(&self) -> Result<(), LabError> {
         let record = Record::new(self.provenance.clone(), self.results.clone().into());
         let text = report::export(&record, self.to.format);
-        match &self.to.output {
-            Some(path) => write(path, &text)?,
-            None => crate::commands::print(&text)?,
-        }
-        if let Some(path) = &self.plot {
-            match plot::svg(&record) {
-                Ok(svg) => write(path, &svg)?,
+        // The plot is drawn before anything is written, so a plot that
+        // cannot be drawn leaves the results file as it was.
+        let plot = match &self.plot {
+            Some(path) => match plot::svg(&record) {
+                Ok(svg) => Some((path, svg)),
                 // An interrupted run may have stopped before it measured
                 // anything to plot: that is the interruption, not a file that
                 // cannot be written.
-                Err(reason) if record.partial => eprintln!("no plot written to {}: {reason}", path.display()),
+                Err(reason) if record.partial => {
+                    eprintln!("no plot written to {}: {reason}", path.display());
+                    None
+                }
                 Err(reason) => return Err(LabError::Output { path: path.clone(), reason }),
-            }
+            },
+            None => None,
+        };
+        // The results file and the plot are written together, or neither.
+        let mut files: Vec<(&std::path::Path, &str)> =
+            plot.iter().map(|(p, svg)| (p.as_path(), svg.as_str())).collect();
+        match &self.to.output {
+            Some(path) => files.push((path, &text)),
+            None => crate::commands::print(&text)?,
         }
-        Ok(())
+        crate::commands::write_all(&files)
     }
 
     fn checks(&self) -> Checks {

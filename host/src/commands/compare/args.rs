@@ -42,6 +42,11 @@ impl Command for CompareArgs {
                 "compare writes tables only: --format table or --format markdown".to_owned(),
             ));
         }
+        let inputs: Vec<_> = [&self.run_a, &self.run_b].into_iter().flat_map(|dir| Run::inputs(dir)).collect();
+        crate::commands::refuse_overwriting_inputs(
+            &self.output.output.as_deref().into_iter().collect::<Vec<_>>(),
+            &inputs,
+        )?;
         Ok(Some((Run::read(&self.run_a)?, Run::read(&self.run_b)?)))
     }
 

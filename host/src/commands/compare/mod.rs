@@ -53,15 +53,28 @@ const SCOPES: &str = "scopes";
 const ACCURACY: &str = "accuracy";
 
 impl Run {
+    /// The files the comparison reads in `dir`: its manifest and each
+    /// record it takes, where the run made them.
+    pub fn inputs(dir: &Path) -> Vec<PathBuf> {
+        std::iter::once(dir.join(MANIFEST))
+            .chain([SWEEP, BENCH, SCOPES, ACCURACY].map(|step| dir.join(format!("{step}.json"))))
+            .filter(|path| path.exists())
+            .collect()
+    }
+
     /// Reads the run in `dir`: its manifest must be there; each record is
     /// read where the run made it, and a record that is there but does not
     /// read is an error, naming the file.
     pub fn read(dir: &Path) -> Result<Run, LabError> {
         let data_error = |path: &Path, reason: String| LabError::DataFile { path: path.to_path_buf(), reason };
         let manifest_path = dir.join(MANIFEST);
-        let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
-            data_error(&manifest_path, format!("{e}: not an evidence run (make one with `host evidence DIR`)"))
-        })?;
+        if !manifest_path.exists() {
+            return Err(data_error(
+                &manifest_path,
+                "not an evidence run (make one with `host evidence DIR`)".to_owned(),
+            ));
+        }
+        let text = crate::commands::read_input(&manifest_path)?;
         let manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| data_error(&manifest_path, format!("not a manifest written by `host evidence` ({e})")))?;
         Ok(Run {
@@ -84,7 +97,7 @@ fn record<T>(dir: &Path, step: &str, pick: fn(Results) -> Option<T>) -> Result<O
         return Ok(None);
     }
     let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
-    let text = std::fs::read_to_string(&path).map_err(|e| data_error(e.to_string()))?;
+    let text = crate::commands::read_input(&path)?;
     let record: view::Record = serde_json::from_str(&text)
         .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
     pick(record.results).map(Some).ok_or_else(|| data_error("holds another command's record".to_owned()))

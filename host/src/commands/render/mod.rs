@@ -35,8 +35,11 @@ impl Command for RenderArgs {
 
     fn run(self, (): (), (): &()) -> Result<Written<Results>, LabError> {
         let path = &self.input;
+        let outputs: Vec<&std::path::Path> =
+            self.output.output.iter().chain(&self.plot.plot).map(PathBuf::as_path).collect();
+        crate::commands::refuse_overwriting_inputs(&outputs, std::slice::from_ref(path))?;
         let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
-        let text = std::fs::read_to_string(path).map_err(|e| data_error(e.to_string()))?;
+        let text = crate::commands::read_input(path)?;
         let record = Record::from_json(&text)
             .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
         // Asking for the plot of a record that draws none is the user's
