@@ -154,13 +154,38 @@ pub fn wanted(src: &Path) -> Result<BTreeSet<String>, Error> {
     Ok(out)
 }
 
-/// Writes every file the chapters name into `src/generated/`, which it
-/// empties first. Returns one warning per file written as a note instead.
+/// Writes every file the chapters name into a fresh folder beside
+/// `src/generated/`, and puts it in that folder's place only once every file
+/// is made: a run that cannot be read, or a file that cannot be made, leaves
+/// the book's generated files as they were. Returns one warning per file
+/// written as a note instead.
 pub fn generate(src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error> {
     let out = src.join(GENERATED);
-    if out.exists() {
-        fs::remove_dir_all(&out).map_err(|e| Error(format!("cannot empty {}: {e}", out.display())))?;
+    let fresh = src.join(format!(".{GENERATED}.partial"));
+    let clear = |dir: &Path| match fs::remove_dir_all(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(Error(format!("cannot remove {}: {e}", dir.display())))
+        }
+        _ => Ok(()),
+    };
+    clear(&fresh)?;
+    match generate_into(&fresh, src, sources) {
+        Ok(warnings) => {
+            clear(&out)?;
+            fs::rename(&fresh, &out)
+                .map_err(|e| Error(format!("cannot move {} to {}: {e}", fresh.display(), out.display())))?;
+            Ok(warnings)
+        }
+        Err(e) => {
+            let _ = fs::remove_dir_all(&fresh);
+            Err(e)
+        }
     }
+}
+
+/// [`generate`]'s work: every file the chapters under `src` name, made into
+/// `out`.
+fn generate_into(out: &Path, src: &Path, sources: &Sources<'_>) -> Result<Vec<String>, Error> {
     let manifest_path = sources.results.join(MANIFEST);
     let manifest: Manifest = serde_json::from_str(&read(&manifest_path)?)
         .map_err(|e| Error(format!("{}: not a manifest written by `host evidence` ({e})", manifest_path.display())))?;
@@ -687,6 +712,24 @@ mod tests {
         let page: Vec<&str> =
             layout::registry::entries().filter(|e| SassListing::Page.shows(e)).map(|e| e.symbol).collect();
         assert_eq!(page, ["sum_global_atomic", "sum_shared_atomic", "sum_tree_atomic"]);
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_read_leaves_the_generated_files_as_they_were() {
+        let src = std::env::temp_dir().join(format!("lab-book-swap-{}", std::process::id()));
+        let generated = src.join(GENERATED);
+        fs::create_dir_all(&generated).unwrap();
+        fs::write(src.join("chapter.md"), "{{#include generated/sweep-64.md}}\n").unwrap();
+        fs::write(generated.join("sweep-64.md"), "the last good run").unwrap();
+        let no_run = src.join("no-run");
+        let sass = |_| Ok(String::new());
+        let sources =
+            Sources { results: &no_run, host: Path::new("host"), strict: true, xtask_usage: "", sass: &sass };
+        let e = generate(&src, &sources).unwrap_err();
+        assert!(e.0.contains("manifest"), "{e}");
+        assert_eq!(fs::read_to_string(generated.join("sweep-64.md")).unwrap(), "the last good run");
+        assert!(!src.join(format!(".{GENERATED}.partial")).exists(), "no half-made folder is left");
+        let _ = fs::remove_dir_all(&src);
     }
 
     #[test]
