@@ -593,3 +593,40 @@ fn a_write_that_fails_leaves_every_file_as_it_was() {
     assert!(std::fs::read_to_string(&existing).unwrap().contains("nine ratios"));
     assert!(scratch.join("x.svg").is_file());
 }
+
+#[test]
+fn a_plot_that_cannot_be_drawn_is_one_line_and_exit_2_never_a_hang() {
+    let scratch = scratch("plots");
+    let timeout = std::time::Duration::from_secs(30);
+    let reference = |name: &str| -> serde_json::Value {
+        let path = reference_run().join(name);
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    // A bench whose copy took no time (infinite GB/s), and an accuracy run
+    // whose every array is empty (n = 0 on a log axis).
+    let mut bench = reference("bench.json");
+    for row in bench["results"]["rows"].as_array_mut().unwrap() {
+        row["copy_ms"] = serde_json::json!([0.0, 0.0]);
+    }
+    let mut accuracy = reference("accuracy.json");
+    for row in accuracy["results"]["rows"].as_array_mut().unwrap() {
+        row["n"] = serde_json::json!(0);
+    }
+    for (name, record) in [("bench.json", bench), ("accuracy.json", accuracy)] {
+        let path = scratch.join(name);
+        std::fs::write(&path, record.to_string()).unwrap();
+        let out = host()
+            .arg("render")
+            .arg(&path)
+            .arg("--plot")
+            .arg(scratch.join("x.svg"))
+            .timeout(timeout)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let line = one_line(&out.stderr);
+        assert!(line.contains("--plot"), "{name}: {line}");
+        assert!(!scratch.join("x.svg").exists(), "{name}");
+    }
+}

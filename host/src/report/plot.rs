@@ -204,6 +204,30 @@ fn legend_height(entries: usize) -> u32 {
     (entries.div_ceil(LEGEND_COLUMNS) as i32 * LEGEND_ROW + 12) as u32
 }
 
+/// The most decades a log axis spans: wider, and the values are not
+/// measurements of one thing (a plotting library may spin on its ticks).
+const MAX_DECADES: f64 = 30.0;
+
+/// Whether a point can sit on log-log axes: both coordinates finite and
+/// above zero.
+fn drawable((x, y): (f64, f64)) -> bool {
+    x.is_finite() && x > 0.0 && y.is_finite() && y > 0.0
+}
+
+/// The smallest and largest of `values` (each finite and above zero), or
+/// why a log axis cannot be drawn around them: none at all, or a span of
+/// more than [`MAX_DECADES`].
+fn log_range(what: &str, values: impl Iterator<Item = f64>) -> Result<(f64, f64), String> {
+    let (lo, hi) = values.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if lo > hi {
+        return Err("nothing to plot: no point has a positive, finite n and value".to_owned());
+    }
+    if (hi / lo).log10() > MAX_DECADES {
+        return Err(format!("{what} run from {lo:e} to {hi:e}, more than {MAX_DECADES} decades for one log axis"));
+    }
+    Ok((lo, hi))
+}
+
 /// One chart: log-log axes around `lines`, each in its look ([`looks`]), and
 /// `level` drawn in grey; the legend in columns under the plotting area.
 fn chart<DB: DrawingBackend>(
@@ -213,15 +237,21 @@ fn chart<DB: DrawingBackend>(
     lines: &[Series],
     level: Option<Level>,
 ) -> Result<(), String> {
-    let points = || lines.iter().flat_map(|s| s.points.iter()).filter(|p| p.1.is_finite() && p.1 > 0.0);
-    let (x_min, x_max) = points().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
-    let (y_min, y_max) = points()
-        .map(|p| p.1)
-        .chain(level.as_ref().map(|l| l.y))
-        .fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    if x_min > x_max {
-        return Err("nothing to plot".to_owned());
+    // Only what a log axis can show is drawn: a point whose n or value is
+    // zero, negative or not finite has no place on it.
+    let lines: Vec<Series> = lines
+        .iter()
+        .map(|s| Series { label: s.label.clone(), points: s.points.iter().copied().filter(|&p| drawable(p)).collect() })
+        .collect();
+    let points = || lines.iter().flat_map(|s| s.points.iter());
+    if let Some(level) = &level
+        && !(level.y.is_finite() && level.y > 0.0)
+    {
+        return Err(format!("{} is {}, which a log axis cannot show", level.label, level.y));
     }
+    let (x_min, x_max) = log_range("n", points().map(|p| p.0))?;
+    let (y_min, y_max) = log_range("the values", points().map(|p| p.1).chain(level.as_ref().map(|l| l.y)))?;
+    let lines = &lines[..];
     let (plot_area, legend_area) = area.split_vertically(CHART_HEIGHT);
     let mut chart = ChartBuilder::on(&plot_area)
         .caption(title, ("sans-serif", TITLE))
@@ -310,7 +340,7 @@ pub fn svg(document: &impl Document) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Dash, Series, looks, short_number};
+    use super::{Dash, Series, drawable, log_range, looks, short_number};
 
     /// The accuracy plot draws one line per sum kernel and per CPU sum; past
     /// the palette's length two lines would share a colour. A new kernel that
@@ -334,6 +364,17 @@ mod tests {
         assert_ne!(l[0].colour, l[1].colour);
         assert_eq!((l[0].dash, l[2].dash), (Dash::Solid, Dash::Dashed));
         assert_eq!((l[3].colour, l[3].dash), (plotters::style::BLACK, Dash::Dashed));
+    }
+
+    #[test]
+    fn a_log_axis_is_drawn_only_around_positive_finite_values() {
+        assert_eq!(log_range("n", [4.0, 1.0, 16.0].into_iter()), Ok((1.0, 16.0)));
+        assert!(log_range("n", std::iter::empty()).unwrap_err().starts_with("nothing to plot"));
+        assert!(log_range("n", [1e-20, 1e20].into_iter()).unwrap_err().contains("decades"));
+        assert!(drawable((1.0, 2.0)));
+        for p in [(0.0, 1.0), (1.0, 0.0), (1.0, f64::INFINITY), (f64::NAN, 1.0), (-1.0, 1.0)] {
+            assert!(!drawable(p), "{p:?}");
+        }
     }
 
     #[test]

@@ -723,8 +723,7 @@ mod tests {
         fs::write(generated.join("sweep-64.md"), "the last good run").unwrap();
         let no_run = src.join("no-run");
         let sass = |_| Ok(String::new());
-        let sources =
-            Sources { results: &no_run, host: Path::new("host"), strict: true, xtask_usage: "", sass: &sass };
+        let sources = Sources { results: &no_run, host: Path::new("host"), strict: true, xtask_usage: "", sass: &sass };
         let e = generate(&src, &sources).unwrap_err();
         assert!(e.0.contains("manifest"), "{e}");
         assert_eq!(fs::read_to_string(generated.join("sweep-64.md")).unwrap(), "the last good run");
