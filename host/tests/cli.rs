@@ -334,7 +334,7 @@ fn compare_sees_the_same_bits_in_a_run_beside_itself() {
     let out = host().arg("compare").arg(reference_run()).arg(reference_run()).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("Same bits on both GPUs: all 40 sums"), "{text}");
+    assert!(text.contains("Same bits on both GPUs: 40 sums of the reproducible kernels"), "{text}");
 }
 
 #[test]
@@ -342,7 +342,13 @@ fn compare_names_a_reproducible_sum_whose_bits_differ_and_exits_1() {
     // A copy of the reference run's manifest and accuracy record, with one
     // deterministic sum's last bit flipped in every launch.
     let dir = scratch("compare-flipped");
-    std::fs::copy(reference_run().join("manifest.json"), dir.join("manifest.json")).unwrap();
+    // The manifest of a run that made the accuracy record alone.
+    let text = std::fs::read_to_string(reference_run().join("manifest.json")).unwrap();
+    let mut manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for step in manifest["steps"].as_array_mut().unwrap() {
+        step["files"].as_array_mut().unwrap().retain(|f| f == "accuracy.json");
+    }
+    std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
     let text = std::fs::read_to_string(reference_run().join("accuracy.json")).unwrap();
     let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
     let row = &mut record["results"]["rows"][3];
@@ -361,6 +367,38 @@ fn compare_names_a_reproducible_sum_whose_bits_differ_and_exits_1() {
         line.contains("different bits: the deterministic sum") && line.contains(&format!("{data} array of n = {n}")),
         "{line}"
     );
+}
+
+#[test]
+fn compare_earns_its_verdict_or_exits_2_saying_why() {
+    // Run B: the reference run's manifest, with an accuracy record that has
+    // no rows, and every record the manifest lists otherwise there.
+    let dir = scratch("compare-unearned");
+    for entry in std::fs::read_dir(reference_run()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let text = std::fs::read_to_string(dir.join("accuracy.json")).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    record["results"]["rows"] = serde_json::json!([]);
+    std::fs::write(dir.join("accuracy.json"), record.to_string()).unwrap();
+    let out = host().arg("compare").arg(reference_run()).arg(&dir).assert().code(2).get_output().clone();
+    let line = one_line(&out.stderr);
+    assert!(line.contains("lacks 40 of the 40 reproducible sums"), "{line}");
+    // A record the manifest lists, gone.
+    std::fs::remove_file(dir.join("accuracy.json")).unwrap();
+    let out = host().arg("compare").arg(reference_run()).arg(&dir).assert().code(2).get_output().clone();
+    assert!(one_line(&out.stderr).contains("the run is incomplete"));
+    // A time that is not a measurement.
+    std::fs::copy(reference_run().join("accuracy.json"), dir.join("accuracy.json")).unwrap();
+    let text = std::fs::read_to_string(dir.join("sweep-256.json")).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(&text).unwrap();
+    record["results"]["sweep"]["rows"][0]["measurements"][0]["times_ms"][0] = serde_json::json!(-5.0);
+    std::fs::write(dir.join("sweep-256.json"), record.to_string()).unwrap();
+    let out = host().arg("compare").arg(reference_run()).arg(&dir).assert().code(2).get_output().clone();
+    assert!(one_line(&out.stderr).contains("finite and above zero"));
 }
 
 #[test]

@@ -6,7 +6,7 @@ use clap::Args;
 
 use super::report::tables;
 use super::{Comparison, Run};
-use crate::commands::{Command, Output, write};
+use crate::commands::{Command, Outcome, Output, write};
 use crate::error::LabError;
 use crate::options::OutputArgs;
 use crate::report::table::Look;
@@ -80,10 +80,11 @@ impl Output for Compared {
     fn checks(&self) -> Checks {
         let lines = match self.comparison.first_difference() {
             Some(d) => format!(
-                "different bits: the {} sum of the {} array of n = {} is {} (bits {:#010x}) on run A and {} (bits {:#010x}) on run B\n",
+                "different bits: the {} sum of the {} array of n = {}, launch {}, is {} (bits {:#010x}) on run A and {} (bits {:#010x}) on run B\n",
                 d.method,
                 d.data,
                 d.n,
+                d.launch,
                 f32::from_bits(d.a),
                 d.a,
                 f32::from_bits(d.b),
@@ -96,5 +97,15 @@ impl Output for Compared {
 
     fn partial(&self) -> bool {
         false
+    }
+
+    /// Bits that could not be compared earn no verdict: the tables are
+    /// printed, then one line says why, and the exit is 2.
+    fn outcome(&self, checks: &Checks) -> Result<Outcome, LabError> {
+        match &self.comparison.bits_not_compared {
+            Some(why) => Err(LabError::Unrunnable(format!("the reproducible sums' bits were not compared: {why}"))),
+            None if checks.passed => Ok(Outcome::Passed),
+            None => Ok(Outcome::ChecksFailed),
+        }
     }
 }

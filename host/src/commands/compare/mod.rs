@@ -77,23 +77,77 @@ impl Run {
         let text = crate::commands::read_input(&manifest_path)?;
         let manifest: Manifest = serde_json::from_str(&text)
             .map_err(|e| data_error(&manifest_path, format!("not a manifest written by `host evidence` ({e})")))?;
-        Ok(Run {
+        if manifest.tool != crate::commands::tool() {
+            eprintln!(
+                "warning: {} was written by {}, and this is {}: its records may read differently",
+                manifest_path.display(),
+                manifest.tool,
+                crate::commands::tool()
+            );
+        }
+        let run = Run {
             dir: dir.to_path_buf(),
-            sweep: record(dir, SWEEP, |r| if let Results::Sweep(r) = r { Some(r) } else { None })?,
-            bench: record(dir, BENCH, |r| if let Results::Bench(r) = r { Some(r) } else { None })?,
-            scopes: record(dir, SCOPES, |r| if let Results::Scopes(r) = r { Some(r) } else { None })?,
-            accuracy: record(dir, ACCURACY, |r| if let Results::Accuracy(r) = r { Some(r) } else { None })?,
+            sweep: record(dir, &manifest, SWEEP, |r| if let Results::Sweep(r) = r { Some(r) } else { None })?,
+            bench: record(dir, &manifest, BENCH, |r| if let Results::Bench(r) = r { Some(r) } else { None })?,
+            scopes: record(dir, &manifest, SCOPES, |r| if let Results::Scopes(r) = r { Some(r) } else { None })?,
+            accuracy: record(dir, &manifest, ACCURACY, |r| if let Results::Accuracy(r) = r { Some(r) } else { None })?,
             manifest,
-        })
+        };
+        run.times_are_measurements()?;
+        Ok(run)
+    }
+
+    /// Every time the comparison divides is finite and above zero: a record
+    /// whose times are not is refused, naming it, before any ratio is made
+    /// of them.
+    fn times_are_measurements(&self) -> Result<(), LabError> {
+        let refuse = |step: &str, what: String, t: f64| LabError::DataFile {
+            path: self.dir.join(format!("{step}.json")),
+            reason: format!("{what} took {t} ms: a time is finite and above zero"),
+        };
+        let sums = |step: &str, n: u64, measurements: &[view::SumMeasurement]| {
+            for m in measurements {
+                if let Some(&t) = m.times_ms.iter().find(|t| !(t.is_finite() && **t > 0.0)) {
+                    return Err(refuse(step, format!("`{}` at n = {n}", m.kernel), f64::from(t)));
+                }
+            }
+            Ok(())
+        };
+        for row in self.sweep.iter().flat_map(|s| &s.sweep.rows) {
+            sums(SWEEP, row.n, &row.measurements)?;
+        }
+        for row in self.bench.iter().flat_map(|b| &b.rows) {
+            sums(BENCH, row.sums.n, &row.sums.measurements)?;
+        }
+        for rung in self.scopes.iter().flat_map(|s| &s.rungs) {
+            if let Some(median) = rung.trips.as_ref().and_then(|t| t.device.as_ref()).map(|d| d.median_ns)
+                && !(median.is_finite() && median > 0.0)
+            {
+                return Err(refuse(SCOPES, format!("the rung {}'s round trip", rung.rung), median / 1e6));
+            }
+        }
+        Ok(())
     }
 }
 
 /// The record of `step` in `dir` as the command `pick` takes, if the run
-/// made it; a file that does not read, or holds another command's record,
-/// is an error naming it.
-fn record<T>(dir: &Path, step: &str, pick: fn(Results) -> Option<T>) -> Result<Option<T>, LabError> {
-    let path = dir.join(format!("{step}.json"));
+/// made it; a file that does not read, holds another command's record, or
+/// that the run's `manifest` lists and is not there, is an error naming it.
+fn record<T>(
+    dir: &Path,
+    manifest: &Manifest,
+    step: &str,
+    pick: fn(Results) -> Option<T>,
+) -> Result<Option<T>, LabError> {
+    let file = format!("{step}.json");
+    let path = dir.join(&file);
     if !path.exists() {
+        if manifest.steps.iter().any(|s| s.files.contains(&file)) {
+            return Err(LabError::DataFile {
+                path,
+                reason: "the run's manifest lists it, and it is not there: the run is incomplete".to_owned(),
+            });
+        }
         return Ok(None);
     }
     let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
@@ -130,8 +184,9 @@ pub struct BitCheck {
     pub n: u64,
     /// The method, as tables name it.
     pub method: &'static str,
-    /// Run A's sum as `f32` bits (its first launch; every launch of a
-    /// reproducible sum agrees, which the accuracy run checked).
+    /// Which launch, from 0: every launch both runs made is compared.
+    pub launch: usize,
+    /// Run A's sum as `f32` bits.
     pub a: u32,
     /// Run B's.
     pub b: u32,
@@ -204,7 +259,11 @@ impl Comparison {
             (Some(x), Some(y)) if x.options.data != y.options.data || x.options.block != y.options.block => {
                 (Vec::new(), Some("the two accuracy runs summed different arrays (other options)".to_owned()))
             }
-            (Some(x), Some(y)) => (bit_checks(x, y), None),
+            (Some(x), Some(y)) => {
+                let bits = bit_checks(x, y);
+                let why = unearned(x, &bits);
+                (bits, why)
+            }
             _ => (Vec::new(), Some("an accuracy run is missing from one of the two".to_owned())),
         };
         Comparison { runs: [a, b], sweep, bench_large, bench_small, rungs, bits, bits_not_compared }
@@ -252,12 +311,50 @@ fn bit_checks(a: &AccuracyReport, b: &AccuracyReport) -> Vec<BitCheck> {
             // A kernel this build does not know promises nothing it can check.
             let Some(kernel) = kernel(key).filter(|k| k.promise != Promise::Nothing) else { continue };
             let Some(mb) = rb.results.iter().find(|mb| mb.method == ma.method) else { continue };
-            if let (Some(&x), Some(&y)) = (ma.sums.first(), mb.sums.first()) {
-                checks.push(BitCheck { data: ra.data.clone(), n: ra.n, method: kernel.label, a: x, b: y });
+            for (launch, (&x, &y)) in ma.sums.iter().zip(&mb.sums).enumerate() {
+                checks.push(BitCheck { data: ra.data.clone(), n: ra.n, method: kernel.label, launch, a: x, b: y });
             }
         }
     }
     checks
+}
+
+/// The reproducible sums of run A's accuracy record: one per array and
+/// reproducible kernel, as `(array, n, kernel label)`.
+fn reproducible_sums(a: &AccuracyReport) -> std::collections::BTreeSet<(String, u64, &'static str)> {
+    a.rows
+        .iter()
+        .flat_map(|row| {
+            row.results.iter().filter(|m| !m.sums.is_empty()).filter_map(|m| match &m.method {
+                Method::Gpu(key) => {
+                    kernel(key).filter(|k| k.promise != Promise::Nothing).map(|k| (row.data.clone(), row.n, k.label))
+                }
+                Method::Cpu(_) => None,
+            })
+        })
+        .collect()
+}
+
+/// Why `bits` do not earn a verdict on the reference run `a`, if they do
+/// not: a same-bits verdict needs every reproducible sum of run A (each
+/// array by each reproducible kernel) compared in at least one launch, and
+/// every launch both runs made compared.
+fn unearned(a: &AccuracyReport, bits: &[BitCheck]) -> Option<String> {
+    let wanted = reproducible_sums(a);
+    if wanted.is_empty() {
+        return Some("run A's accuracy record holds no sum of a reproducible kernel".to_owned());
+    }
+    let compared: std::collections::BTreeSet<(String, u64, &'static str)> =
+        bits.iter().map(|b| (b.data.clone(), b.n, b.method)).collect();
+    let missing = wanted.iter().filter(|w| !compared.contains(*w)).count();
+    (missing > 0).then(|| {
+        format!(
+            "run B's accuracy record lacks {missing} of the {} reproducible sums of run A ({} arrays by the \
+             reproducible kernels)",
+            wanted.len(),
+            a.rows.len()
+        )
+    })
 }
 
 #[cfg(test)]
@@ -277,8 +374,11 @@ mod tests {
         for pair in c.sweep.iter().chain(&c.bench_large).chain(&c.bench_small).chain(&c.rungs) {
             assert_eq!(pair.ratio(), 1.0, "{}", pair.what);
         }
-        // Five spreads at four sizes, two reproducible sums each.
-        assert_eq!(c.bits.len(), 40);
+        // Five spreads at four sizes, two reproducible sums each, every
+        // launch of each.
+        let sums: std::collections::BTreeSet<_> = c.bits.iter().map(|b| (&b.data, b.n, b.method)).collect();
+        assert_eq!(sums.len(), 40);
+        assert!(c.bits.len() > 40 && c.bits.iter().any(|b| b.launch > 0));
         assert!(c.first_difference().is_none());
         assert!(c.bits_not_compared.is_none());
     }
@@ -295,6 +395,47 @@ mod tests {
         let first = c.first_difference().expect("the flipped bit");
         assert_eq!((first.data.as_str(), first.n, first.method), (data.as_str(), n, "correctly rounded"));
         assert_eq!(c.bits.iter().filter(|b| !b.same()).count(), 1);
+    }
+
+    #[test]
+    fn a_difference_in_a_later_launch_is_named() {
+        let mut b = reference_run();
+        let row = &mut b.accuracy.as_mut().unwrap().rows[3];
+        let result = row.results.iter_mut().find(|m| m.method == Method::Gpu("deterministic".into())).unwrap();
+        let last = result.sums.len() - 1;
+        assert!(last > 0, "the record has more than one launch");
+        result.sums[last] ^= 1;
+        let c = Comparison::of(reference_run(), b);
+        assert_eq!(c.first_difference().map(|d| d.launch), Some(last));
+    }
+
+    #[test]
+    fn a_verdict_needs_every_reproducible_sum_of_run_a() {
+        // Run B with no rows, or rows of other arrays, or empty sum lists:
+        // nothing, or too little, to compare.
+        let mutations: [fn(&mut AccuracyReport); 3] = [
+            |r| r.rows.clear(),
+            |r| r.rows.iter_mut().for_each(|row| row.n += 1),
+            |r| r.rows.iter_mut().flat_map(|row| &mut row.results).for_each(|m| m.sums.clear()),
+        ];
+        for mutate in mutations {
+            let mut b = reference_run();
+            mutate(b.accuracy.as_mut().unwrap());
+            let c = Comparison::of(reference_run(), b);
+            let why = c.bits_not_compared.as_deref().expect("no verdict");
+            assert!(why.contains("lacks 40 of the 40"), "{why}");
+        }
+    }
+
+    #[test]
+    fn a_time_that_is_not_a_measurement_is_refused() {
+        for bad in [0.0, -5.0, f32::INFINITY, f32::NAN] {
+            let mut run = reference_run();
+            run.sweep.as_mut().unwrap().sweep.rows[0].measurements[0].times_ms[0] = bad;
+            let e = run.times_are_measurements().unwrap_err().to_string();
+            assert!(e.contains("sweep-256.json") && e.contains("finite and above zero"), "{e}");
+        }
+        reference_run().times_are_measurements().unwrap();
     }
 
     #[test]

@@ -57,15 +57,17 @@ fn bits(c: &Comparison) -> String {
     }
     let differ = c.bits.iter().filter(|b| !b.same()).count();
     let arrays = c.bits.iter().map(|b| (&b.data, b.n)).collect::<std::collections::BTreeSet<_>>().len();
+    let sums = c.bits.iter().map(|b| (&b.data, b.n, b.method)).collect::<std::collections::BTreeSet<_>>().len();
     if differ == 0 {
         format!(
-            "Same bits on both GPUs: all {} sums of the deterministic and correctly rounded kernels on the accuracy \
-             run's {arrays} arrays, compared bit for bit.\n",
+            "Same bits on both GPUs: {sums} sums of the reproducible kernels on the accuracy run's {arrays} arrays, \
+             {} launches in all, compared bit for bit.\n",
             c.bits.len()
         )
     } else {
         format!(
-            "{differ} of {} sums of the reproducible kernels differ between the two GPUs; the first is named on stderr.\n",
+            "{differ} of {} launches of the reproducible kernels' {sums} sums differ between the two GPUs; the first \
+             is named on stderr.\n",
             c.bits.len()
         )
     }
