@@ -38,7 +38,14 @@ fn main() -> ExitCode {
         // Whoever read standard output has gone: nothing to tell them.
         Err(e @ LabError::ClosedPipe) => ExitCode::from(e.exit_code()),
         Err(e) => {
-            eprintln!("error: {e}");
+            // One line, whatever a path in it holds: a file name with a
+            // newline in it is shown escaped.
+            let line: String = e
+                .to_string()
+                .chars()
+                .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+                .collect();
+            eprintln!("error: {line}");
             ExitCode::from(e.exit_code())
         }
     }

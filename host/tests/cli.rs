@@ -668,3 +668,13 @@ fn a_plot_that_cannot_be_drawn_is_one_line_and_exit_2_never_a_hang() {
         assert!(!scratch.join("x.svg").exists(), "{name}");
     }
 }
+
+#[test]
+fn a_path_with_a_newline_is_shown_on_one_line() {
+    let dir = scratch("newline");
+    let odd = dir.join("two\nlines");
+    std::fs::create_dir_all(&odd).unwrap();
+    let out = host().arg("compare").arg(&odd).arg(&odd).assert().code(2).get_output().clone();
+    let line = one_line(&out.stderr);
+    assert!(line.contains("two\\nlines"), "{line}");
+}
