@@ -138,6 +138,19 @@ impl LitmusRow {
         }
     }
 
+    /// Its histogram has a bin for every outcome its test can have, which
+    /// [`LitmusRow::weak`] and [`LitmusRow::forbidden`] read.
+    pub fn validate(&self) -> Result<(), String> {
+        let (have, want) = (self.counts.histogram.len(), self.test().bins());
+        if have < want {
+            return Err(format!(
+                "the {} row's histogram has {have} bins where its outcomes need {want}",
+                self.test().name()
+            ));
+        }
+        Ok(())
+    }
+
     /// Instances that ended in the weak outcome.
     pub fn weak(&self) -> u64 {
         self.counts.histogram[self.test().weak() as usize]

@@ -48,9 +48,14 @@ impl Record {
         Record { tool, kernel_compiler, ptx, device, results, partial }
     }
 
-    /// Reads a record back from its JSON export.
-    pub fn from_json(text: &str) -> Result<Record, serde_json::Error> {
-        serde_json::from_str(text)
+    /// Reads a record back from its JSON export, and holds its parts to
+    /// one another's shapes ([`Report::validate`]) before anything reads
+    /// them: a damaged record is refused here, with the reason.
+    pub fn from_json(text: &str) -> Result<Record, String> {
+        let record: Record =
+            serde_json::from_str(text).map_err(|e| format!("not a record written by `--format json` ({e})"))?;
+        record.results.report().validate().map_err(|why| format!("a damaged record: {why}"))?;
+        Ok(record)
     }
 
     /// Where and with what it ran.

@@ -44,6 +44,14 @@ pub trait Report {
     /// What the checks found: whether all passed, and the lines for
     /// standard error.
     fn checks(&self) -> Checks;
+
+    /// Whether the result's parts agree in shape (counts against bins,
+    /// histograms against outcomes), so that no exporter reads past one:
+    /// checked once, when a saved record is read back. A result that
+    /// indexes nothing agrees by construction.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// A result as CSV: the header row and the rows under it.

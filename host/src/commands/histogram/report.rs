@@ -12,6 +12,24 @@ use crate::report::table::{Check, Look, check_sentence, device_header, render, t
 use crate::report::{Checks, Csv, Report};
 
 impl Report for HistogramReport {
+    /// Every launch's counts have a bin for each bin the CPU counted.
+    fn validate(&self) -> Result<(), String> {
+        for row in &self.rows {
+            for m in &row.measurements {
+                if let Some(counts) = m.counts.iter().find(|c| c.len() != row.expected.len()) {
+                    return Err(format!(
+                        "`{}` at n = {} has a launch of {} bins where the CPU counted {}",
+                        m.kernel.key(),
+                        row.n,
+                        counts.len(),
+                        row.expected.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
         device_header(device, Some(self.options.block)) + "\n" + &histogram(self, look)
     }

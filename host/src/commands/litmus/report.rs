@@ -36,6 +36,10 @@ const HEADER: [&str; 16] = [
 ];
 
 impl Report for LitmusResults {
+    fn validate(&self) -> Result<(), String> {
+        self.rows.iter().try_for_each(LitmusRow::validate)
+    }
+
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
         device_header(device, None) + "\n" + &litmus(&self.options, &self.rows, look)
     }
@@ -73,6 +77,10 @@ impl Report for LitmusResults {
 }
 
 impl Report for TuneResults {
+    fn validate(&self) -> Result<(), String> {
+        self.trials.iter().flat_map(|t| &t.rows).try_for_each(LitmusRow::validate)
+    }
+
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
         device_header(device, None) + "\n" + &litmus_tune(&self.options, &self.trials, look)
     }

@@ -40,8 +40,7 @@ impl Command for RenderArgs {
         crate::commands::refuse_overwriting_inputs(&outputs, std::slice::from_ref(path))?;
         let data_error = |reason: String| LabError::DataFile { path: path.clone(), reason };
         let text = crate::commands::read_input(path)?;
-        let record = Record::from_json(&text)
-            .map_err(|e| data_error(format!("not a record written by `--format json` ({e})")))?;
+        let record = Record::from_json(&text).map_err(data_error)?;
         // Asking for the plot of a record that draws none is the user's
         // mistake, refused before anything is printed, not a file that could
         // not be written.
