@@ -10,8 +10,8 @@ use clap::Parser;
 use clap::error::ErrorKind;
 use tasks::{Cli, Task};
 
-/// The exit code of a command line clap refuses, as in the host; a task that
-/// fails exits 1.
+/// The exit code of a command line clap refuses, as in the host; a task
+/// exits 2 for input it cannot use and 1 when it fails ([`tasks::Failure`]).
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(e.exit_code())
         }
     }
 }

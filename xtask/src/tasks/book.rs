@@ -29,11 +29,18 @@ pub fn run(args: &Args) -> super::Result {
         Some(dir) => (dir.clone(), false),
         None => (root.join(REFERENCE), true),
     };
-    if !results.is_dir() {
-        return Err(Error(format!(
-            "{} is not a directory of results (make one with `host evidence DIR`)",
-            results.display()
-        )));
+    // A run that cannot be read is the command line's mistake, found before
+    // anything is built.
+    let manifest = results.join(lab_records::MANIFEST);
+    let run = std::fs::read_to_string(&manifest)
+        .map_err(|e| e.to_string())
+        .and_then(|text| serde_json::from_str::<lab_records::Manifest>(&text).map_err(|e| e.to_string()));
+    if let Err(why) = run {
+        return Err(super::Failure::Usage(Error(format!(
+            "{} is not a run of `host evidence DIR` ({}: {why})",
+            results.display(),
+            manifest.display()
+        ))));
     }
     let cargo = super::cargo();
     let mdbook = mdbook::find_or_install(&root, cargo.as_os_str())?;

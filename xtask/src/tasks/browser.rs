@@ -23,7 +23,7 @@ pub struct Args {
 pub fn run(args: &Args) -> super::Result {
     let book = args.book.clone().unwrap_or_else(|| paths::workspace_root().join("target/book"));
     if !book.join("index.html").is_file() {
-        return Err(Error(format!("{} holds no built book (build it with `cargo xtask book`)", book.display())));
+        return Err(Error(format!("{} holds no built book (build it with `cargo xtask book`)", book.display())).into());
     }
     browser::find_or_install()?;
     let report = browser::check(&book, args.screenshots.as_deref())?;
@@ -40,5 +40,6 @@ pub fn run(args: &Args) -> super::Result {
         book.display(),
         browser::WINDOW.0,
         browser::WINDOW.1
-    )))
+    ))
+    .into())
 }

@@ -115,8 +115,50 @@ pub fn usage() -> String {
     text.trim_end().to_owned()
 }
 
-/// A task's result; the error is printed as one line by `main`.
-pub type Result = std::result::Result<(), Error>;
+/// A task's result; the failure is printed as one line by `main`, which
+/// exits with its code.
+pub type Result = std::result::Result<(), Failure>;
+
+/// Why a task failed, as the exit code tells it: the lab's convention, as
+/// the host keeps it.
+#[derive(Debug)]
+pub enum Failure {
+    /// What the task was given cannot be used (a results directory that is
+    /// not a run): change the command line. Exit 2.
+    Usage(Error),
+    /// The task ran and failed (a build, a check, a tool): exit 1.
+    Failed(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Failure {
+        Failure::Failed(e)
+    }
+}
+
+impl From<ptx_builder::Error> for Failure {
+    fn from(e: ptx_builder::Error) -> Failure {
+        Failure::Failed(e.into())
+    }
+}
+
+impl Failure {
+    /// The process exit code.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Failure::Usage(_) => 2,
+            Failure::Failed(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Usage(e) | Failure::Failed(e) => e.fmt(f),
+        }
+    }
+}
 
 /// The cargo that invoked us (`$CARGO`), or `cargo` from `PATH`.
 pub fn cargo() -> PathBuf {

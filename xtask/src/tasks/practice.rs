@@ -130,7 +130,7 @@ fn check_one(root: &Path, number: usize, puzzle: &'static Puzzle, evidence: Opti
         let files = practice::evidence::write(root, dir, &kept)?;
         println!("evidence: {} files in {} (README.txt lists them)", files.len(), dir.display());
     }
-    verdict.map(|done| println!("{done}")).map_err(Error)
+    verdict.map(|done| println!("{done}")).map_err(|e| Error(e).into())
 }
 
 /// Every layer of `puzzle` on one build of the learner's crate, the GPU's
@@ -234,7 +234,7 @@ fn hint(root: &Path, puzzle: &Puzzle) -> super::Result {
     println!("hint {} of {total}: {text}", shown + 1);
     fs::create_dir_all(file.parent().expect("the hints file has a folder"))
         .and_then(|()| fs::write(&file, (shown + 1).to_string()))
-        .map_err(|e| Error(format!("cannot record the hint in {}: {e}", file.display())))
+        .map_err(|e| Error(format!("cannot record the hint in {}: {e}", file.display())).into())
 }
 
 fn reset(root: &Path, puzzle: &Puzzle) -> super::Result {
@@ -245,7 +245,7 @@ fn reset(root: &Path, puzzle: &Puzzle) -> super::Result {
         .status()
         .map_err(|e| Error(format!("cannot run git: {e}")))?;
     if !status.success() {
-        return Err(Error(format!("git could not restore {path} ({status})")));
+        return Err(Error(format!("git could not restore {path} ({status})")).into());
     }
     let _ = fs::remove_file(hints_file(root, puzzle));
     println!("{path} is as your last commit has it; its hints start again from the first");

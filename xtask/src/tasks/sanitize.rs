@@ -50,5 +50,9 @@ pub fn run(args: &Args) -> super::Result {
         println!("{:<44} {code:>4}  {}", step.name, step.note.as_deref().unwrap_or(""));
     }
     println!("logs: {}", out.join("sanitizer").display());
-    if status.success() { Ok(()) } else { Err(Error(format!("host evidence reported a failed step ({status})"))) }
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Error(format!("host evidence reported a failed step ({status})")).into())
+    }
 }
