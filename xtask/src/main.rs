@@ -11,7 +11,8 @@ use clap::error::ErrorKind;
 use tasks::{Cli, Task};
 
 /// The exit code of a command line clap refuses, as in the host; a task
-/// exits 2 for input it cannot use and 1 when it fails ([`tasks::Failure`]).
+/// exits 2 for input it cannot use, 1 when what it checks fails and 3 when
+/// the machine fails it ([`tasks::Failure`]).
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {

@@ -50,10 +50,12 @@ pub fn run(args: &Args) -> super::Result {
     let usage = super::usage();
     let sources = book::Sources { results: &results, host: &host, strict, xtask_usage: &usage, sass: &sass };
     let src = root.join("book/src");
-    for warning in book::generate(&src, &sources)? {
+    // What the run cannot provide and the chapters ask for, and a chapter
+    // that breaks the book's rules, are the book's checks failing.
+    for warning in book::generate(&src, &sources).map_err(super::Failure::Failed)? {
         eprintln!("warning: {warning}");
     }
-    book::check(&src)?;
+    book::check(&src).map_err(super::Failure::Failed)?;
     let index = book::build(&mdbook, &root.join("book"), &root)?;
     println!("{}", index.display());
     Ok(())

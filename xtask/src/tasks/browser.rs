@@ -23,7 +23,10 @@ pub struct Args {
 pub fn run(args: &Args) -> super::Result {
     let book = args.book.clone().unwrap_or_else(|| paths::workspace_root().join("target/book"));
     if !book.join("index.html").is_file() {
-        return Err(Error(format!("{} holds no built book (build it with `cargo xtask book`)", book.display())).into());
+        return Err(super::Failure::Usage(Error(format!(
+            "{} holds no built book (build it with `cargo xtask book`)",
+            book.display()
+        ))));
     }
     browser::find_or_install()?;
     let report = browser::check(&book, args.screenshots.as_deref())?;
@@ -34,12 +37,11 @@ pub fn run(args: &Args) -> super::Result {
     for failure in &report.failures {
         println!("{failure}");
     }
-    Err(Error(format!(
+    Err(super::Failure::Failed(Error(format!(
         "the browser found {} problem(s) in {} at {}×{}",
         report.failures.len(),
         book.display(),
         browser::WINDOW.0,
         browser::WINDOW.1
-    ))
-    .into())
+    ))))
 }

@@ -126,19 +126,25 @@ pub enum Failure {
     /// What the task was given cannot be used (a results directory that is
     /// not a run): change the command line. Exit 2.
     Usage(Error),
-    /// The task ran and failed (a build, a check, a tool): exit 1.
+    /// The task ran and what it checks failed (a test, the book's sources,
+    /// a puzzle not solved yet, the browser's reading): exit 1.
     Failed(Error),
+    /// The machine failed a valid command (a tool that cannot be found or
+    /// installed, a build of the lab's own crates, a file that cannot be
+    /// written): exit 3. An error a task raises is this unless it says
+    /// otherwise.
+    Environment(Error),
 }
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure::Failed(e)
+        Failure::Environment(e)
     }
 }
 
 impl From<ptx_builder::Error> for Failure {
     fn from(e: ptx_builder::Error) -> Failure {
-        Failure::Failed(e.into())
+        Failure::Environment(e.into())
     }
 }
 
@@ -148,6 +154,7 @@ impl Failure {
         match self {
             Failure::Usage(_) => 2,
             Failure::Failed(_) => 1,
+            Failure::Environment(_) => 3,
         }
     }
 }
@@ -155,7 +162,7 @@ impl Failure {
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Failure::Usage(e) | Failure::Failed(e) => e.fmt(f),
+            Failure::Usage(e) | Failure::Failed(e) | Failure::Environment(e) => e.fmt(f),
         }
     }
 }

@@ -130,7 +130,7 @@ fn check_one(root: &Path, number: usize, puzzle: &'static Puzzle, evidence: Opti
         let files = practice::evidence::write(root, dir, &kept)?;
         println!("evidence: {} files in {} (README.txt lists them)", files.len(), dir.display());
     }
-    verdict.map(|done| println!("{done}")).map_err(|e| Error(e).into())
+    verdict.map(|done| println!("{done}")).map_err(|e| super::Failure::Failed(Error(e)))
 }
 
 /// Every layer of `puzzle` on one build of the learner's crate, the GPU's
@@ -187,7 +187,8 @@ fn gpu_log(root: &Path, puzzle: &Puzzle) -> std::path::PathBuf {
 }
 
 fn list(root: &Path) -> super::Result {
-    let reports = check_all(root)?;
+    // The learner's code that does not compile is a puzzle not solved yet.
+    let reports = check_all(root).map_err(super::Failure::Failed)?;
     let mut next = None;
     let width = |column: fn(&Puzzle) -> &str| PUZZLES.iter().map(|p| column(p).chars().count()).max().unwrap_or(0);
     let (keys, lessons, titles) = (width(|p| p.kernel.key), width(|p| p.lesson), width(|p| p.title));

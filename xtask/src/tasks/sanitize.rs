@@ -53,6 +53,6 @@ pub fn run(args: &Args) -> super::Result {
     if status.success() {
         Ok(())
     } else {
-        Err(Error(format!("host evidence reported a failed step ({status})")).into())
+        Err(super::Failure::Failed(Error(format!("host evidence reported a failed step ({status})"))))
     }
 }

@@ -23,7 +23,7 @@ pub fn run() -> super::Result {
         .status()
         .map_err(|e| Error(format!("cannot run cargo: {e}")))?;
     if !status.success() {
-        return Err(Error(format!("tests failed ({status})")).into());
+        return Err(super::Failure::Failed(Error(format!("tests failed ({status})"))));
     }
     // The book is part of what is tested: a missing include, a broken link or
     // a figure the reference run cannot provide fails here, not in a reader's
