@@ -49,7 +49,14 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // One line, whatever a path in it holds: control characters (a
+            // newline in a folder's name) are shown escaped.
+            let line: String = e
+                .to_string()
+                .chars()
+                .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+                .collect();
+            eprintln!("error: {line}");
             ExitCode::from(e.exit_code())
         }
     }

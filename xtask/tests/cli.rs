@@ -9,7 +9,7 @@ fn a_results_directory_that_is_not_a_run_exits_2_with_one_line() {
     let broken = dir.join("broken");
     std::fs::create_dir_all(&broken).unwrap();
     std::fs::write(broken.join("manifest.json"), "{").unwrap();
-    for results in [dir.join("missing"), broken] {
+    for results in [dir.join("missing"), broken, dir.join("two\nlines")] {
         let out =
             Command::new(env!("CARGO_BIN_EXE_xtask")).arg("book").arg("--results").arg(&results).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
