@@ -120,8 +120,17 @@ pub fn column(puzzle: &Puzzle, source: &str) -> Outcome {
             right.kernel.key
         ));
     }
-    Outcome::Passed(format!("`{}`, whose count is `{count}`: \"{because}\"", right.kernel.key))
+    Outcome::Passed(format!(
+        "`{}`, whose count is `{count}`. Yours: \"{because}\" The page's: \"{THE_PAGES_SENTENCE}\"",
+        right.kernel.key
+    ))
 }
+
+/// Page 1's own answer to its exercise, shown beside the learner's once the
+/// learner's is right.
+const THE_PAGES_SENTENCE: &str = "The naive column barely moves. It performs n global atomics however you cut the \
+                                  grid up, so the block size changes where those atomics come from and not how many \
+                                  there are.";
 
 /// [`super::Check::Solved`]: each kernel the answer is about passes its own
 /// puzzle's checks, as `own` runs them on the same crate.
