@@ -50,10 +50,11 @@ pub mod sum_shared_atomic;
 pub mod sum_tree_atomic;
 pub mod sum_warp_shuffle;
 
-// What the puzzles call and do not write: the tree of puzzles 9 and 11, the
-// counters of puzzle 10, the page's demo around puzzles 12 and 13, the
-// torn-record stress of puzzle 14 and the cross-block stress around puzzles
-// 15 and 16.
+// What the puzzles call and do not write: the chunk sum of puzzle 6, the
+// tree of puzzles 9 and 11, the counters of puzzle 10, the page's demo
+// around puzzles 12 and 13, the torn-record stress of puzzle 14 and the
+// cross-block stress around puzzles 15 and 16.
+mod chunks;
 mod exchange;
 mod page;
 mod pairs;
