@@ -32,7 +32,8 @@ pub struct Cli {
     pub ptx: Option<PathBuf>,
 
     /// Your kernels, as `cargo xtask practice check` writes them
-    /// (target/practice/practice.ptx): each puzzle named by --puzzle runs
+    /// (target/practice/practice.ptx, or practice-sm90.ptx for a puzzle that
+    /// needs Hopper's clusters): each puzzle named by --puzzle runs
     /// wherever the command would run the lab kernel it stands for, with
     /// that kernel's launch and checks.
     #[arg(long, global = true, value_name = "FILE", requires = "puzzle")]

@@ -10,7 +10,7 @@
 //! (`xtask/src/practice/`).
 
 use crate::pitfall::Arg;
-use crate::{Entry, Param, ParamRole, histogram, pitfall, publish, sum, system};
+use crate::{Entry, Module, Param, ParamRole, histogram, pitfall, publish, sum, system};
 
 param!(FLAGS = flags: *mut u32 => ParamRole::Pitfall(Arg::Scratch));
 param!(ENTERED = entered: *mut u32 => ParamRole::Pitfall(Arg::Out));
@@ -69,7 +69,7 @@ impl StandsFor {
 }
 
 /// Every puzzle, in the lessons' order.
-pub const PUZZLES: [Puzzle; 18] = [
+pub const PUZZLES: [Puzzle; 19] = [
     Puzzle {
         key: "sum-global-atomic",
         file: "sum_global_atomic.rs",
@@ -178,7 +178,26 @@ pub const PUZZLES: [Puzzle; 18] = [
         symbol: "publish_to_host",
         stands_for: StandsFor::Lab(&system::GPU_TO_CPU_RELEASE_SYS.entry),
     },
+    Puzzle {
+        key: "publish-in-cluster",
+        file: "publish_in_cluster.rs",
+        symbol: "publish_in_cluster",
+        stands_for: StandsFor::Lab(&publish::CLUSTER_GLOBAL_RELEASE_ACQUIRE.entry),
+    },
 ];
+
+impl Puzzle {
+    /// The module its kernel is built into: its lab kernel's. A puzzle of
+    /// the Hopper module is in the learner's Hopper build alone (its file
+    /// behind the `hopper` feature), and its PTX loads only on a GPU of
+    /// compute capability 9.0 or above.
+    pub const fn module(&self) -> Module {
+        match self.stands_for.lab() {
+            Some(entry) => entry.module,
+            None => Module::Base,
+        }
+    }
+}
 
 /// The puzzle called `key`.
 pub fn find(key: &str) -> Option<&'static Puzzle> {

@@ -42,6 +42,9 @@ pub mod last_block;
 pub mod producer_consumer;
 pub mod publish_across_blocks;
 pub mod publish_to_host;
+// Puzzle 19 needs thread-block clusters: it is in the Hopper build only.
+#[cfg(feature = "hopper")]
+pub mod publish_in_cluster;
 pub mod record_one_word;
 pub mod relaxed_twin;
 pub mod store_buffering;
@@ -53,7 +56,7 @@ pub mod sum_warp_shuffle;
 // What the puzzles call and do not write: the chunk sum of puzzle 6, the
 // tree of puzzles 9 and 11, the counters of puzzle 10, the page's demo
 // around puzzles 12 and 13, the torn-record stress of puzzle 14 and the
-// cross-block stress around puzzles 15 and 16.
+// cross-block stress around puzzles 15, 16 and 19.
 mod chunks;
 mod exchange;
 mod page;

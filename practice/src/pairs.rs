@@ -1,5 +1,6 @@
-//! The lab's cross-block publication around your protocol (puzzles 15 and
-//! 16): the launch and the stress of `publish --variant grid-release-acquire`, with
+//! The lab's cross-block publication around your protocol (puzzles 15, 16
+//! and 19): the launch and the stress of `publish --variant grid-release-acquire`
+//! (and `cluster-global-release-acquire`, the same protocol in clusters), with
 //! your `produce_record` and `consume_record` as its two roles. Thread 0 of
 //! block `2p` publishes `rounds` records to thread 0 of block `2p + 1`, one
 //! global [`Slot`] a round; the consumer counts the records it read stale.

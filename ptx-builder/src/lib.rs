@@ -109,17 +109,23 @@ fn build_module(root: &Path, cargo: &Path, module: Module) -> Result<PathBuf, Er
 }
 
 /// Builds the learner's kernels, the crate in `crate_dir` (`practice/`, or
-/// a copy of it with another answer in one file), for the base module, in
-/// `target/practice-build/`, and returns its PTX. Cargo's and rustc's output
-/// goes to this process's stderr as they print it, so a learner's compile
-/// error reads as rustc wrote it; a failed build is an `Err` that says so
-/// in one line.
-pub fn build_practice(root: &Path, cargo: &Path, crate_dir: &Path) -> Result<String, Error> {
-    let target_dir = root.join("target/practice-build");
-    let mut cmd = crate_cargo(root, cargo, "build", crate_dir, &target_dir, Module::Base)?;
+/// a copy of it with another answer in one file), for `module`, in
+/// `target/practice-build/` (or `practice-build-sm90/`), and returns its
+/// PTX. The Hopper build is the same crate with its `hopper` feature: every
+/// puzzle of the base build, and the puzzles that need thread-block
+/// clusters. Cargo's and rustc's output goes to this process's stderr as
+/// they print it, so a learner's compile error reads as rustc wrote it; a
+/// failed build is an `Err` that says so in one line.
+pub fn build_practice(root: &Path, cargo: &Path, crate_dir: &Path, module: Module) -> Result<String, Error> {
+    let target_dir = root.join("target").join(practice_build_dir(module));
+    let mut cmd = crate_cargo(root, cargo, "build", crate_dir, &target_dir, module)?;
     let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
     if !status.success() {
-        return Err(Error(format!("rustc did not compile {} ({status}): its errors are above", crate_dir.display())));
+        return Err(Error(format!(
+            "rustc did not compile {} for {} ({status}): its errors are above",
+            crate_dir.display(),
+            module.arch()
+        )));
     }
     let built = target_dir.join(TARGET).join("release/practice.ptx");
     fs::read_to_string(&built)
@@ -138,6 +144,15 @@ fn build_dir(module: Module) -> &'static str {
     match module {
         Module::Base => "ptx-build",
         Module::Hopper => "ptx-build-sm90",
+    }
+}
+
+/// The directory under `target/` where the learner's crate is built for
+/// `module`.
+fn practice_build_dir(module: Module) -> &'static str {
+    match module {
+        Module::Base => "practice-build",
+        Module::Hopper => "practice-build-sm90",
     }
 }
 

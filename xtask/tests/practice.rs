@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+use layout::Module;
 use xtask::practice::build::{self, Answer};
 use xtask::practice::check::{self, Outcome, Report};
 use xtask::practice::machine::Machine;
@@ -25,9 +26,9 @@ fn root() -> PathBuf {
 static BUILDING: Mutex<()> = Mutex::new(());
 
 /// [`build::staged`], one at a time.
-fn staged(answers: &[(&Puzzle, Answer<'_>)]) -> Result<String, xtask::Error> {
+fn staged(answers: &[(&Puzzle, Answer<'_>)], module: Module) -> Result<String, xtask::Error> {
     let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    build::staged(&root(), &cargo(), answers)
+    build::staged(&root(), &cargo(), answers, module)
 }
 
 /// The file of an answer.
@@ -39,20 +40,35 @@ fn cargo() -> PathBuf {
     std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
 }
 
-/// Builds one crate with these answers and checks each answered puzzle.
+/// Builds one crate with these answers, once for each module that one of
+/// them is built into, and checks each answered puzzle in its module's
+/// build.
 fn round(answers: &[(&'static Puzzle, Answer<'static>)]) -> Vec<(&'static Puzzle, Answer<'static>, Report)> {
-    let ptx = staged(answers).unwrap_or_else(|e| panic!("{answers:?} did not build: {e}"));
-    let machine = Machine::of(&root(), &ptx);
-    answers.iter().map(|&(p, a)| (p, a, check::run(p, &ptx, &source(p, a), &machine))).collect()
+    let mut checked = Vec::new();
+    for module in Module::ALL {
+        let these: Vec<_> = answers.iter().copied().filter(|(p, _)| p.kernel.module() == module).collect();
+        if these.is_empty() {
+            continue;
+        }
+        let ptx = staged(&these, module).unwrap_or_else(|e| panic!("{these:?} did not build: {e}"));
+        let machine = Machine::of(&root(), &ptx);
+        checked.extend(these.iter().map(|&(p, a)| (p, a, check::run(p, &ptx, &source(p, a), &machine))));
+    }
+    checked
 }
 
 #[test]
 fn every_stub_fails_and_says_it_is_not_solved() {
-    // No answer swapped in: every file as the repository holds it.
-    let ptx = staged(&[]).expect("the stubs build");
-    let machine = Machine::of(&root(), &ptx);
+    // No answer swapped in: every file as the repository holds it, in the
+    // build of its puzzle's module.
+    let built = Module::ALL.map(|module| {
+        let ptx = staged(&[], module).unwrap_or_else(|e| panic!("the stubs do not build for {}: {e}", module.arch()));
+        let machine = Machine::of(&root(), &ptx);
+        (ptx, machine)
+    });
     for (k, puzzle) in PUZZLES.iter().enumerate() {
-        let report = check::run(puzzle, &ptx, &source(puzzle, Answer::Learner), &machine);
+        let (ptx, machine) = &built[Module::ALL.iter().position(|&m| m == puzzle.kernel.module()).unwrap()];
+        let report = check::run(puzzle, ptx, &source(puzzle, Answer::Learner), machine);
         let text = check::render(k + 1, puzzle, &report);
         let verdict =
             check::verdict(puzzle, &report).expect_err(&format!("the stub of {} passed:\n{text}", puzzle.kernel.key));
@@ -115,7 +131,7 @@ fn every_wrong_answer_fails_the_check_its_puzzle_names() {
     }
     for puzzle in &PUZZLES {
         for wrong in puzzle.wrong.iter().filter(|w| w.caught_by == BUILDS) {
-            let built = staged(&[(puzzle, Answer::Wrong(wrong.name))]);
+            let built = staged(&[(puzzle, Answer::Wrong(wrong.name))], puzzle.kernel.module());
             assert!(built.is_err(), "{}/{} compiled", puzzle.kernel.key, wrong.name);
             caught += 1;
         }

@@ -227,6 +227,12 @@ impl Gpu {
         let module = load(&context, &text, &ptx_name)?;
         let practice = match (ptx, practice_text) {
             (PtxSource::Practice { file, puzzles }, Some(practice_text)) => {
+                // A puzzle of the Hopper build is PTX for `sm_90`, which an
+                // older GPU's driver refuses: say why before it does.
+                if let Some(puzzle) = puzzles.iter().find(|p| p.module() == Module::Hopper) {
+                    hopper_device(info.compute_capability)
+                        .map_err(|e| LabError::Unrunnable(format!("puzzle {}: {e}", puzzle.key)))?;
+                }
                 let name = file.display().to_string();
                 let module = load(&context, &practice_text, &name)?;
                 Some(Practice { module, name, puzzles: puzzles.clone() })
@@ -254,13 +260,15 @@ impl Gpu {
     /// The kernel named `symbol` in the loaded PTX: the learner's, where a
     /// puzzle's kernel stands in for it.
     pub fn function(&self, symbol: &str) -> Result<CudaFunction, LabError> {
-        if let Some(practice) = &self.practice
-            && let Some(puzzle) =
-                practice.puzzles.iter().find(|p| p.stands_for.lab().is_some_and(|e| e.symbol == symbol))
-        {
-            return kernel_in(&practice.module, &practice.name, puzzle.symbol);
-        }
-        kernel_in(&self.module, &self.ptx_name, symbol)
+        self.stand_in(symbol).unwrap_or_else(|| kernel_in(&self.module, &self.ptx_name, symbol))
+    }
+
+    /// The learner's kernel that stands in for the lab's `symbol`, if a
+    /// puzzle of `--practice` does.
+    fn stand_in(&self, symbol: &str) -> Option<Result<CudaFunction, LabError>> {
+        let practice = self.practice.as_ref()?;
+        let puzzle = practice.puzzles.iter().find(|p| p.stands_for.lab().is_some_and(|e| e.symbol == symbol))?;
+        Some(kernel_in(&practice.module, &practice.name, puzzle.symbol))
     }
 
     /// The kernel named `symbol` in `ptx`, a module made at run time (a
@@ -283,15 +291,16 @@ impl Gpu {
     }
 
     /// The kernel of `entry`, from the module its entry names: the loaded
-    /// PTX for the base module, the embedded Hopper PTX for the other. On a
-    /// device that cannot load the Hopper module, an
-    /// [`LabError::Unrunnable`] that says so in one line.
+    /// PTX for the base module, the embedded Hopper PTX for the other (or,
+    /// for either, the learner's kernel that stands in for it). On a device
+    /// that cannot load the Hopper module, an [`LabError::Unrunnable`] that
+    /// says so in one line.
     pub fn function_of(&self, entry: &Entry) -> Result<CudaFunction, LabError> {
         match entry.module {
             Module::Base => self.function(entry.symbol),
             Module::Hopper => {
                 let module = self.hopper.as_ref().map_err(Clone::clone)?;
-                kernel_in(module, HOPPER_NAME, entry.symbol)
+                self.stand_in(entry.symbol).unwrap_or_else(|| kernel_in(module, HOPPER_NAME, entry.symbol))
             }
         }
     }
@@ -386,15 +395,22 @@ const HOPPER_NAME: &str = "embedded Hopper PTX (target/ptx/kernels-sm90.ptx at b
 
 /// Loads the Hopper module if a device of `compute_capability` can run it.
 fn load_hopper(context: &Arc<CudaContext>, compute_capability: (i32, i32)) -> Result<Arc<CudaModule>, LabError> {
+    hopper_device(compute_capability).map_err(LabError::Unrunnable)?;
+    load(context, EMBEDDED_HOPPER_PTX, HOPPER_NAME)
+}
+
+/// Whether a device of `compute_capability` runs the Hopper module's
+/// kernels, or why not, in words.
+fn hopper_device(compute_capability: (i32, i32)) -> Result<(), String> {
     let needed = Module::Hopper.min_compute_capability();
     if compute_capability < needed {
-        return Err(LabError::Unrunnable(format!(
+        return Err(format!(
             "this needs a GPU of compute capability {}.{} or later (thread-block clusters, the Hopper module); \
              this one is {}.{}",
             needed.0, needed.1, compute_capability.0, compute_capability.1
-        )));
+        ));
     }
-    load(context, EMBEDDED_HOPPER_PTX, HOPPER_NAME)
+    Ok(())
 }
 
 /// `ptx` loaded as a module (`cuModuleLoadData` of the PTX text, which the

@@ -6,6 +6,8 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use layout::Module;
+
 use crate::Error;
 
 use super::Puzzle;
@@ -33,17 +35,18 @@ impl Answer<'_> {
     }
 }
 
-/// Builds the learner's crate in place and returns its PTX. rustc's errors
-/// reach the terminal as rustc prints them, naming the learner's own files.
-pub fn learner(root: &Path, cargo: &Path) -> Result<String, Error> {
-    ptx_builder::build_practice(root, cargo, &root.join("practice")).map_err(|e| Error(e.0))
+/// Builds the learner's crate in place for `module` and returns its PTX.
+/// rustc's errors reach the terminal as rustc prints them, naming the
+/// learner's own files.
+pub fn learner(root: &Path, cargo: &Path, module: Module) -> Result<String, Error> {
+    ptx_builder::build_practice(root, cargo, &root.join("practice"), module).map_err(|e| Error(e.0))
 }
 
 /// Builds a copy of `practice/` (in `target/practice-stage/`) whose file for
 /// each puzzle holds the given answer, every other puzzle's file the stub,
-/// and returns its PTX. The copy's path dependencies point back at the
-/// checkout's `device/` and `layout/`.
-pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)]) -> Result<String, Error> {
+/// and returns its PTX for `module`. The copy's path dependencies point back
+/// at the checkout's `device/` and `layout/`.
+pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)], module: Module) -> Result<String, Error> {
     let stage = root.join("target/practice-stage");
     let src = stage.join("src");
     fs::create_dir_all(&src).map_err(|e| Error(format!("cannot create {}: {e}", src.display())))?;
@@ -64,5 +67,5 @@ pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)]) -> R
     let manifest = manifest.replace("path = \"../", &format!("path = \"{}/", root.display()));
     fs::write(stage.join("Cargo.toml"), manifest)
         .map_err(|e| Error(format!("cannot write the staged manifest: {e}")))?;
-    ptx_builder::build_practice(root, cargo, &stage).map_err(|e| Error(e.0))
+    ptx_builder::build_practice(root, cargo, &stage, module).map_err(|e| Error(e.0))
 }

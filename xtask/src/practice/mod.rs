@@ -272,7 +272,8 @@ pub fn report(
     match built {
         Ok(ptx) => {
             let mut report = check::run(puzzle, ptx, source, &machine::Machine::of(root, ptx));
-            let said = format!("practice/ compiled for {} (sm_70)", ptx_builder::TARGET);
+            let module = puzzle.kernel.module();
+            let said = format!("practice/ compiled for {} ({})", ptx_builder::TARGET, module.arch());
             report.lines.insert(0, first(check::Outcome::Passed(said)));
             report
         }
@@ -294,7 +295,7 @@ pub fn transcript(
     let answers: &[(&Puzzle, build::Answer<'_>)] =
         if answer == build::Answer::Learner { &[] } else { &[(puzzle, answer)] };
     let source = std::fs::read_to_string(answer.path(root, puzzle)).unwrap_or_default();
-    let report = report(root, puzzle, &build::staged(root, cargo, answers), &source);
+    let report = report(root, puzzle, &build::staged(root, cargo, answers, puzzle.kernel.module()), &source);
     let verdict = check::verdict(puzzle, &report).unwrap_or_else(|failed| format!("error: {failed}"));
     let verdict = check::wrap(&verdict, check::COLUMNS).join("\n");
     format!("$ cargo xtask practice check {}\n{}{verdict}\n", puzzle.kernel.key, check::render(number, puzzle, &report))

@@ -18,8 +18,8 @@
 //! - a fence is `fence.*` or `membar.*`.
 //!
 //! Where the two threads run is the puzzle's ([`Between`]): two warps of
-//! one block, two blocks of one grid, or a GPU thread and a CPU thread. A
-//! puzzle across blocks is read from its probe kernel, the page's
+//! one block, two blocks of one grid or of one cluster, or a GPU thread and
+//! a CPU thread. A puzzle across blocks is read from its probe kernel, the page's
 //! straight-line shape around the same two functions, since the stress
 //! loops of the kernel that runs would hide their order; a puzzle that
 //! publishes to the host is its kernel's producer, and the consumer is the
@@ -43,6 +43,9 @@ pub enum Between {
     /// Thread 0 of two blocks of one grid: the checker reads the puzzle's
     /// probe kernel, `<symbol>_probe`.
     Blocks,
+    /// Thread 0 of the two blocks of one thread-block cluster (Hopper): the
+    /// probe kernel again.
+    Cluster,
     /// A GPU thread and a CPU thread of the host: the kernel is the
     /// producer, and the consumer is the host's `Acquire` load of the flag
     /// and its plain reads of the record.
@@ -55,7 +58,7 @@ impl Between {
     pub fn reads(self, symbol: &str) -> String {
         match self {
             Between::Warps | Between::Host => symbol.to_owned(),
-            Between::Blocks => format!("{symbol}_probe"),
+            Between::Blocks | Between::Cluster => format!("{symbol}_probe"),
         }
     }
 
@@ -65,6 +68,7 @@ impl Between {
         match self {
             Between::Warps => [block(0), block(0)],
             Between::Blocks => [block(0), block(1)],
+            Between::Cluster => [block(0), Position { cta: 1, cluster: 0, gpu: 0 }],
             // The host's thread is on no GPU: only `.sys` holds both.
             Between::Host => [block(0), Position { cta: 1, cluster: 1, gpu: 1 }],
         }
@@ -74,6 +78,7 @@ impl Between {
     pub fn narrowest(self) -> &'static str {
         match self {
             Between::Warps => "cta",
+            Between::Cluster => "cluster",
             Between::Blocks => "gpu",
             Between::Host => "sys",
         }
@@ -84,6 +89,7 @@ impl Between {
         match self {
             Between::Warps => "both threads are in one block",
             Between::Blocks => "the two threads are in two blocks of one grid",
+            Between::Cluster => "the two threads are in the two blocks of one cluster",
             Between::Host => "the consumer is a CPU thread, on no GPU",
         }
     }
@@ -92,7 +98,7 @@ impl Between {
     /// `{0, 0}` payload, or the host's record as it was before this round.
     fn stale(self) -> &'static str {
         match self {
-            Between::Warps | Between::Blocks => "the record as {0, 0}",
+            Between::Warps | Between::Blocks | Between::Cluster => "the record as {0, 0}",
             Between::Host => "the record's words as they were before the kernel wrote them",
         }
     }
@@ -101,7 +107,7 @@ impl Between {
     /// missing, in one sentence.
     pub fn read(self, body: &str) -> Result<Publication, String> {
         match self {
-            Between::Warps | Between::Blocks => Publication::read(body),
+            Between::Warps | Between::Blocks | Between::Cluster => Publication::read(body),
             Between::Host => Publication::read_producer(body),
         }
     }

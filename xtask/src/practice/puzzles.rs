@@ -38,6 +38,12 @@ const HISTOGRAM_ON_GPU: &[&str] = &["histogram", "--sizes", "4097,1048577", "--b
 const GRID_PUBLICATION_ON_GPU: &[&str] =
     &["publish", "--variant", "grid-release-acquire", "--preload", "--delay-ns", "2000"];
 
+/// A publication between the two blocks of one cluster on a GPU: the
+/// cluster variant of `publish`'s cross-block stress, with the consumer's
+/// stale copy made likely as in [`GRID_PUBLICATION_ON_GPU`].
+const CLUSTER_PUBLICATION_ON_GPU: &[&str] =
+    &["publish", "--variant", "cluster-global-release-acquire", "--preload", "--delay-ns", "2000"];
+
 /// The puzzles whose evidence `check KEY --evidence DIR` keeps beside
 /// `key`'s: page 2's practice task asks for the demo and its relaxed
 /// variant together.
@@ -50,7 +56,7 @@ pub fn evidence_with(key: &str) -> &'static [&'static str] {
 }
 
 /// Lesson 1's puzzles, then Lesson 2's.
-pub const PUZZLES: [Puzzle; 18] = [
+pub const PUZZLES: [Puzzle; 19] = [
     Puzzle {
         kernel: &practice::PUZZLES[0],
         solution: "kernels/src/sum/global_atomic.rs",
@@ -631,6 +637,31 @@ pub const PUZZLES: [Puzzle; 18] = [
         wrong: &[
             Wrong { name: "device-scope", caught_by: "the model's verdict" },
             Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+        ],
+    },
+    Puzzle {
+        kernel: &practice::PUZZLES[18],
+        solution: "practice/solutions/publish_in_cluster.rs",
+        title: "a publication between two blocks of one cluster (Hopper)",
+        lesson: "Lesson 2, part 2",
+        on_gpu: CLUSTER_PUBLICATION_ON_GPU,
+        sass: Promises::Lab,
+        checks: &[
+            Publication { name: "the model's verdict", expect: Expect::Correct, between: Between::Cluster },
+            FlagScope { name: "narrowest scope", between: Between::Cluster },
+        ],
+        hints: &[
+            "Puzzle 15's two functions are a correct answer here, at a scope wider than it needs: which scope \
+             lies between `Block` and `Device`?",
+            "`Cluster` (PTX `.cluster`) holds every thread of every block of one cluster. Placed in one cluster, \
+             the two blocks need no more; across clusters it would leave the producer out.",
+            "`AtomicRef::<u32, Cluster>::from_ptr(ready_storage)`, `Release` on the store and `Acquire` on the \
+             load: PTX `st.release.cluster` and `ld.acquire.cluster`.",
+        ],
+        wrong: &[
+            Wrong { name: "block-scope", caught_by: "the model's verdict" },
+            Wrong { name: "relaxed-flag", caught_by: "the model's verdict" },
+            Wrong { name: "device-scope", caught_by: "narrowest scope" },
         ],
     },
 ];

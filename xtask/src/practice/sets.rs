@@ -8,6 +8,8 @@
 use std::fs;
 use std::path::Path;
 
+use layout::Module;
+
 use crate::Error;
 
 use super::build::{self, Answer};
@@ -27,14 +29,19 @@ pub struct Member {
     pub answer: String,
 }
 
+/// One compiled set: its PTX file, the module it is built for, and its
+/// answers.
+type Round = (String, Module, Vec<(&'static Puzzle, Answer<'static>)>);
+
 /// The rounds of answers to compile: the solutions, then round `k` of each
-/// puzzle's `k`-th wrong answer that compiles. Puzzles the model alone
-/// judges have nothing to run and are left out, and so are a written
-/// answer's wrong answers: its GPU run launches the kernels it is about,
-/// whatever it says.
-fn rounds() -> Vec<(String, Vec<(&'static Puzzle, Answer<'static>)>)> {
+/// puzzle's `k`-th wrong answer that compiles, each round split by module
+/// (`wrong-1.ptx`, and `wrong-1-sm90.ptx` for the puzzles of the Hopper
+/// build). Puzzles the model alone judges have nothing to run and are left
+/// out, and so are a written answer's wrong answers: its GPU run launches
+/// the kernels it is about, whatever it says.
+fn rounds() -> Vec<Round> {
     let runs = || PUZZLES.iter().filter(|p| !p.on_gpu.is_empty());
-    let mut rounds = vec![("solutions.ptx".to_owned(), runs().map(|p| (p, Answer::Solution)).collect())];
+    let mut rounds = vec![("solutions".to_owned(), runs().map(|p| (p, Answer::Solution)).collect::<Vec<_>>())];
     let most = PUZZLES.iter().map(|p| p.wrong.len()).max().unwrap_or(0);
     for k in 0..most {
         let answers: Vec<_> = runs()
@@ -42,10 +49,23 @@ fn rounds() -> Vec<(String, Vec<(&'static Puzzle, Answer<'static>)>)> {
             .filter_map(|p| p.wrong.get(k).filter(|w| w.caught_by != BUILDS).map(|w| (p, Answer::Wrong(w.name))))
             .collect();
         if !answers.is_empty() {
-            rounds.push((format!("wrong-{}.ptx", k + 1), answers));
+            rounds.push((format!("wrong-{}", k + 1), answers));
         }
     }
-    rounds
+    let suffix = |module| match module {
+        Module::Base => "",
+        Module::Hopper => "-sm90",
+    };
+    let mut split = Vec::new();
+    for (stem, answers) in rounds {
+        for module in Module::ALL {
+            let these: Vec<_> = answers.iter().copied().filter(|(p, _)| p.kernel.module() == module).collect();
+            if !these.is_empty() {
+                split.push((format!("{stem}{}.ptx", suffix(module)), module, these));
+            }
+        }
+    }
+    split
 }
 
 /// Whether `puzzle` is a written answer, with no kernel of its own.
@@ -58,8 +78,8 @@ pub fn written(puzzle: &Puzzle) -> bool {
 pub fn write(root: &Path, cargo: &Path, dir: &Path) -> Result<Vec<Member>, Error> {
     fs::create_dir_all(dir).map_err(|e| Error(format!("cannot create {}: {e}", dir.display())))?;
     let mut members = Vec::new();
-    for (file, answers) in rounds() {
-        let ptx = build::staged(root, cargo, &answers)?;
+    for (file, module, answers) in rounds() {
+        let ptx = build::staged(root, cargo, &answers, module)?;
         fs::write(dir.join(&file), ptx).map_err(|e| Error(format!("cannot write {file}: {e}")))?;
         for (puzzle, answer) in answers {
             let answer = match answer {
@@ -96,8 +116,12 @@ mod tests {
         assert_eq!(rounds[0].0, "solutions.ptx");
         for puzzle in PUZZLES.iter().filter(|p| !p.on_gpu.is_empty()) {
             let wrong = if written(puzzle) { 0 } else { puzzle.wrong.iter().filter(|w| w.caught_by != BUILDS).count() };
-            let seen = rounds.iter().flat_map(|(_, a)| a).filter(|(p, _)| p.kernel.key == puzzle.kernel.key).count();
-            assert_eq!(seen, 1 + wrong, "{}", puzzle.kernel.key);
+            let seen = rounds.iter().flat_map(|(_, _, a)| a).filter(|(p, _)| p.kernel.key == puzzle.kernel.key);
+            assert_eq!(seen.count(), 1 + wrong, "{}", puzzle.kernel.key);
+        }
+        for (file, module, answers) in &rounds {
+            assert!(answers.iter().all(|(p, _)| p.kernel.module() == *module), "{file}");
+            assert_eq!(file.ends_with("-sm90.ptx"), *module == Module::Hopper, "{file}");
         }
     }
 }

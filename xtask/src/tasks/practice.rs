@@ -8,6 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, SystemTime};
 
+use layout::Module;
 use xtask::practice::build::{self, Answer};
 use xtask::practice::check::{self, Outcome, Report};
 use xtask::practice::machine::Machine;
@@ -103,17 +104,30 @@ fn source(root: &Path, puzzle: &Puzzle) -> String {
 }
 
 /// Builds the learner's crate and checks every puzzle in it: `Err` (rustc
-/// has printed why) when it does not build.
+/// has printed why) when its base build fails. The Hopper build, for the
+/// puzzles that need clusters, comes second: where only it fails, those
+/// puzzles fail `builds` and the others are checked.
 fn check_all(root: &Path) -> Result<Vec<Report>, Error> {
-    let ptx = build::learner(root, &super::cargo())?;
-    let machine = Machine::of(root, &ptx);
-    Ok(PUZZLES.iter().map(|p| check::run(p, &ptx, &source(root, p), &machine)).collect())
+    let cargo = super::cargo();
+    let base = build::learner(root, &cargo, Module::Base)?;
+    let hopper = PUZZLES
+        .iter()
+        .any(|p| p.kernel.module() == Module::Hopper)
+        .then(|| build::learner(root, &cargo, Module::Hopper));
+    let machine = Machine::of(root, &base);
+    Ok(PUZZLES
+        .iter()
+        .map(|p| match (p.kernel.module(), &hopper) {
+            (Module::Hopper, Some(built)) => practice::report(root, p, built, &source(root, p)),
+            _ => check::run(p, &base, &source(root, p), &machine),
+        })
+        .collect())
 }
 
 /// Checks `puzzle` in the learner's crate, layer by layer, prints the
 /// report and its verdict and, with `evidence`, keeps what page 2 asks for.
 fn check_one(root: &Path, number: usize, puzzle: &'static Puzzle, evidence: Option<&Path>) -> super::Result {
-    let built = build::learner(root, &super::cargo());
+    let built = build::learner(root, &super::cargo(), puzzle.kernel.module());
     let report = checked(root, puzzle, &built);
     print!("{}", check::render(number, puzzle, &report));
     let verdict = check::verdict(puzzle, &report);
@@ -138,7 +152,7 @@ fn check_one(root: &Path, number: usize, puzzle: &'static Puzzle, evidence: Opti
 fn checked(root: &Path, puzzle: &Puzzle, built: &Result<String, Error>) -> Report {
     let report = practice::report(root, puzzle, built, &source(root, puzzle));
     match built {
-        Ok(ptx) => match write_ptx(root, ptx) {
+        Ok(ptx) => match write_ptx(root, puzzle.kernel.module(), ptx) {
             Ok(()) => report.on_the_gpu(|| on_the_gpu(root, puzzle), || sanitize(root, puzzle)),
             Err(why) => report.on_the_gpu(|| Outcome::Failed(why), || Outcome::NotRun(String::new())),
         },
@@ -147,14 +161,15 @@ fn checked(root: &Path, puzzle: &Puzzle, built: &Result<String, Error>) -> Repor
 }
 
 /// The GPU layer, where this machine has a GPU: the learner's PTX (which
-/// the build wrote to `target/practice/practice.ptx`) run by a release
-/// build of `host`, its output in `target/practice/gpu/KEY.txt`.
+/// the build wrote to `target/practice/practice.ptx`, or `practice-sm90.ptx`
+/// for a puzzle of the Hopper build) run by a release build of `host`, its
+/// output in `target/practice/gpu/KEY.txt`.
 fn on_the_gpu(root: &Path, puzzle: &Puzzle) -> Outcome {
     if let Some(why) = gpu::unavailable() {
         return Outcome::NotRun(why);
     }
     match super::host_binary(None) {
-        Ok(host) => gpu::run(&host, puzzle, &practice_ptx(root), &gpu_log(root, puzzle)),
+        Ok(host) => gpu::run(&host, puzzle, &practice_ptx(root, puzzle.kernel.module()), &gpu_log(root, puzzle)),
         Err(e) => Outcome::Failed(e.0),
     }
 }
@@ -163,22 +178,28 @@ fn on_the_gpu(root: &Path, puzzle: &Puzzle) -> Outcome {
 /// `target/practice/sanitizer/`.
 fn sanitize(root: &Path, puzzle: &Puzzle) -> Outcome {
     match super::host_binary(None) {
-        Ok(host) => gpu::sanitize(&host, puzzle, &practice_ptx(root), &root.join("target/practice/sanitizer")),
+        Ok(host) => {
+            let ptx = practice_ptx(root, puzzle.kernel.module());
+            gpu::sanitize(&host, puzzle, &ptx, &root.join("target/practice/sanitizer"))
+        }
         Err(e) => Outcome::Failed(e.0),
     }
 }
 
-/// Writes the learner's PTX where the GPU layers read it.
-fn write_ptx(root: &Path, ptx: &str) -> Result<(), String> {
-    let file = practice_ptx(root);
+/// Writes the learner's PTX for `module` where the GPU layers read it.
+fn write_ptx(root: &Path, module: Module, ptx: &str) -> Result<(), String> {
+    let file = practice_ptx(root, module);
     fs::create_dir_all(root.join("target/practice"))
         .and_then(|()| fs::write(&file, ptx))
         .map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
-/// The learner's PTX, as the last check wrote it.
-fn practice_ptx(root: &Path) -> std::path::PathBuf {
-    root.join("target/practice/practice.ptx")
+/// The learner's PTX for `module`, as the last check wrote it.
+fn practice_ptx(root: &Path, module: Module) -> std::path::PathBuf {
+    root.join("target/practice").join(match module {
+        Module::Base => "practice.ptx",
+        Module::Hopper => "practice-sm90.ptx",
+    })
 }
 
 /// Where the GPU layer keeps the host's output for `puzzle`.
