@@ -72,13 +72,12 @@ impl Record {
         let passed = solutions.iter().filter(|l| l.said.starts_with("passed")).count();
         let clean = self.sanitized.iter().filter(|l| l.said.contains("under compute-sanitizer")).count();
         format!(
-            "On {}, driver {}, {} (commit `{}`): {passed} of {} solutions passed the GPU run, and {clean} of them \
+            "On {}, driver {}, {}: {passed} of {} solutions passed the GPU run, and {clean} of them \
              ran under compute-sanitizer's four tools without an error in their kernel. Every wrong answer ran to \
              the end.\n",
             self.gpu,
             self.get("driver").unwrap_or("?"),
             self.get("date").unwrap_or("?"),
-            self.get("commit").unwrap_or("?"),
             solutions.len()
         )
     }
