@@ -110,15 +110,23 @@ fn build_module(root: &Path, cargo: &Path, module: Module) -> Result<PathBuf, Er
 
 /// Builds the learner's kernels, the crate in `crate_dir` (`practice/`, or
 /// a copy of it with another answer in one file), for `module`, in
-/// `target/practice-build/` (or `practice-build-sm90/`), and returns its
-/// PTX. The Hopper build is the same crate with its `hopper` feature: every
-/// puzzle of the base build, and the puzzles that need thread-block
-/// clusters. Cargo's and rustc's output goes to this process's stderr as
-/// they print it, so a learner's compile error reads as rustc wrote it; a
-/// failed build is an `Err` that says so in one line.
-pub fn build_practice(root: &Path, cargo: &Path, crate_dir: &Path, module: Module) -> Result<String, Error> {
-    let target_dir = root.join("target").join(practice_build_dir(module));
-    let mut cmd = crate_cargo(root, cargo, "build", crate_dir, &target_dir, module)?;
+/// `target_dir`, and returns its PTX. The Hopper build is the same crate
+/// with its `hopper` feature: every puzzle of the base build, and the
+/// puzzles that need thread-block clusters. Each crate and module needs a
+/// target directory of its own: the copy's crate has the learner's crate's
+/// name, so one would overwrite the other's PTX where cargo, seeing the
+/// other's sources unchanged, would not build it again. Cargo's and
+/// rustc's output goes to this process's stderr as they print it, so a
+/// learner's compile error reads as rustc wrote it; a failed build is an
+/// `Err` that says so in one line.
+pub fn build_practice(
+    root: &Path,
+    cargo: &Path,
+    crate_dir: &Path,
+    target_dir: &Path,
+    module: Module,
+) -> Result<String, Error> {
+    let mut cmd = crate_cargo(root, cargo, "build", crate_dir, target_dir, module)?;
     let status = cmd.status().map_err(|e| Error(format!("cannot run {}: {e}", cargo.display())))?;
     if !status.success() {
         return Err(Error(format!(
@@ -144,15 +152,6 @@ fn build_dir(module: Module) -> &'static str {
     match module {
         Module::Base => "ptx-build",
         Module::Hopper => "ptx-build-sm90",
-    }
-}
-
-/// The directory under `target/` where the learner's crate is built for
-/// `module`.
-fn practice_build_dir(module: Module) -> &'static str {
-    match module {
-        Module::Base => "practice-build",
-        Module::Hopper => "practice-build-sm90",
     }
 }
 

@@ -150,3 +150,24 @@ fn every_wrong_answer_fails_the_check_its_puzzle_names() {
         );
     }
 }
+
+#[test]
+fn a_staged_build_leaves_the_learners_ptx_alone() {
+    // The staged copy and the learner's crate share a name, and so the path
+    // of their PTX within a target directory: were it one directory, the
+    // learner's next check would read the copy's PTX while cargo, seeing
+    // the learner's sources unchanged, built nothing.
+    let _one = BUILDING.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let (root, cargo) = (root(), cargo());
+    let before = build::learner(&root, &cargo, Module::Base).expect("the learner's crate builds");
+    // An answer to puzzle 1 other than the learner's file as it is now.
+    let puzzle = &PUZZLES[0];
+    let other = [Answer::Solution, Answer::Wrong(puzzle.wrong[0].name)]
+        .into_iter()
+        .find(|&a| source(puzzle, a) != source(puzzle, Answer::Learner))
+        .expect("the solution and a wrong answer differ");
+    let staged = build::staged(&root, &cargo, &[(puzzle, other)], Module::Base).expect("it builds");
+    assert_ne!(staged, before, "{other:?} must compile to other PTX than the learner's file");
+    let after = build::learner(&root, &cargo, Module::Base).expect("the learner's crate builds");
+    assert!(after == before, "a staged build changed the PTX of the learner's own build");
+}

@@ -39,7 +39,8 @@ impl Answer<'_> {
 /// rustc's errors reach the terminal as rustc prints them, naming the
 /// learner's own files.
 pub fn learner(root: &Path, cargo: &Path, module: Module) -> Result<String, Error> {
-    ptx_builder::build_practice(root, cargo, &root.join("practice"), module).map_err(|e| Error(e.0))
+    let target = target_dir(root, "practice-learner", module);
+    ptx_builder::build_practice(root, cargo, &root.join("practice"), &target, module).map_err(|e| Error(e.0))
 }
 
 /// Builds a copy of `practice/` (in `target/practice-stage/`) whose file for
@@ -67,5 +68,19 @@ pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)], modu
     let manifest = manifest.replace("path = \"../", &format!("path = \"{}/", root.display()));
     fs::write(stage.join("Cargo.toml"), manifest)
         .map_err(|e| Error(format!("cannot write the staged manifest: {e}")))?;
-    ptx_builder::build_practice(root, cargo, &stage, module).map_err(|e| Error(e.0))
+    let target = target_dir(root, "practice-stage-build", module);
+    ptx_builder::build_practice(root, cargo, &stage, &target, module).map_err(|e| Error(e.0))
+}
+
+/// The target directory of one crate of answers (`name`: the learner's, or
+/// the staged copy's) for `module`. Each has its own: the two crates share
+/// a name, and so the path of their PTX in a shared directory, where cargo,
+/// seeing one crate's sources unchanged, would leave the other's PTX in
+/// place of its own.
+fn target_dir(root: &Path, name: &str, module: Module) -> PathBuf {
+    let suffix = match module {
+        Module::Base => "",
+        Module::Hopper => "-sm90",
+    };
+    root.join("target").join(format!("{name}{suffix}"))
 }
