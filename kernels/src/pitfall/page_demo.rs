@@ -12,7 +12,7 @@
 use layout::pitfall::{PAGE_ERROR, PAGE_OBSERVED_ID, PAGE_OBSERVED_SCORE, PAGE_TIMED_OUT};
 use layout::publish::Payload;
 
-use crate::order::{AtomicRef, Block, LoadOrdering, Relaxed, StoreOrdering};
+use crate::order::{Acquire, AtomicRef, Block, LoadOrdering, Relaxed, Release, StoreOrdering};
 use crate::{shared, thread};
 
 /// The block's shared memory, as the page declares it: `__shared__ Record
@@ -116,7 +116,9 @@ unsafe fn start() -> *mut Shared {
 }
 
 /// Page 2's `producer_consumer_demo`, with its block-scoped release and
-/// acquire: the consumer that sees the flag sees the record.
+/// acquire: the consumer that sees the flag sees the record. The page's six
+/// steps are numbered in its body; the relaxed twin below is this kernel
+/// with two words changed.
 ///
 /// # Launch
 ///
@@ -134,26 +136,66 @@ unsafe fn start() -> *mut Shared {
 // ANCHOR: kernel
 #[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn pitfall_page_demo(out: *mut u32, deadline_ns: u64) {
-    // SAFETY: every thread of the block calls it.
-    let memory = unsafe { start() };
-    // SAFETY: the two fields point into the block's `Shared`.
+    // `__shared__ Record slot; __shared__ int ready_storage;`
+    let memory = shared::dynamic_shared::<Shared>();
+    // SAFETY: the two fields of the block's one `Shared`.
     let (slot, ready_storage) = unsafe { (&raw mut (*memory).slot, &raw mut (*memory).ready_storage) };
+
+    // 1. Thread 0 zeroes the flag (and the record, so that a stale read is
+    //    `{0, 0}`), then the whole block meets: both warps start after it.
     if thread::thread_idx_x() == 0 {
-        // SAFETY: the block's shared record and flag.
-        unsafe { produce_record(slot, ready_storage, crate::order::Release) };
+        // SAFETY: no other thread touches the block's memory before the barrier.
+        unsafe { memory.write(Shared { slot: Payload::EMPTY, ready_storage: 0 }) };
     }
+    // SAFETY: every thread of the block reaches this barrier.
+    unsafe { thread::sync_threads() };
+
+    // 2. The flag as an atomic at block scope: the threads that take part
+    //    are all in this block.
+    // SAFETY: from here on the flag is accessed only through `ready`.
+    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
+
+    // 3. The producer writes both fields, then sets the flag. `Release`
+    //    publishes the stores before it along with the flag.
+    if thread::thread_idx_x() == 0 {
+        // SAFETY: only this thread writes the record.
+        unsafe {
+            (*slot).id = Payload::PUBLISHED.id;
+            (*slot).score = Payload::PUBLISHED.score;
+        }
+        ready.store(1, Release);
+    }
+
+    // 4. The consumer, in the second warp, waits for the flag, then reads
+    //    the record (the deadline is the lab's: a wait that reaches it is
+    //    reported, so that no kernel hangs the GPU). `Acquire` makes what
+    //    the release published visible to every load after it.
     if thread::thread_idx_x() == 32 {
         let deadline = thread::global_timer_ns().saturating_add(deadline_ns);
-        // SAFETY: as above, and `out` is the caller's report.
-        unsafe { report(out, consume_record(slot, ready_storage, crate::order::Acquire, deadline)) };
+        let seen = loop {
+            if ready.load(Acquire) != 0 {
+                // SAFETY: the flag read 1; ordinary loads.
+                break Some(unsafe { *slot });
+            }
+            if thread::global_timer_ns() > deadline {
+                break None;
+            }
+        };
+        // SAFETY: `out` is the caller's report.
+        unsafe { report(out, seen) };
     }
+
+    // 5. The relaxed twin, `pitfall_page_demo_relaxed`, is this kernel with
+    //    `Relaxed` in steps 3 and 4: a clean stress run of it is no proof.
+    // 6. The consumer stays in this block: in another, block scope would not
+    //    hold it, and its wait would need a producer sure to run.
 }
 // ANCHOR_END: kernel
 
-/// The practice task's relaxed twin: both flag operations relaxed. The flag
-/// stays atomic, but nothing orders the record's stores before it as the
-/// consumer sees them: a consumer that reads the flag as 1 may read the
-/// record as `{0, 0}`.
+/// The practice task's relaxed twin: [`pitfall_page_demo`] with both flag
+/// operations relaxed. The flag stays atomic, but nothing orders the
+/// record's stores before it as the consumer sees them: a consumer that
+/// reads the flag as 1 may read the record as `{0, 0}`.
 ///
 /// # Launch
 ///
@@ -166,22 +208,64 @@ pub unsafe fn pitfall_page_demo(out: *mut u32, deadline_ns: u64) {
 /// # Safety
 ///
 /// As [`pitfall_page_demo`].
+// ANCHOR: relaxed
 #[kernel(layout::pitfall::PAGE_PARAMS)]
 pub unsafe fn pitfall_page_demo_relaxed(out: *mut u32, deadline_ns: u64) {
-    // SAFETY: every thread of the block calls it.
-    let memory = unsafe { start() };
-    // SAFETY: the two fields point into the block's `Shared`.
+    // `__shared__ Record slot; __shared__ int ready_storage;`
+    let memory = shared::dynamic_shared::<Shared>();
+    // SAFETY: the two fields of the block's one `Shared`.
     let (slot, ready_storage) = unsafe { (&raw mut (*memory).slot, &raw mut (*memory).ready_storage) };
+
+    // 1. Thread 0 zeroes the flag (and the record, so that a stale read is
+    //    `{0, 0}`), then the whole block meets: both warps start after it.
     if thread::thread_idx_x() == 0 {
-        // SAFETY: the block's shared record and flag.
-        unsafe { produce_record(slot, ready_storage, Relaxed) };
+        // SAFETY: no other thread touches the block's memory before the barrier.
+        unsafe { memory.write(Shared { slot: Payload::EMPTY, ready_storage: 0 }) };
     }
+    // SAFETY: every thread of the block reaches this barrier.
+    unsafe { thread::sync_threads() };
+
+    // 2. The flag as an atomic at block scope: the threads that take part
+    //    are all in this block.
+    // SAFETY: from here on the flag is accessed only through `ready`.
+    let ready = unsafe { AtomicRef::<u32, Block>::from_ptr(ready_storage) };
+
+    // 3. The producer writes both fields, then sets the flag. `Relaxed`
+    //    orders nothing before it: the flag may be seen first.
+    if thread::thread_idx_x() == 0 {
+        // SAFETY: only this thread writes the record.
+        unsafe {
+            (*slot).id = Payload::PUBLISHED.id;
+            (*slot).score = Payload::PUBLISHED.score;
+        }
+        ready.store(1, Relaxed);
+    }
+
+    // 4. The consumer, in the second warp, waits for the flag, then reads
+    //    the record (the deadline is the lab's: a wait that reaches it is
+    //    reported, so that no kernel hangs the GPU). `Relaxed` orders
+    //    nothing after it: the record may still read `{0, 0}`.
     if thread::thread_idx_x() == 32 {
         let deadline = thread::global_timer_ns().saturating_add(deadline_ns);
-        // SAFETY: as above, and `out` is the caller's report.
-        unsafe { report(out, consume_record(slot, ready_storage, Relaxed, deadline)) };
+        let seen = loop {
+            if ready.load(Relaxed) != 0 {
+                // SAFETY: the flag read 1; ordinary loads.
+                break Some(unsafe { *slot });
+            }
+            if thread::global_timer_ns() > deadline {
+                break None;
+            }
+        };
+        // SAFETY: `out` is the caller's report.
+        unsafe { report(out, seen) };
     }
+
+    // 5. The relaxed twin, `pitfall_page_demo_relaxed`, is this kernel with
+    //    `Relaxed` in steps 3 and 4: a clean stress run of it is no proof.
+    // 6. The consumer stays in this block: in another, block scope would not
+    //    hold it, and its wait would need a producer sure to run.
 }
+// ANCHOR_END: relaxed
 
 /// The relaxed twin as the memory model lets it behave: the consumer's
 /// record loads performed before its wait. A relaxed load orders nothing

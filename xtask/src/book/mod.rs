@@ -280,15 +280,16 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
+        "page-demo-relaxed.diff" => Made::Text(page_demo_diff()?),
         "page-t4.md" => match page::tables(&crate::paths::workspace_root(), s.results)? {
             Some(tables) => Made::Text(format!("<div class=\"measured\">\n\n{tables}\n</div>\n")),
             None => Made::Missing(format!("{results} has no sweep-256.json")),
         },
-        "compare-rerun.md" => {
-            let rerun = crate::paths::workspace_root().join(RERUN);
+        "compare-h100.md" => {
+            let second = crate::paths::workspace_root().join(SECOND_GPU);
             let out = Command::new(s.host)
                 .arg("compare")
-                .args([s.results, &rerun])
+                .args([s.results, &second])
                 .args(["--format", "markdown"])
                 .output()
                 .map_err(|e| Error(format!("cannot run {}: {e}", s.host.display())))?;
@@ -391,10 +392,10 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     })
 }
 
-/// An earlier H200 run of an earlier commit (every step but the litmus
+/// The evidence run on a second GPU, an H100 (every step but the litmus
 /// suite's and the sanitizer's): the second run of the Setup chapter's
 /// `host compare` example.
-pub const RERUN: &str = "results/h200-rerun";
+pub const SECOND_GPU: &str = "results/h100";
 
 /// `cub-accuracy.md`: CUB's accuracy table from a comparison, or, for a run
 /// made before nvcc-compare measured it, a line saying it is not in the run.
@@ -646,6 +647,27 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// The practice task's relaxed twin as a unified diff against the page's
+/// demo: the two kernels of `kernels/src/pitfall/page_demo.rs`, each
+/// between its `ANCHOR` lines, so that the book shows what the twin changes
+/// as the source has it.
+fn page_demo_diff() -> Result<String, Error> {
+    const FILE: &str = "kernels/src/pitfall/page_demo.rs";
+    let text = fs::read_to_string(crate::paths::workspace_root().join(FILE))
+        .map_err(|e| Error(format!("cannot read {FILE}: {e}")))?;
+    let anchored = |name: &str| {
+        let open = format!("// ANCHOR: {name}\n");
+        let start = text.find(&open)? + open.len();
+        let end = start + text[start..].find(&format!("// ANCHOR_END: {name}"))?;
+        Some(&text[start..end])
+    };
+    let (Some(demo), Some(twin)) = (anchored("kernel"), anchored("relaxed")) else {
+        return Err(Error(format!("{FILE} has no `kernel` and `relaxed` anchors")));
+    };
+    let diff = similar::TextDiff::from_lines(demo, twin);
+    Ok(diff.unified_diff().context_radius(1).header("pitfall_page_demo", "pitfall_page_demo_relaxed").to_string())
 }
 
 /// A puzzle's file: `practice.md`, the table of every puzzle and its
