@@ -103,6 +103,18 @@ impl Table {
             .all(|cells| seen.insert(cells))
     }
 
+    /// The table without the columns whose every row is empty, and whether
+    /// there were any.
+    fn without_empty_columns(self) -> (Table, bool) {
+        let keep: Vec<usize> = (0..self.header.len()).filter(|&k| self.rows.iter().any(|r| !r[k].is_empty())).collect();
+        if keep.len() == self.header.len() {
+            return (self, false);
+        }
+        let pick = |cells: &[String]| keep.iter().map(|&k| cells[k].clone()).collect::<Vec<_>>();
+        let rows = self.rows.iter().map(|r| pick(r)).collect();
+        (Table { header: pick(&self.header), align: pick(&self.align), rows }, true)
+    }
+
     /// The table of columns `keep`, in that order.
     fn render(&self, keep: &[usize]) -> String {
         let line = |cells: &[String]| {
@@ -200,8 +212,15 @@ pub fn fit(markdown: &str) -> String {
             verbatim(&mut out);
             continue;
         };
+        // A column with no cell filled (the times of a run that timed
+        // nothing) says nothing: it goes.
+        let (table, dropped) = table.without_empty_columns();
         if (0..table.header.len()).map(|k| table.width(k)).sum::<f64>() <= BUDGET {
-            verbatim(&mut out);
+            if dropped {
+                out.push_str(&table.render(&(0..table.header.len()).collect::<Vec<_>>()));
+            } else {
+                verbatim(&mut out);
+            }
             continue;
         }
         let (tables, prose) = table.split();
@@ -284,6 +303,12 @@ mod tests {
         // Where the first columns tell the rows apart, nothing joins them.
         let out = fit(WIDE);
         assert!(out.contains("| variant | stale |"), "{out}");
+    }
+
+    #[test]
+    fn a_column_with_no_cell_filled_goes() {
+        let text = "| version | rate | ms | verdict |\n|---|---:|---:|---|\n| a | 0 (< 30.0 /M) |  | held |\n";
+        assert_eq!(fit(text), "| version | rate | verdict |\n| --- | ---: | --- |\n| a | 0 (< 30.0 /M) | held |\n");
     }
 
     #[test]
