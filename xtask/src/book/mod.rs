@@ -716,6 +716,39 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_puzzle_named_with_its_number_has_that_number() {
+        // "Puzzle 13, `relaxed-twin`" and "**7, `histogram-global-atomic`**"
+        // are typed in the chapters: each number must be the puzzle's place
+        // in the list, which moves when a puzzle is added.
+        let src = crate::paths::workspace_root().join("book/src");
+        let mut wrong = Vec::new();
+        for entry in fs::read_dir(&src).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let text = fs::read_to_string(&path).unwrap();
+            for (k, puzzle) in crate::practice::PUZZLES.iter().enumerate() {
+                let named = format!(", `{}`", puzzle.kernel.key);
+                for (at, _) in text.match_indices(&named) {
+                    let digits: String = text[..at]
+                        .chars()
+                        .rev()
+                        .take_while(char::is_ascii_digit)
+                        .collect::<Vec<_>>()
+                        .into_iter()
+                        .rev()
+                        .collect();
+                    if !digits.is_empty() && digits != (k + 1).to_string() {
+                        wrong.push(format!("{}: {digits}{named} (it is {})", path.display(), k + 1));
+                    }
+                }
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
     fn the_ladder_listing_shows_every_rung_fences_first() {
         assert_eq!(SassListing::of_file("sass-ladder.txt"), Some(SassListing::Ladder));
         assert_eq!(SassListing::of_file("sass-other.txt"), None);
