@@ -493,7 +493,7 @@ fn evidence_refuses_a_directory_that_holds_files_with_exit_2_before_any_gpu_is_l
 fn render_refuses_a_plot_of_a_record_that_draws_none_with_exit_2_and_prints_nothing() {
     let out = host()
         .arg("render")
-        .arg(golden("publish.json"))
+        .arg(golden("histogram.json"))
         .args(["--plot", "/tmp/lab-never-written.svg"])
         .output()
         .unwrap();

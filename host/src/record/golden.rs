@@ -454,6 +454,10 @@ fn publish_in_every_format() {
     every_format("publish", &record);
     let text = export(&record, Format::Table);
     assert!(text.contains("broken, and it showed") && text.contains("not a proof"), "{text}");
+    // One row a variant: a rate is a filled dot, a zero a ring at its bound.
+    let svg = plot::svg(&record).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    golden("publish.svg", &svg);
 }
 
 #[test]

@@ -78,6 +78,14 @@ pub enum Plot {
     Error(Vec<(String, Vec<Series>)>),
     /// The litmus heat map: weak outcomes per million, one panel per placement.
     Heat(Vec<heatmap::Panel>),
+    /// Events per million, one row per label: each rate on its 95% interval,
+    /// or, where none was seen, its bound, drawn as what it is.
+    Rates {
+        /// What is counted, per what: "stale records per million pairs".
+        what: String,
+        /// The rows, top to bottom.
+        rows: Vec<plot::Rate>,
+    },
 }
 
 /// What a result's checks found.

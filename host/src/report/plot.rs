@@ -17,6 +17,46 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
 }
 
+/// One row of a [`Plot::Rates`]: `events` in `out_of` trials.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rate {
+    /// The row's label (a publication variant).
+    pub label: String,
+    /// What was seen.
+    pub events: u64,
+    /// In how many trials.
+    pub out_of: u64,
+}
+
+/// Where a [`Rate`] is drawn, per million.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PerMillion {
+    /// The rate, if an event was seen.
+    rate: Option<f64>,
+    /// The 95% interval's low end (0 for a zero).
+    lo: f64,
+    /// Its high end, or a zero's bound.
+    hi: f64,
+}
+
+impl Rate {
+    /// Where the row is drawn, per million: the rate and its 95% Wilson
+    /// interval, or for no event the rule of three's bound, with nothing
+    /// below it; `None` without a trial.
+    fn per_million(&self) -> Option<PerMillion> {
+        // No trial, or more events than trials (a damaged record): no rate.
+        if self.out_of == 0 || self.events > self.out_of {
+            return None;
+        }
+        if self.events == 0 {
+            return Some(PerMillion { rate: None, lo: 0.0, hi: stats::rule_of_three(self.out_of) * 1e6 });
+        }
+        let (lo, hi) = stats::wilson_interval_95(self.events, self.out_of);
+        let rate = self.events as f64 / self.out_of as f64 * 1e6;
+        Some(PerMillion { rate: Some(rate), lo: lo * 1e6, hi: hi * 1e6 })
+    }
+}
+
 /// The GB/s of input of a run of `n` elements with these times: the median's.
 pub fn input_gb_per_s(n: usize, times: &[f32]) -> f64 {
     stats::gb_per_s(INPUT_BYTES_PER_ELEMENT * n as u64, stats::median(times).unwrap_or(f32::NAN))
@@ -48,7 +88,7 @@ impl Lines {
 pub fn series(document: &impl Document) -> (Vec<Series>, Option<f64>) {
     match document.report().plot(document.device()) {
         Some(Plot::Bandwidth { lines, copy }) => (lines, copy),
-        Some(Plot::Error(_) | Plot::Heat(_)) | None => (Vec::new(), None),
+        Some(Plot::Error(_) | Plot::Heat(_) | Plot::Rates { .. }) | None => (Vec::new(), None),
     }
 }
 
@@ -324,6 +364,7 @@ pub fn svg(document: &impl Document) -> Result<String, String> {
             }
             root.present().map_err(|e| e.to_string())?;
         }
+        Some(Plot::Rates { what, rows }) => return rates(&format!("{}: {what}", device.name), &what, &rows),
         Some(Plot::Bandwidth { lines, copy }) => {
             let height = CHART_HEIGHT + legend_height(lines.len() + usize::from(copy.is_some()));
             let root = SVGBackend::with_string(&mut text, (WIDTH, height)).into_drawing_area();
@@ -338,9 +379,95 @@ pub fn svg(document: &impl Document) -> Result<String, String> {
     Ok(text)
 }
 
+/// The pixels of one row of a rates plot.
+const RATE_ROW: u32 = 30;
+
+/// A rates plot ([`Plot::Rates`]): one row per label, on a log axis of
+/// events per million. A rate is a filled dot on its 95% interval; a zero
+/// is an open circle at its bound, with a line down to the axis's start:
+/// what a run that saw nothing can rule out, never a point at zero, which
+/// no log axis has. A row without a trial is left out.
+fn rates(title: &str, what: &str, rows: &[Rate]) -> Result<String, String> {
+    let drawn: Vec<(&Rate, PerMillion)> = rows.iter().filter_map(|r| r.per_million().map(|m| (r, m))).collect();
+    let (lo, hi) = log_range(
+        "the rates",
+        drawn.iter().flat_map(|(_, m)| [m.rate, (m.lo > 0.0).then_some(m.lo), Some(m.hi)]).flatten(),
+    )?;
+    let (x_min, x_max) = (lo / 3.0, hi * 3.0);
+    let n = drawn.len() as i32;
+    let mut text = String::new();
+    {
+        let height = RATE_ROW * drawn.len() as u32 + 120;
+        let root = SVGBackend::with_string(&mut text, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let label_width = drawn.iter().map(|(r, _)| r.label.chars().count()).max().unwrap_or(0) as u32 * 8 + 16;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", TITLE))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(label_width.min(WIDTH / 2))
+            .build_cartesian_2d((x_min..x_max).log_scale(), (0..n).into_segmented())
+            .map_err(|e| e.to_string())?;
+        let label = |y: &SegmentValue<i32>| match y {
+            SegmentValue::CenterOf(k) | SegmentValue::Exact(k) => usize::try_from(n - 1 - k)
+                .ok()
+                .and_then(|i| drawn.get(i))
+                .map_or(String::new(), |(r, _)| r.label.clone()),
+            SegmentValue::Last => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .x_desc(format!("{what} (log scale): a dot is a rate on its 95% interval, a ring the bound of a zero"))
+            .x_labels(8)
+            .y_labels(drawn.len())
+            .x_label_formatter(&|x| short_number(*x))
+            .y_label_formatter(&label)
+            .disable_y_mesh()
+            .light_line_style(RGBColor(238, 238, 238))
+            .label_style(("sans-serif", AXIS))
+            .axis_desc_style(("sans-serif", AXIS))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        let (seen, bound) = (PALETTE[3], RGBColor(120, 120, 120));
+        for (k, (_, m)) in drawn.iter().enumerate() {
+            // The first row at the top.
+            let y = SegmentValue::CenterOf(n - 1 - k as i32);
+            let hi = m.hi;
+            match m.rate {
+                Some(rate) => {
+                    let span = vec![(m.lo.max(x_min), y.clone()), (hi, y.clone())];
+                    chart.draw_series(LineSeries::new(span, seen.stroke_width(2))).map_err(|e| e.to_string())?;
+                    chart.draw_series([Circle::new((rate, y), 5, seen.filled())]).map_err(|e| e.to_string())?;
+                }
+                None => {
+                    let below = vec![(x_min, y.clone()), (hi, y.clone())];
+                    chart
+                        .draw_series(DashedLineSeries::new(below, 2, 4, bound.stroke_width(2)))
+                        .map_err(|e| e.to_string())?;
+                    chart.draw_series([Circle::new((hi, y), 5, bound.stroke_width(2))]).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(text)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Dash, Series, drawable, log_range, looks, short_number};
+    use super::{Dash, Rate, Series, drawable, log_range, looks, short_number};
+
+    #[test]
+    fn a_rates_plot_draws_a_zero_at_its_bound() {
+        let row = |label: &str, events, out_of| Rate { label: label.to_owned(), events, out_of };
+        let rows = [row("relaxed", 12, 1_000_000), row("release-acquire", 0, 1_000_000), row("never ran", 0, 0)];
+        assert_eq!(rows[1].per_million(), Some(super::PerMillion { rate: None, lo: 0.0, hi: 3.0 }));
+        assert_eq!(rows[2].per_million(), None);
+        assert_eq!(row("damaged", 3, 2).per_million(), None);
+        let svg = super::rates("GPU: stale", "stale per million pairs", &rows).unwrap();
+        assert!(svg.contains("relaxed") && svg.contains("release-acquire") && !svg.contains("never ran"), "{svg}");
+        assert!(super::rates("x", "y", &[row("nothing", 0, 0)]).unwrap_err().starts_with("nothing to plot"));
+    }
 
     /// The accuracy plot draws one line per sum kernel and per CPU sum; past
     /// the palette's length two lines would share a colour. A new kernel that

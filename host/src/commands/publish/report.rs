@@ -1,5 +1,6 @@
 //! `publish`'s report: one row per variant, with the verdict in the page's
-//! words, in the table and in CSV. No plot. A guaranteed variant that saw a
+//! words, in the table and in CSV, and each variant's stale records per
+//! million on a log axis, a zero drawn at its bound. A guaranteed variant that saw a
 //! stale record or timed out fails the run; its row's verdict says which (a
 //! timeout is a progress failure, not an ordering one), and no line on
 //! standard error repeats it.
@@ -9,8 +10,9 @@ use tabled::builder::Builder;
 use super::{PublishResults, PublishRow, litmus_twin};
 use crate::gpu::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
+use crate::report::plot::Rate;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};
-use crate::report::{Checks, Csv, Report};
+use crate::report::{Checks, Csv, Plot, Report};
 use crate::verdict::Verdict;
 
 /// The columns of `publish`'s CSV, one row per variant.
@@ -61,6 +63,15 @@ impl Report for PublishResults {
             })
             .collect();
         Csv { header: &HEADER, rows }
+    }
+
+    fn plot(&self, _device: &DeviceInfo) -> Option<Plot> {
+        let rows = self
+            .rows
+            .iter()
+            .map(|r| Rate { label: r.variant.key().to_owned(), events: r.counts.stale, out_of: r.counts.pairs })
+            .collect();
+        Some(Plot::Rates { what: "stale records per million pairs".to_owned(), rows })
     }
 
     fn checks(&self) -> Checks {
