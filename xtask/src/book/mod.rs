@@ -437,9 +437,15 @@ fn run_name(results: &Path) -> String {
 pub fn without_machine_paths(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    // A path starts with `/` at the start of the text or of a word.
-    let starts =
-        |s: &str| s.char_indices().find(|&(i, c)| c == '/' && (i == 0 || s[..i].ends_with([' ', '(', '`', '='])));
+    // A path starts with `/` at the start of the text or of a word, and has
+    // a name after it: a `/` alone is a division ("B / A").
+    let starts = |s: &str| {
+        s.char_indices().find(|&(i, c)| {
+            c == '/'
+                && (i == 0 || s[..i].ends_with([' ', '(', '`', '=']))
+                && s[i + 1..].starts_with(|n: char| !n.is_whitespace())
+        })
+    };
     while let Some((start, _)) = starts(rest) {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
@@ -723,6 +729,7 @@ mod tests {
         );
         assert_eq!(without_machine_paths("built by /opt/cuda/bin/nvcc, 2 ms"), "built by nvcc, 2 ms");
         assert_eq!(without_machine_paths("n = 2^20, 1/2 of it"), "n = 2^20, 1/2 of it");
+        assert_eq!(without_machine_paths("| B, median ms | B / A |"), "| B, median ms | B / A |");
     }
 
     #[test]
