@@ -130,6 +130,15 @@ impl Module {
         }
     }
 
+    /// What its files' and folders' names end with, beside the base
+    /// module's: `-sm90` (`kernels-sm90.ptx`, `practice-sm90.ptx`).
+    pub const fn suffix(self) -> &'static str {
+        match self {
+            Module::Base => "",
+            Module::Hopper => "-sm90",
+        }
+    }
+
     /// The file name of its PTX under `target/ptx/`.
     pub const fn file_name(self) -> &'static str {
         match self {

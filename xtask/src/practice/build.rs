@@ -78,9 +78,5 @@ pub fn staged(root: &Path, cargo: &Path, answers: &[(&Puzzle, Answer<'_>)], modu
 /// seeing one crate's sources unchanged, would leave the other's PTX in
 /// place of its own.
 fn target_dir(root: &Path, name: &str, module: Module) -> PathBuf {
-    let suffix = match module {
-        Module::Base => "",
-        Module::Hopper => "-sm90",
-    };
-    root.join("target").join(format!("{name}{suffix}"))
+    root.join("target").join(format!("{name}{}", module.suffix()))
 }

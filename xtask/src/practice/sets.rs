@@ -52,16 +52,12 @@ fn rounds() -> Vec<Round> {
             rounds.push((format!("wrong-{}", k + 1), answers));
         }
     }
-    let suffix = |module| match module {
-        Module::Base => "",
-        Module::Hopper => "-sm90",
-    };
     let mut split = Vec::new();
     for (stem, answers) in rounds {
         for module in Module::ALL {
             let these: Vec<_> = answers.iter().copied().filter(|(p, _)| p.kernel.module() == module).collect();
             if !these.is_empty() {
-                split.push((format!("{stem}{}.ptx", suffix(module)), module, these));
+                split.push((format!("{stem}{}.ptx", module.suffix()), module, these));
             }
         }
     }

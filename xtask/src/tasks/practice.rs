@@ -196,10 +196,7 @@ fn write_ptx(root: &Path, module: Module, ptx: &str) -> Result<(), String> {
 
 /// The learner's PTX for `module`, as the last check wrote it.
 fn practice_ptx(root: &Path, module: Module) -> std::path::PathBuf {
-    root.join("target/practice").join(match module {
-        Module::Base => "practice.ptx",
-        Module::Hopper => "practice-sm90.ptx",
-    })
+    root.join("target/practice").join(format!("practice{}.ptx", module.suffix()))
 }
 
 /// Where the GPU layer keeps the host's output for `puzzle`.
