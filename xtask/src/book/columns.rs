@@ -1,25 +1,18 @@
-//! Wide measured tables split to fit the page. A book page at 1280 pixels with
-//! its sidebar open has a column of about 900 pixels, and a measured table
-//! keeps each cell on one line (`theme/wide.css`), so a table of a dozen
-//! columns runs off the screen. [`fit`] splits such a table into tables that
-//! fit: each repeats the row's key (its leading text columns, such as `test`,
-//! `variant` and `placement`: those that fit two fifths of the page, then more
-//! while two rows share a key), the first leads with the columns that carry
-//! the lesson ([`LESSON`]: the stale and weak counts, timeouts, the model's
-//! verdict, the times), later ones take the rest in the host's order, and
-//! columns of sentences (a verdict, a reason) go last, into a table whose
-//! cells may wrap. A table that fits is left as it is.
+//! A measured result as one table a reader can take in. A book page at 1280
+//! pixels with its sidebar open has a column of about 900 pixels, and a
+//! measured table keeps each cell on one line (`theme/wide.css`), so a table
+//! of a dozen columns would run off the screen. [`fit`] keeps such a result
+//! one table, never fragments stacked under one another: its numbers stay on
+//! one line, right-aligned, and its words (a condition, a verdict, a header)
+//! wrap. A row that continues the row above it (a second figure of the same
+//! version) repeats that row's name, so no row reads blank where its name
+//! should be. A column with no cell filled goes. A chapter that wants fewer
+//! columns or rows than the run recorded asks for a view of it
+//! (`views.rs`), not for a narrower font.
 
 /// The pixels a table may take: the page's column at 1280 × 800 with the
 /// sidebar open, less a margin.
 pub const BUDGET: f64 = 860.0;
-
-/// Headers (as substrings) of the columns that carry a table's lesson, in
-/// the order the first table shows them after the key.
-const LESSON: [&str; 14] = [
-    "model", "stale", "weak", "timeouts", "ns per", "×", "median", "GB/s", "% of", "worst", "distinct", "exact",
-    "result", "sum",
-];
 
 /// Headers of columns of sentences, which wrap.
 const PROSE: [&str; 4] = ["verdict", "why", "reason", "note"];
@@ -33,10 +26,10 @@ fn pixels(chars: usize) -> f64 {
 
 /// One Markdown table: its header, alignment markers and rows of cells.
 #[derive(Clone, Debug, PartialEq)]
-struct Table {
-    header: Vec<String>,
-    align: Vec<String>,
-    rows: Vec<Vec<String>>,
+pub(super) struct Table {
+    pub(super) header: Vec<String>,
+    pub(super) align: Vec<String>,
+    pub(super) rows: Vec<Vec<String>>,
 }
 
 /// The cells of one table line, split at unescaped `|`.
@@ -57,7 +50,8 @@ fn cells(line: &str) -> Vec<String> {
 }
 
 impl Table {
-    fn parse(lines: &[&str]) -> Option<Table> {
+    /// The table of a block of Markdown table lines, if they are one.
+    pub(super) fn parse(lines: &[&str]) -> Option<Table> {
         let (header, rest) = lines.split_first()?;
         let (align, rows) = rest.split_first()?;
         let header = cells(header);
@@ -79,6 +73,19 @@ impl Table {
         self.rows.iter().any(|r| r[k].starts_with(|c: char| c.is_ascii_digit()))
     }
 
+    /// Whether every filled cell of column `k` is a number in the lab's
+    /// notation (`19`, `0.0101`, `1.00e6 [722467, 1.00e6]`, `0 (< 4762 /M)`,
+    /// `{42, 3.5}`): no word of two letters or more, which a count with its
+    /// unit (`10 wrong sums`) has.
+    fn holds_numbers(&self, k: usize) -> bool {
+        let number = |cell: &str| {
+            cell.starts_with(|c: char| c.is_ascii_digit() || c == '{')
+                && !cell.split(|c: char| !c.is_alphabetic()).any(|word| word.chars().count() >= 2)
+        };
+        let mut filled = self.rows.iter().map(|r| r[k].as_str()).filter(|c| !c.is_empty()).peekable();
+        filled.peek().is_some() && filled.all(number)
+    }
+
     /// Whether column `k` holds sentences: its header says so ([`PROSE`]),
     /// or its filled cells are long and mostly words. Empty cells (a second
     /// figure of the same row, which repeats nothing) are not counted.
@@ -91,101 +98,87 @@ impl Table {
         PROSE.iter().any(|p| h.contains(p)) || (chars / rows > 24 && spaced * 2 > rows)
     }
 
-    /// Whether no two rows have the same cells in columns `key`. A row whose
-    /// key cells are all empty continues the row above it (a second figure
-    /// of the same row), and is not counted.
-    fn tells_rows_apart(&self, key: &[usize]) -> bool {
-        let mut seen = std::collections::HashSet::new();
-        self.rows
-            .iter()
-            .map(|r| key.iter().map(|&k| r[k].as_str()).collect::<Vec<_>>())
-            .filter(|cells| cells.iter().any(|c| !c.is_empty()))
-            .all(|cells| seen.insert(cells))
+    /// The row key: the first column, and the text columns after it up to
+    /// the first number or sentence (a litmus table's `test`, `variant` and
+    /// `placement`; a pitfall's `version` and `role`).
+    fn key(&self) -> Vec<usize> {
+        let more = (1..self.header.len()).take_while(|&k| !self.is_numeric(k) && !self.is_prose(k));
+        std::iter::once(0).chain(more).collect()
     }
 
-    /// The table without the columns whose every row is empty, and whether
-    /// there were any.
-    fn without_empty_columns(self) -> (Table, bool) {
-        let keep: Vec<usize> = (0..self.header.len()).filter(|&k| self.rows.iter().any(|r| !r[k].is_empty())).collect();
-        if keep.len() == self.header.len() {
-            return (self, false);
+    /// The table with each continuation row (every key cell empty: a
+    /// further figure of the row above) given the key of the row above, so
+    /// that every row says what it is about.
+    fn with_keys_repeated(mut self) -> Table {
+        let key = self.key();
+        for i in 1..self.rows.len() {
+            if key.iter().all(|&k| self.rows[i][k].is_empty()) {
+                for &k in &key {
+                    self.rows[i][k] = self.rows[i - 1][k].clone();
+                }
+            }
         }
-        let pick = |cells: &[String]| keep.iter().map(|&k| cells[k].clone()).collect::<Vec<_>>();
-        let rows = self.rows.iter().map(|r| pick(r)).collect();
-        (Table { header: pick(&self.header), align: pick(&self.align), rows }, true)
+        self
+    }
+
+    /// The table without the columns whose every row is empty.
+    fn without_empty_columns(self) -> Table {
+        let keep: Vec<usize> = (0..self.header.len()).filter(|&k| self.rows.iter().any(|r| !r[k].is_empty())).collect();
+        if keep.len() == self.header.len() { self } else { self.only(&keep) }
     }
 
     /// The table of columns `keep`, in that order.
-    fn render(&self, keep: &[usize]) -> String {
-        let line = |cells: &[String]| {
-            format!("| {} |\n", keep.iter().map(|&k| cells[k].as_str()).collect::<Vec<_>>().join(" | "))
-        };
+    pub(super) fn only(&self, keep: &[usize]) -> Table {
+        let pick = |cells: &[String]| keep.iter().map(|&k| cells[k].clone()).collect::<Vec<_>>();
+        Table {
+            header: pick(&self.header),
+            align: pick(&self.align),
+            rows: self.rows.iter().map(|r| pick(r)).collect(),
+        }
+    }
+
+    /// The table as Markdown. `numbers_right` right-aligns the columns of
+    /// numbers and only those, which is what the style of a wrapping table
+    /// keeps on one line (`theme/wide.css`).
+    pub(super) fn render(&self, numbers_right: bool) -> String {
+        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | "));
+        let align: Vec<String> = (0..self.header.len())
+            .map(|k| match numbers_right {
+                true if self.holds_numbers(k) => "---:".to_owned(),
+                true => "---".to_owned(),
+                false => self.align[k].clone(),
+            })
+            .collect();
         let mut out = line(&self.header);
-        out.push_str(&line(&self.align));
+        out.push_str(&line(&align));
+        let numbers: Vec<bool> = (0..self.header.len()).map(|k| numbers_right && self.holds_numbers(k)).collect();
         for row in &self.rows {
-            out.push_str(&line(row));
+            let cells: Vec<String> =
+                row.iter().zip(&numbers).map(|(c, &n)| if n { unbroken(c) } else { c.clone() }).collect();
+            out.push_str(&line(&cells));
         }
         out
     }
+}
 
-    /// The table split to fit [`BUDGET`]: the tables of one-line cells, then
-    /// the table of sentences, if any.
-    fn split(&self) -> (Vec<Vec<usize>>, Option<Vec<usize>>) {
-        let n = self.header.len();
-        // The key: the leading text columns, while they take at most two
-        // fifths of the page, and always the first.
-        let mut key = vec![0];
-        let mut used = self.width(0);
-        for k in 1..n {
-            if self.is_numeric(k) || self.is_prose(k) || used + self.width(k) > BUDGET * 0.4 {
-                break;
-            }
-            key.push(k);
-            used += self.width(k);
-        }
-        // A key must also tell the rows apart: while two rows share it, the
-        // next leading text column joins it, past two fifths if need be (a
-        // litmus table's `placement`, when one test and variant ran at two).
-        while key.len() < n && !self.tells_rows_apart(&key) {
-            let k = key.len();
-            if self.is_numeric(k) || self.is_prose(k) {
-                break;
-            }
-            key.push(k);
-            used += self.width(k);
-        }
-        let rest: Vec<usize> = (0..n).filter(|k| !key.contains(k)).collect();
-        let prose: Vec<usize> = rest.iter().copied().filter(|&k| self.is_prose(k)).collect();
-        let lesson = |k: usize| {
-            let h = self.header[k].to_lowercase();
-            LESSON.iter().position(|l| h.contains(&l.to_lowercase()))
-        };
-        let mut ordered: Vec<usize> =
-            rest.iter().copied().filter(|&k| !self.is_prose(k) && lesson(k).is_some()).collect();
-        ordered.sort_by_key(|&k| (lesson(k), k));
-        ordered.extend(rest.iter().copied().filter(|&k| !self.is_prose(k) && lesson(k).is_none()));
-        let mut tables: Vec<Vec<usize>> = Vec::new();
-        let mut current = key.clone();
-        let mut width = used;
-        for k in ordered {
-            if width + self.width(k) > BUDGET && current.len() > key.len() {
-                tables.push(std::mem::replace(&mut current, key.clone()));
-                width = used;
-            }
-            current.push(k);
-            width += self.width(k);
-        }
-        if current.len() > key.len() {
-            tables.push(current);
-        }
-        let prose = (!prose.is_empty()).then(|| key.iter().copied().chain(prose).collect());
-        (tables, prose)
+/// A number's cell that may wrap only before its interval or bound:
+/// `4.88 [4.48, 5.32]` breaks into `4.88` and `[4.48, 5.32]`, never inside
+/// either (no-break spaces everywhere else).
+fn unbroken(cell: &str) -> String {
+    cell.replace(' ', "\u{a0}").replace("\u{a0}[", " [").replace("\u{a0}(", " (")
+}
+
+/// Appends `lines` as they were.
+fn push_lines(out: &mut String, lines: &[&str]) {
+    for line in lines {
+        out.push_str(line);
+        out.push('\n');
     }
 }
 
 /// `markdown` (the host's export, inside a `<div class="measured">`) with
-/// every table wider than [`BUDGET`] split: see the module's doc. The table
-/// of sentences leaves the measured block for one whose cells wrap.
+/// every table one table a reader takes in: see the module's doc. A table
+/// wider than [`BUDGET`] leaves the measured block for one whose words wrap.
 pub fn fit(markdown: &str) -> String {
     let lines: Vec<&str> = markdown.lines().collect();
     let mut out = String::with_capacity(markdown.len());
@@ -202,42 +195,28 @@ pub fn fit(markdown: &str) -> String {
             i += 1;
         }
         let block = &lines[start..i];
-        let verbatim = |out: &mut String| {
-            for line in block {
-                out.push_str(line);
-                out.push('\n');
-            }
-        };
         let Some(table) = Table::parse(block) else {
-            verbatim(&mut out);
+            push_lines(&mut out, block);
             continue;
         };
         // A column with no cell filled (the times of a run that timed
         // nothing) says nothing: it goes.
-        let (table, dropped) = table.without_empty_columns();
+        let original = table.clone();
+        let table = table.without_empty_columns().with_keys_repeated();
         if (0..table.header.len()).map(|k| table.width(k)).sum::<f64>() <= BUDGET {
-            if dropped {
-                out.push_str(&table.render(&(0..table.header.len()).collect::<Vec<_>>()));
+            if table == original {
+                push_lines(&mut out, block);
             } else {
-                verbatim(&mut out);
+                out.push_str(&table.render(false));
             }
-            continue;
-        }
-        let (tables, prose) = table.split();
-        for (n, keep) in tables.iter().enumerate() {
-            if n > 0 {
-                out.push('\n');
-            }
-            out.push_str(&table.render(keep));
-        }
-        if let Some(keep) = prose {
-            out.push_str("\n</div>\n<div class=\"measured prose\">\n\n");
-            out.push_str(&table.render(&keep));
+        } else {
+            out.push_str("\n</div>\n<div class=\"measured wrap\">\n\n");
+            out.push_str(&table.render(true));
             out.push_str("\n</div>\n<div class=\"measured\">\n");
         }
     }
-    // A split whose table of sentences came last reopened a measured block
-    // with nothing in it: leave it closed.
+    // A wrapping table that came last reopened a measured block with nothing
+    // in it: leave it closed.
     let reopened = "\n</div>\n<div class=\"measured\">\n";
     if out.trim_end().ends_with(reopened.trim_end()) {
         out.truncate(out.trim_end().len() - reopened.trim_end().len());
@@ -256,53 +235,35 @@ mod tests {
 ";
 
     #[test]
-    fn a_wide_table_leads_with_its_lesson_and_keeps_its_key() {
+    fn a_wide_table_stays_one_table_whose_words_wrap() {
         let out = fit(WIDE);
-        let tables: Vec<&str> = out.split("\n\n").collect();
-        // The first table: the key, then the counts the lesson is about.
-        assert!(tables[0].starts_with("| variant | stale | stale per million | timeouts |"), "{out}");
-        // The sentences (a long cell of words, or a verdict) go last, with the
-        // key, into a table whose cells wrap.
-        assert!(out.contains("<div class=\"measured prose\">\n\n| variant | participants | verdict |"), "{out}");
-        // Every cell is still there.
-        for cell in ["two blocks of one grid, far apart", "gpu (.gpu)", "108134400", "0.111 [0.06, 0.19]"] {
-            assert!(out.contains(cell), "{cell}: {out}");
-        }
-    }
-
-    #[test]
-    fn a_split_that_ends_with_its_sentences_leaves_no_empty_block() {
-        let out = fit(WIDE);
-        // It closes the caller's measured block and opens the prose one,
-        // which the caller closes.
+        assert_eq!(out.matches("| variant |").count(), 1, "{out}");
+        assert!(out.starts_with("\n</div>\n<div class=\"measured wrap\">\n\n| variant | participants |"), "{out}");
+        // The numbers are right-aligned: the style keeps those on one line.
+        assert!(out.contains("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"), "{out}");
+        // Nothing reopens a measured block after the last table.
         assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (1, 1), "{out}");
-        assert!(out.trim_end().ends_with('|'), "{out}");
     }
 
     #[test]
-    fn every_table_of_a_split_tells_its_rows_apart() {
-        // One test and variant at two placements: the two fifths of the page
-        // hold `test` and `variant`, which two rows share, so `placement`
-        // joins the key of every table; a continuation row (empty key cells)
-        // does not count as a third.
-        let long = "a_variant_with_a_name_long_enough_to_fill_the_key";
-        let table = format!(
-            "| test | variant | placement | instances | weak | weak per million | forbidden seen | M inst/s | why |
-|---|---|---|---:|---:|---:|---:|---:|---|
-| MP | {long} | intra-block | 1085669376 | 46410 | 42.7 [42.4, 43.1] | 0 | 2169 | relaxed: nothing orders W x before W y |
-| MP | {long} | inter-block | 1077018624 | 7750550 | 7196 [7191, 7201] | 0 | 2148 | relaxed: nothing orders W x before W y |
-|  |  |  | 1077018624 | 7750550 | 7196 [7191, 7201] | 0 | 2148 |  |
-"
-        );
-        let out = fit(&table);
-        let headers: Vec<&str> = out.lines().filter(|l| l.starts_with("| test")).collect();
-        assert!(headers.len() > 1, "{out}");
-        for header in headers {
-            assert!(header.starts_with("| test | variant | placement |"), "{out}");
-        }
-        // Where the first columns tell the rows apart, nothing joins them.
-        let out = fit(WIDE);
-        assert!(out.contains("| variant | stale |"), "{out}");
+    fn a_continuation_row_repeats_the_name_of_the_row_above() {
+        let text = "| version | role | went wrong | rate | verdict |
+|---|---|---|---:|---|
+| in_bounds | mistake | 10 wrong sums | 1.00e6 [722467, 1.00e6] | the mistake showed |
+|  |  | 0 wrong sums | 0 (< 4762 /M) | not seen in 630 (not a proof it cannot happen) |
+| every_thread | fix | 0 wrong sums | 0 (< 300000 /M) | held |
+";
+        let out = fit(text);
+        assert!(out.contains("| in_bounds | mistake | 0 wrong sums |"), "{out}");
+        assert!(!out.contains("|  |"), "{out}");
+        // The table fits, so nothing is aligned anew; a wide one right-aligns
+        // the rates, which stay on one line, and not the counts with their
+        // units, which wrap.
+        let wide = text.replace("in_bounds", &"a_long_version_name".repeat(8));
+        assert!(fit(&wide).contains("| --- | --- | --- | ---: | --- |"), "{}", fit(&wide));
+        // A rate may wrap before its interval, and nowhere else.
+        assert!(fit(&wide).contains("| 1.00e6 [722467,\u{a0}1.00e6] |"), "{}", fit(&wide));
+        assert_eq!(unbroken("0 (< 4762 /M)"), "0 (<\u{a0}4762\u{a0}/M)");
     }
 
     #[test]

@@ -54,6 +54,7 @@ pub mod columns;
 pub mod litmus;
 pub mod page;
 mod practice;
+mod views;
 
 pub use check::{check, heading_ids, links, references};
 
@@ -278,6 +279,14 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             Ok(text) => Made::Text(sanitizer_excerpt(&text)),
             Err(_) => Made::Missing(format!("{results} has no sanitizer/{log}.log")),
         });
+    }
+    if let Some(view) = views::find(name) {
+        let json = s.results.join(format!("{}.json", view.record));
+        if !json.is_file() {
+            return Ok(Made::Missing(format!("{results} has no {}.json", view.record)));
+        }
+        let table = view.apply(&render(s.host, &json, &["--format", "markdown"])?);
+        return Ok(Made::Text(format!("<div class=\"measured\">\n\n{}\n</div>\n", columns::fit(&table))));
     }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),

@@ -7,7 +7,7 @@
 
 use tabled::builder::Builder;
 
-use super::{PublishResults, PublishRow, litmus_twin};
+use super::{PublishResults, PublishRow};
 use crate::gpu::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
 use crate::report::plot::Rate;
@@ -92,9 +92,7 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
         "stale",
         "stale per million [95%]",
         "timeouts",
-        "last record",
         "verdict",
-        "litmus twin",
     ]);
     for row in rows {
         let c = &row.counts;
@@ -107,7 +105,6 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
             c.stale.to_string(),
             rate_per_million(c.stale, c.pairs),
             c.timeouts.to_string(),
-            format!("{{{}, {}}}", c.observed.0, c.observed.1),
             match (row.verdict(), row.variant.ordering) {
                 // No flag: the barrier, not a release/acquire, published it.
                 (Verdict::Correct, layout::publish::Ordering::Barrier) => {
@@ -115,10 +112,6 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
                 }
                 (verdict, _) => verdict.text().to_owned(),
             },
-            litmus_twin(row.variant).map_or_else(
-                || "none: MP has no barrier form".to_owned(),
-                |(kernel, placement)| format!("mp {} {}", kernel.key(), placement.key()),
-            ),
         ]);
     }
     let launches = rows.first().map_or(0, |r| r.counts.launches);
@@ -136,7 +129,7 @@ pub fn publish(rows: &[PublishRow], look: Look) -> String {
         };
         format!(
             "Across blocks each round's flag sits {flags}{preload}{delay}.\n\
-                 The litmus twin is the MP test with the same flag, run by `host litmus --test mp`.\n"
+                 Each variant's litmus twin is the MP test with the same flag, scope and placement: `host litmus --test mp`.\n"
         )
     });
     format!(

@@ -7,7 +7,7 @@ use tabled::builder::Builder;
 
 use super::{PublishSysResults, PublishSysRow};
 use crate::gpu::DeviceInfo;
-use crate::report::table::{Look, device_header, rate_per_million, render_some};
+use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
 use crate::report::{Checks, Csv, Report};
 
 /// The columns of `publish-sys`'s CSV, one row per variant.
@@ -64,10 +64,11 @@ impl Report for PublishSysResults {
 }
 
 /// Pairs a second over the run's wall clock, in millions to three
-/// decimals; a run too short to time shows a dash.
+/// significant digits (one run's wall clock says no more); a run too short
+/// to time shows a dash.
 fn pairs_per_second(row: &PublishSysRow) -> String {
     let c = &row.counts;
-    if c.wall_s > 0.0 { format!("{:.3} M/s", c.counts.pairs as f64 / c.wall_s / 1e6) } else { "-".to_owned() }
+    if c.wall_s > 0.0 { format!("{} M/s", significant(c.counts.pairs as f64 / c.wall_s / 1e6)) } else { "-".to_owned() }
 }
 
 /// The table: one row per variant, the verdict in `publish`'s words, then
