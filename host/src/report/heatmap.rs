@@ -139,7 +139,10 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
             ("sans-serif", TITLE).into_font().color(&BLACK).pos(left),
         ))
         .map_err(e)?;
-        let mut top = TITLE_HEIGHT;
+        // The key first, where the eye starts: a heat map of several panels
+        // is taller than a screen.
+        key(&root, TITLE_HEIGHT)?;
+        let mut top = TITLE_HEIGHT + KEY_HEIGHT;
         for panel in panels {
             let tests = first_seen(panel.cells.iter().map(|c| c.test.as_str()));
             let variants = first_seen(panel.cells.iter().map(|c| c.variant.as_str()));
@@ -202,7 +205,6 @@ pub fn svg(title: &str, panels: &[Panel]) -> Result<String, String> {
             }
             top += height(panel) + 12;
         }
-        key(&root, top)?;
         root.present().map_err(|e| e.to_string())?;
     }
     Ok(text)
@@ -216,7 +218,7 @@ fn frame(x: i32, y: i32, width: i32, height: i32) -> PathElement<(i32, i32)> {
     PathElement::new(vec![(l, t), (r, t), (r, b), (l, b), (l, t)], BLACK.stroke_width(3))
 }
 
-/// The key under the panels: the colour scale by decade, the grey of a zero
+/// The key above the panels: the colour scale by decade, the grey of a zero
 /// and the frame of a forbidden cell.
 fn key<DB: DrawingBackend>(root: &DrawingArea<DB, plotters::coord::Shift>, top: i32) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();

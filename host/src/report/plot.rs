@@ -161,6 +161,9 @@ struct Look {
     colour: RGBColor,
     dash: Dash,
     width: u32,
+    /// Whether its points are measurements, drawn with markers; a bound
+    /// (the limit) or a level (the copy) is a line only.
+    measured: bool,
 }
 
 /// The looks of `lines`: a label `KERNEL, VARIANT` (the exercise's
@@ -175,7 +178,7 @@ fn looks(lines: &[Series]) -> Vec<Look> {
         .iter()
         .map(|s| {
             if s.label.starts_with("limit") {
-                return Look { colour: BLACK, dash: Dash::Dashed, width: 2 };
+                return Look { colour: BLACK, dash: Dash::Dashed, width: 2, measured: false };
             }
             let (kernel, variant) = s.label.split_once(", ").unwrap_or((&s.label, ""));
             let k = kernels.iter().position(|x| *x == kernel).unwrap_or_else(|| {
@@ -187,7 +190,7 @@ fn looks(lines: &[Series]) -> Vec<Look> {
                 variants.len() - 1
             });
             let dash = [Dash::Solid, Dash::Dashed, Dash::Dotted][v % 3];
-            Look { colour: PALETTE[k % PALETTE.len()], dash, width: 2 }
+            Look { colour: PALETTE[k % PALETTE.len()], dash, width: 2, measured: true }
         })
         .collect()
 }
@@ -204,21 +207,41 @@ where
 {
     let style = look.colour.stroke_width(look.width);
     let drawn = match look.dash {
-        Dash::Solid => chart.draw_series(LineSeries::new(points.clone(), style).point_size(3)).map(|_| ()),
+        Dash::Solid => chart.draw_series(LineSeries::new(points.clone(), style)).map(|_| ()),
         Dash::Dashed => chart.draw_series(DashedLineSeries::new(points.clone(), 9, 5, style)).map(|_| ()),
         Dash::Dotted => chart.draw_series(DashedLineSeries::new(points.clone(), 2, 4, style)).map(|_| ()),
     };
     drawn.map_err(|e| e.to_string())?;
-    // The points, on every line, so a measured size is never hidden by a dash.
-    if look.dash != Dash::Solid {
-        chart
-            .draw_series(points.into_iter().map(|p| Circle::new(p, 3, look.colour.filled())))
-            .map_err(|e| e.to_string())?;
+    // The points, on every line, each dash with a marker of its own size and
+    // shape, so that lines that coincide (the exercise's global atomic at
+    // three block sizes) still show as a dot in a ring in a square.
+    if look.measured {
+        for p in points {
+            marker(chart.plotting_area(), p, look)?;
+        }
     }
     Ok(())
 }
 
-/// The legend's sample of `look`: a short line in its colour and dash.
+/// The marker of a point of a line in `look`, centred on `at` in `area`'s
+/// coordinates: a dot for a solid line, a ring for a dashed one, a square
+/// for a dotted one.
+fn marker<DB: DrawingBackend, CT: plotters::coord::CoordTranslate>(
+    area: &DrawingArea<DB, CT>,
+    at: CT::From,
+    look: Look,
+) -> Result<(), String> {
+    let around = EmptyElement::at(at);
+    let drawn = match look.dash {
+        Dash::Solid => area.draw(&(around + Circle::new((0, 0), 3, look.colour.filled()))),
+        Dash::Dashed => area.draw(&(around + Circle::new((0, 0), 5, look.colour.stroke_width(2)))),
+        Dash::Dotted => area.draw(&(around + Rectangle::new([(-7, -7), (7, 7)], look.colour.stroke_width(2)))),
+    };
+    drawn.map_err(|e| e.to_string())
+}
+
+/// The legend's sample of `look`: a short line in its colour and dash, with
+/// its marker.
 fn sample<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     (x, y): (i32, i32),
@@ -236,7 +259,7 @@ fn sample<DB: DrawingBackend>(
         area.draw(&PathElement::new(vec![(at, y), (end, y)], style)).map_err(|e| e.to_string())?;
         at = end + off.max(1);
     }
-    Ok(())
+    if look.measured { marker(area, (x + 15, y), look) } else { Ok(()) }
 }
 
 /// The pixels a chart of `entries` legend entries takes under its plot.
@@ -321,7 +344,7 @@ fn chart<DB: DrawingBackend>(
     if let Some(level) = level {
         // The copy is a measurement of another kind than the limit: grey and
         // solid where the limit is black and dashed.
-        let look = Look { colour: RGBColor(120, 120, 120), dash: Dash::Solid, width: 3 };
+        let look = Look { colour: RGBColor(120, 120, 120), dash: Dash::Solid, width: 3, measured: false };
         let line = vec![(x_min / 1.5, level.y), (x_max * 1.5, level.y)];
         chart.draw_series(LineSeries::new(line, look.colour.stroke_width(look.width))).map_err(|e| e.to_string())?;
         legend.push((level.label, look));

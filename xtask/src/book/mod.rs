@@ -82,6 +82,11 @@ pub struct Sources<'a> {
 pub enum SassListing {
     /// `sass-page.txt`: the page's three kernels.
     Page,
+    /// `sass-histogram.txt`: the two histograms of Lesson 2.
+    Histogram,
+    /// `sass-publication.txt`: the worked example, its relaxed twin, and the
+    /// publication at block and at device scope.
+    Publication,
     /// `sass-ladder.txt`: the scope ladder's round trips and fences, the
     /// cluster publications and the host-scope kernels.
     Ladder,
@@ -92,6 +97,8 @@ impl SassListing {
     pub fn of_file(name: &str) -> Option<Self> {
         match name {
             "sass-page.txt" => Some(SassListing::Page),
+            "sass-histogram.txt" => Some(SassListing::Histogram),
+            "sass-publication.txt" => Some(SassListing::Publication),
             "sass-ladder.txt" => Some(SassListing::Ladder),
             _ => None,
         }
@@ -101,6 +108,8 @@ impl SassListing {
     pub fn what(self) -> &'static str {
         match self {
             SassListing::Page => "the page's kernels",
+            SassListing::Histogram => "the histograms",
+            SassListing::Publication => "the worked example, its twin and two publications",
             SassListing::Ladder => "the scope ladder's kernels",
         }
     }
@@ -112,7 +121,7 @@ impl SassListing {
     pub fn rank(self, entry: &layout::Entry) -> (u8, usize) {
         let position = layout::registry::entries().position(|e| e.symbol == entry.symbol).unwrap_or(usize::MAX);
         let group = match self {
-            SassListing::Page => 0,
+            SassListing::Page | SassListing::Histogram | SassListing::Publication => 0,
             SassListing::Ladder if entry.symbol.starts_with("ladder_fence") => 0,
             SassListing::Ladder if entry.family == layout::Family::Ladder => 1,
             SassListing::Ladder if entry.family == layout::Family::Publish => 2,
@@ -126,6 +135,14 @@ impl SassListing {
         use layout::Family;
         match self {
             SassListing::Page => layout::sum::KERNELS.iter().any(|k| k.on_page && k.entry.symbol == entry.symbol),
+            SassListing::Histogram => entry.family == Family::Histogram,
+            SassListing::Publication => matches!(
+                entry.symbol,
+                "pitfall_page_demo"
+                    | "pitfall_page_demo_relaxed"
+                    | "publish_block_release_acquire"
+                    | "publish_grid_release_acquire"
+            ),
             SassListing::Ladder => match entry.family {
                 Family::Ladder | Family::System => true,
                 Family::Publish => entry.symbol.starts_with("publish_cluster_"),
@@ -331,7 +348,7 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
             None => Made::Missing(format!("{results} has no litmus.json")),
         },
-        "sass-page.txt" | "sass-ladder.txt" => {
+        "sass-page.txt" | "sass-ladder.txt" | "sass-histogram.txt" | "sass-publication.txt" => {
             Made::Text((s.sass)(SassListing::of_file(name).expect("a listing's name"))?)
         }
         "litmus-anchors.md" | "litmus-anchors-gh200.md" => {

@@ -92,6 +92,10 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
         [first, rest @ ..] if rest.iter().all(|t| t.how == first.how) => Some(first.how.as_str()),
         _ => None,
     };
+    // Conditions that differ only before their first ": " (what each version
+    // does: the rest is the run's size) keep that part in the column and say
+    // the rest once.
+    let shared_tail = shared.is_none().then(|| shared_tail(&finding.trials)).flatten();
     let mut rows: Vec<Vec<String>> = vec![
         ["version", "role", "condition", "went wrong", "out of", "rate per million [95%]", "ms", "verdict"]
             .map(str::to_owned)
@@ -101,7 +105,10 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
         rows.push(vec![
             t.name.clone(),
             (if t.broken { "mistake" } else { "fix" }).to_owned(),
-            t.how.clone(),
+            match shared_tail {
+                Some(tail) => t.how.strip_suffix(tail).unwrap_or(&t.how).trim_end_matches(": ").to_owned(),
+                None => t.how.clone(),
+            },
             went_wrong(t),
             out_of(&t.main()),
             if t.out_of == 0 { String::new() } else { rate_per_million(t.failures, t.out_of) },
@@ -131,7 +138,7 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
             }
             (format!("Every version: {how}.\n"), 4..6)
         }
-        None => (String::new(), 5..7),
+        None => (shared_tail.map_or_else(String::new, |tail| format!("Every version: {tail}.\n")), 5..7),
     };
     let mut builder = Builder::default();
     for row in rows {
@@ -145,6 +152,15 @@ pub fn finding_table(finding: &Finding, look: Look) -> String {
         words.fix,
         render_some(builder, look, numbers)
     )
+}
+
+/// The part after the first ": " that every version's condition shares,
+/// if each has one and they are all the same.
+fn shared_tail(trials: &[Trial]) -> Option<&str> {
+    let tails: Vec<&str> =
+        trials.iter().map(|t| t.how.split_once(": ").map(|(_, tail)| tail)).collect::<Option<_>>()?;
+    let first = *tails.first()?;
+    tails.iter().all(|&t| t == first).then_some(first)
 }
 
 /// A figure's denominator with what one of it is: what its rate is per.
@@ -238,6 +254,10 @@ mod tests {
         let different = finding_table(&finding(["n = 16228", "n = 4096"]), Look::Plain);
         assert!(!different.contains("Every version"), "{different}");
         assert!(different.contains("condition") && different.contains("n = 4096"), "{different}");
+        // What each version does differs; the run's size is said once.
+        let sized = finding_table(&finding(["warp barrier: 264 blocks", "block barrier: 264 blocks"]), Look::Plain);
+        assert!(sized.contains("Every version: 264 blocks.\n"), "{sized}");
+        assert!(sized.contains("warp barrier") && !sized.contains("warp barrier:"), "{sized}");
     }
 
     #[test]
