@@ -168,53 +168,53 @@ fn unbroken(cell: &str) -> String {
     cell.replace(' ', "\u{a0}").replace("\u{a0}[", " [").replace("\u{a0}(", " (")
 }
 
-/// Appends `lines` as they were.
-fn push_lines(out: &mut String, lines: &[&str]) {
-    for line in lines {
-        out.push_str(line);
-        out.push('\n');
+/// `markdown` with each of its Markdown tables replaced by what `table`
+/// makes of it (its lines as they were, and the table they hold); every
+/// other line, and a block of `|` lines that is not a table, as it was.
+pub(super) fn each_table(markdown: &str, mut table: impl FnMut(&[&str], Table) -> String) -> String {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut out = String::with_capacity(markdown.len());
+    let mut i = 0;
+    while i < lines.len() {
+        // A run of `|` lines, or one line of anything else (which is no
+        // table: a table has a header and an alignment line).
+        let start = i;
+        while i < lines.len() && lines[i].starts_with('|') {
+            i += 1;
+        }
+        i = i.max(start + 1);
+        let block = &lines[start..i];
+        match Table::parse(block) {
+            Some(parsed) => out.push_str(&table(block, parsed)),
+            None => block.iter().for_each(|line| {
+                out.push_str(line);
+                out.push('\n');
+            }),
+        }
     }
+    out
 }
 
 /// `markdown` (the host's export, inside a `<div class="measured">`) with
 /// every table one table a reader takes in: see the module's doc. A table
 /// wider than [`BUDGET`] leaves the measured block for one whose words wrap.
 pub fn fit(markdown: &str) -> String {
-    let lines: Vec<&str> = markdown.lines().collect();
-    let mut out = String::with_capacity(markdown.len());
-    let mut i = 0;
-    while i < lines.len() {
-        if !lines[i].starts_with('|') {
-            out.push_str(lines[i]);
-            out.push('\n');
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < lines.len() && lines[i].starts_with('|') {
-            i += 1;
-        }
-        let block = &lines[start..i];
-        let Some(table) = Table::parse(block) else {
-            push_lines(&mut out, block);
-            continue;
-        };
+    let mut out = each_table(markdown, |block, table| {
         // A column with no cell filled (the times of a run that timed
         // nothing) says nothing: it goes.
         let original = table.clone();
         let table = table.without_empty_columns().with_keys_repeated();
-        if (0..table.header.len()).map(|k| table.width(k)).sum::<f64>() <= BUDGET {
-            if table == original {
-                push_lines(&mut out, block);
-            } else {
-                out.push_str(&table.render(false));
-            }
+        if (0..table.header.len()).map(|k| table.width(k)).sum::<f64>() > BUDGET {
+            format!(
+                "\n</div>\n<div class=\"measured wrap\">\n\n{}\n</div>\n<div class=\"measured\">\n",
+                table.render(true)
+            )
+        } else if table == original {
+            block.iter().map(|line| format!("{line}\n")).collect()
         } else {
-            out.push_str("\n</div>\n<div class=\"measured wrap\">\n\n");
-            out.push_str(&table.render(true));
-            out.push_str("\n</div>\n<div class=\"measured\">\n");
+            table.render(false)
         }
-    }
+    });
     // A wrapping table that came last reopened a measured block with nothing
     // in it: leave it closed.
     let reopened = "\n</div>\n<div class=\"measured\">\n";

@@ -56,26 +56,7 @@ impl View {
     /// `markdown` (the host's export of the record) without the rows the
     /// view leaves out.
     pub fn apply(&self, markdown: &str) -> String {
-        let lines: Vec<&str> = markdown.lines().collect();
-        let mut out = String::with_capacity(markdown.len());
-        let mut i = 0;
-        while i < lines.len() {
-            if !lines[i].starts_with('|') {
-                out.push_str(lines[i]);
-                out.push('\n');
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < lines.len() && lines[i].starts_with('|') {
-                i += 1;
-            }
-            match Table::parse(&lines[start..i]) {
-                Some(table) => out.push_str(&self.narrow(table).render(false)),
-                None => lines[start..i].iter().for_each(|l| out.push_str(&format!("{l}\n"))),
-            }
-        }
-        out
+        super::columns::each_table(markdown, |_, table| self.narrow(table).render(false))
     }
 
     /// One table without the rows the view leaves out.
