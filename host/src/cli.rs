@@ -19,9 +19,9 @@ use crate::commands::litmus::LitmusArgs;
 use crate::commands::pitfalls::PitfallsArgs;
 use crate::commands::publish::PublishArgs;
 use crate::commands::publish_sys::PublishSysArgs;
-use crate::commands::render::RenderArgs;
 use crate::commands::scopes::ScopesArgs;
 use crate::commands::sweep::SweepArgs;
+use crate::render::RenderArgs;
 
 /// Launch, time and check GPU synchronization kernels written in Rust.
 #[derive(Debug, Parser)]

@@ -5,8 +5,10 @@
 //! parses the command line ([`cli`]); [`app`] runs the command's
 //! [`commands::Command`], one folder per command under [`commands`] holding
 //! its flags, runner and report; [`record`] turns a command's result into
-//! the one [`record::Record`] every exporter reads; [`report`], a leaf,
-//! turns it into text or a plot through the result's [`report::Report`].
+//! the one [`record::Record`] every exporter reads, and [`render`] reads one
+//! back; [`report`], a leaf, turns it into text or a plot through the
+//! result's [`report::Report`], seeing of the GPU only the plain data of
+//! [`device`] and [`launch`].
 //! What two commands share sits below them ([`options`], [`sums`],
 //! [`verdict`], the [`litmus`] and [`pitfalls`] engines). Only [`gpu`] talks
 //! to the driver, and the statistics ([`stats`],
@@ -21,18 +23,21 @@ pub mod cli;
 pub mod commands;
 pub mod cpu_agent;
 pub mod data_file;
+pub mod device;
 pub mod error;
 pub mod exact;
 pub mod float_json;
 pub mod gpu;
 pub mod input;
 pub mod interrupt;
+pub mod launch;
 pub mod litmus;
 pub mod options;
 pub mod pitfalls;
 pub mod progress;
 pub mod record;
 pub mod reference;
+pub mod render;
 pub mod report;
 pub mod rng;
 pub use lab_stats as stats;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::gpu::launch::Block;
+use crate::launch::Block;
 use crate::reference;
 use crate::report::Format;
 

@@ -3,9 +3,9 @@
 
 use host::gpu::Gpu;
 use host::gpu::histogram::{HistogramKernel, HistogramKernels};
-use host::gpu::launch::Block;
 use host::gpu::timing::Plan;
 use host::input::{self, Distribution};
+use host::launch::Block;
 use host::reference;
 
 /// Both histogram kernels, both distributions, sizes that are not multiples

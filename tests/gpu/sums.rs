@@ -3,11 +3,11 @@
 //! correctly rounded sum against the exact sum, and the timing plans that
 //! measure them.
 
-use host::gpu::launch::Block;
 use host::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use host::gpu::timing::Plan;
 use host::gpu::{Gpu, PtxSource};
 use host::input;
+use host::launch::Block;
 use host::{exact, reference};
 
 use super::BLOCKS;

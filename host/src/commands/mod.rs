@@ -23,15 +23,15 @@ pub mod litmus;
 pub mod pitfalls;
 pub mod publish;
 pub mod publish_sys;
-pub mod render;
 pub mod scopes;
 pub mod sweep;
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
+use crate::device::DeviceInfo;
 use crate::error::LabError;
-use crate::gpu::{DeviceInfo, Gpu, PtxSource};
+use crate::gpu::{Gpu, PtxSource};
 use crate::interrupt;
 use crate::options::{OutputArgs, PlotArgs};
 use crate::progress::Progress;

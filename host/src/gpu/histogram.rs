@@ -6,11 +6,11 @@ use layout::histogram::{Arg, Histogram};
 
 use super::args::{Args, once};
 use super::driver_error::DriverContext;
-use super::launch::Block;
 use super::registry::Kernel;
 use super::timing::{self, Plan};
 use super::{Functions, Gpu};
 use crate::error::LabError;
+use crate::launch::Block;
 
 /// One of the histogram kernels: a handle on its `layout::histogram`
 /// registry entry.

@@ -11,10 +11,10 @@ use super::Gpu;
 use super::args::{Args, Launch, max_active_clusters, once};
 use super::device_repr::OnDevice;
 use super::driver_error::DriverContext;
-use super::launch::Block;
 use super::registry::Kernel;
 use super::timing::{self, Plan};
 use crate::error::LabError;
+use crate::launch::Block;
 
 /// One of the sum kernels: a handle on its `layout::sum` registry entry.
 pub type SumKernel = Kernel<Sum>;

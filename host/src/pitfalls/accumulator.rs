@@ -5,10 +5,10 @@ use layout::sum::GLOBAL_ATOMIC;
 
 use super::{Lab, Size, Trial};
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernel;
 use crate::gpu::timing::Plan;
 use crate::input;
+use crate::launch::Block;
 use crate::reference;
 use crate::stats;
 

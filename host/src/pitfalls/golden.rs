@@ -4,10 +4,10 @@ use layout::sum::{DETERMINISTIC, GLOBAL_ATOMIC};
 
 use super::{Lab, Size, Trial};
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernel;
 use crate::gpu::timing::Plan;
 use crate::input;
+use crate::launch::Block;
 use crate::stats;
 
 /// Times the test runs after its golden value was recorded.

@@ -6,10 +6,10 @@ use layout::pitfall::{HISTOGRAM_NO_FLUSH_BARRIER, HISTOGRAM_NO_ZEROING_BARRIER};
 use super::{Figure, Lab, Size, Trial, fill_shared};
 use crate::error::LabError;
 use crate::gpu::histogram::HistogramKernel;
-use crate::gpu::launch::Block;
 use crate::gpu::pitfall::{Buffers, PitfallKernel};
 use crate::gpu::timing::Plan;
 use crate::input::{self, Distribution};
+use crate::launch::Block;
 use crate::reference;
 
 /// Bins: as many as shared memory holds, twelve per thread of a 1024-thread

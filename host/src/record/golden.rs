@@ -13,13 +13,13 @@ use crate::commands::histogram::{HistogramOptions, HistogramReport, HistogramRow
 use crate::commands::publish::{PublishOptions, PublishResults, PublishRow};
 use crate::commands::sweep::SweepResults;
 use crate::commands::sweep::determinism::DeterminismReport;
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::gpu::histogram::{HistogramKernel, HistogramMeasurement};
-use crate::gpu::launch::Block;
 use crate::gpu::publish::{PublishCounts, PublishGeometry, PublishVariant};
 use crate::gpu::sum::{SmallRoute, SumKernel, SumMeasurement};
 use crate::gpu::timing::Plan;
 use crate::input::Distribution;
+use crate::launch::Block;
 use crate::record::Results;
 use crate::report::{Format, export, launch_time};
 use crate::sums::{SweepOptions, SweepReport, SweepRow};

@@ -17,8 +17,8 @@ use crate::commands::publish_sys::PublishSysResults;
 use crate::commands::scopes::ScopesResults;
 use crate::commands::sweep::SweepResults;
 use crate::commands::{Output, Provenance, Written};
+use crate::device::DeviceInfo;
 use crate::error::LabError;
-use crate::gpu::DeviceInfo;
 use crate::report::{self, Checks, Document, Report, plot};
 
 /// A finished run: where and with what it ran, and what it measured. The

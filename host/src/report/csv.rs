@@ -8,9 +8,7 @@
 //! exact sum and `exact` whether they are the same. The publication run has a
 //! layout of its own, one row per variant.
 
-use super::{Csv, Document, launch_time};
-use crate::gpu::sum::SumMeasurement;
-use crate::reference;
+use super::{Csv, Document};
 
 /// The columns of the layout that sums, histograms and timings share.
 pub(crate) const HEADER: [&str; 11] =
@@ -66,34 +64,4 @@ impl Row<'_> {
             self.exact,
         ]
     }
-}
-
-/// Rows of one sum kernel's launches: warm-ups (untimed) first, then timed
-/// ones.
-pub(crate) fn launches(
-    command: &str,
-    block: u32,
-    n: usize,
-    case: &str,
-    m: &SumMeasurement,
-    expected: Option<f64>,
-) -> Vec<Vec<String>> {
-    m.sums
-        .iter()
-        .enumerate()
-        .map(|(k, &sum)| {
-            Row {
-                command,
-                block,
-                n,
-                case,
-                kernel: m.kernel.label,
-                launch: (k, launch_time(m.sums.len(), &m.times_ms, k)),
-                value: sum.to_string(),
-                expected: expected.map_or(String::new(), |e| e.to_string()),
-                exact: expected.map_or(String::new(), |e| reference::bit_exact(sum, e).to_string()),
-            }
-            .cells()
-        })
-        .collect()
 }

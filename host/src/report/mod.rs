@@ -10,7 +10,7 @@ pub mod json;
 pub mod plot;
 pub mod table;
 
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use plot::Series;
 use table::Look;
 

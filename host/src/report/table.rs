@@ -8,8 +8,8 @@ use tabled::settings::object::{Columns, Rows};
 use tabled::settings::{Alignment, Style};
 
 use super::{Document, INPUT_BYTES_PER_ELEMENT};
-use crate::gpu::DeviceInfo;
-use crate::gpu::launch::Block;
+use crate::device::DeviceInfo;
+use crate::launch::Block;
 use crate::stats;
 
 /// How a table is drawn: plain text for a terminal, or Markdown.

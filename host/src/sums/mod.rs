@@ -8,9 +8,9 @@ pub mod tables;
 use layout::sum::GlobalAtomics;
 
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels, SumMeasurement};
 use crate::gpu::timing::Plan;
+use crate::launch::Block;
 use crate::progress::Progress;
 use crate::{input, reference};
 

@@ -5,7 +5,10 @@ use tabled::builder::Builder;
 
 use super::{Mismatch, SweepReport};
 use crate::gpu::sum::SumKernel;
-use crate::report::csv::launches;
+use crate::gpu::sum::SumMeasurement;
+use crate::reference;
+use crate::report::csv::Row;
+use crate::report::launch_time;
 use crate::report::table::{Check, Look, check_sentence, render, timing_cells};
 
 /// The CSV rows of one sweep's launches, each named `command`.
@@ -18,6 +21,36 @@ pub fn sweep_rows(command: &str, report: &SweepReport) -> Vec<Vec<String>> {
             row.measurements
                 .iter()
                 .flat_map(move |m| launches(command, block, row.n, "exact input", m, Some(row.reference)))
+        })
+        .collect()
+}
+
+/// Rows of one sum kernel's launches: warm-ups (untimed) first, then timed
+/// ones.
+pub(crate) fn launches(
+    command: &str,
+    block: u32,
+    n: usize,
+    case: &str,
+    m: &SumMeasurement,
+    expected: Option<f64>,
+) -> Vec<Vec<String>> {
+    m.sums
+        .iter()
+        .enumerate()
+        .map(|(k, &sum)| {
+            Row {
+                command,
+                block,
+                n,
+                case,
+                kernel: m.kernel.label,
+                launch: (k, launch_time(m.sums.len(), &m.times_ms, k)),
+                value: sum.to_string(),
+                expected: expected.map_or(String::new(), |e| e.to_string()),
+                exact: expected.map_or(String::new(), |e| reference::bit_exact(sum, e).to_string()),
+            }
+            .cells()
         })
         .collect()
 }

@@ -9,9 +9,9 @@ use crate::commands::{Command, Output, Written, progress};
 use crate::data_file;
 use crate::error::LabError;
 use crate::gpu::Gpu;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::input::{self, Spread};
+use crate::launch::Block;
 use crate::options::{OutputArgs, PlotArgs, parse_block, parse_count};
 use crate::report::Checks;
 

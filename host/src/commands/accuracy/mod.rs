@@ -15,10 +15,10 @@ use std::time::Instant;
 use layout::sum::Promise;
 
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
 use crate::input::{self, Spread};
+use crate::launch::Block;
 use crate::progress::Progress;
 use crate::strategies::CpuSum;
 use crate::{exact, interrupt, stats};

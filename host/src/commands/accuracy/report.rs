@@ -6,7 +6,7 @@ use layout::sum::Promise;
 use tabled::builder::Builder;
 
 use super::{AccuracyReport, AccuracyRow, Broken, MethodResult};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::report::csv::{HEADER, Row};
 use crate::report::plot::Series;
 use crate::report::table::{Look, device_header, render_some};

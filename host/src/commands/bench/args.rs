@@ -7,9 +7,9 @@ use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::baseline::Baselines;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
 use crate::gpu::timing::Plan;
+use crate::launch::Block;
 use crate::options::{OutputArgs, PlotArgs, TimingArgs, parse_bench_size, parse_block};
 
 /// `bench`'s flags.

@@ -8,9 +8,9 @@ pub use args::BenchArgs;
 
 use crate::error::LabError;
 use crate::gpu::baseline::Baselines;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SmallRoute, SumKernels};
 use crate::gpu::timing::Plan;
+use crate::launch::Block;
 use crate::progress::Progress;
 use crate::sums::{Mismatch, SweepRow, kernels_at};
 use crate::{input, interrupt, reference};

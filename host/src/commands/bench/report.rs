@@ -5,14 +5,15 @@
 use tabled::builder::Builder;
 
 use super::BenchReport;
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::gpu::sum::SumKernel;
 use crate::report::INPUT_BYTES_PER_ELEMENT;
-use crate::report::csv::{HEADER, Row, launches};
+use crate::report::csv::{HEADER, Row};
 use crate::report::plot::{Lines, Series, input_gb_per_s};
 use crate::report::table::{Check, Look, check_sentence, device_header, render_some};
 use crate::report::{Checks, Csv, Plot, Report};
 use crate::sums::PER_ELEMENT_ATOMICS_MAX_N;
+use crate::sums::tables::launches;
 use crate::sums::tables::mismatches;
 use crate::{reference, stats};
 
@@ -315,9 +316,9 @@ fn limit_line(peak_gb_per_s: Option<f64>) -> String {
 mod tests {
     use super::*;
     use crate::commands::bench::{BenchOptions, BenchRow};
-    use crate::gpu::launch::Block;
     use crate::gpu::sum::{SmallRoute, SumMeasurement};
     use crate::gpu::timing::Plan;
+    use crate::launch::Block;
     use crate::sums::SweepRow;
 
     /// A bench at block 256 of the correctly rounded sum at 8,192 (four

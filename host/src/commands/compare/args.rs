@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::comparison::{Comparison, Run};
 use super::report::tables;
-use super::{Comparison, Run};
 use crate::commands::{Command, Outcome, Output, write};
 use crate::error::LabError;
 use crate::options::OutputArgs;

@@ -3,7 +3,7 @@
 
 use tabled::builder::Builder;
 
-use super::{Comparison, Pair, Run};
+use super::comparison::{Comparison, Pair, Run};
 use crate::report::table::{Look, render_some, significant};
 
 /// The whole comparison as text.

@@ -8,8 +8,9 @@ use lab_records::{Manifest, Step, StepOutcome};
 use super::EvidenceOptions;
 
 use crate::commands::{Command, Device, Outcome, Output};
+use crate::device::DeviceInfo;
 use crate::error::LabError;
-use crate::gpu::{DeviceInfo, Gpu, PtxSource};
+use crate::gpu::{Gpu, PtxSource};
 use crate::interrupt;
 use crate::progress::Progress;
 use crate::report::Checks;

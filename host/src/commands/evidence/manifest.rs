@@ -5,7 +5,7 @@ use std::path::Path;
 
 use lab_records::{Commit, Gpu as GpuRecord, MANIFEST, Manifest, SANITIZE};
 
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 
 /// The commit and tree state the build script saw.
 pub fn build_commit() -> Commit {

@@ -32,8 +32,8 @@ use self::manifest::{build_commit, existing_manifest, gpu_record, merge};
 use self::plan::{RUNS, Run};
 use self::process::{csv_beside, find_on_path, ptx_arguments, run_step, step_arguments};
 use self::sanitize::{SANITIZER_TOOLS, sanitizer_arguments, sanitizer_runs};
+use crate::device::DeviceInfo;
 use crate::error::LabError;
-use crate::gpu::DeviceInfo;
 use crate::progress::Progress;
 
 /// What `evidence` was asked to do.

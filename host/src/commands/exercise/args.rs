@@ -6,8 +6,8 @@ use super::ExerciseReport;
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::SumKernels;
+use crate::launch::Block;
 use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_size};
 use crate::sums::SweepOptions;
 

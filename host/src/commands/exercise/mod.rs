@@ -8,8 +8,8 @@ pub mod report;
 pub use args::ExerciseArgs;
 
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::launch::Block;
 use crate::progress::Progress;
 use crate::stats;
 use crate::sums::{self, SweepOptions, SweepReport};

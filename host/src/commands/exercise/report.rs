@@ -5,7 +5,7 @@
 use tabled::builder::Builder;
 
 use super::{BASELINE, ExerciseReport};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::report::csv::HEADER;
 use crate::report::plot::Lines;
 use crate::report::table::{Check, Look, check_sentence, device_header, render};

@@ -8,8 +8,8 @@ use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::histogram::HistogramKernels;
-use crate::gpu::launch::Block;
 use crate::input::Distribution;
+use crate::launch::Block;
 use crate::options::{OutputArgs, TimingArgs, parse_block, parse_count};
 
 /// `histogram`'s flags.

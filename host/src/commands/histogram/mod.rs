@@ -8,9 +8,9 @@ pub use args::HistogramArgs;
 
 use crate::error::LabError;
 use crate::gpu::histogram::{HistogramKernel, HistogramKernels, HistogramMeasurement};
-use crate::gpu::launch::Block;
 use crate::gpu::timing::Plan;
 use crate::input::{self, Distribution};
+use crate::launch::Block;
 use crate::progress::Progress;
 use crate::reference;
 

@@ -5,7 +5,7 @@
 use tabled::builder::Builder;
 
 use super::{HistogramMismatch, HistogramReport};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::report::csv::{HEADER, Row};
 use crate::report::launch_time;
 use crate::report::table::{Check, Look, check_sentence, device_header, render, timing_cells};

@@ -7,7 +7,7 @@
 use tabled::builder::Builder;
 
 use super::{LitmusResults, MutantResults, TuneResults};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
 use crate::litmus::{Broken, Environment, LitmusOptions, LitmusRow};

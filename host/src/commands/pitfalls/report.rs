@@ -7,7 +7,7 @@
 use tabled::builder::Builder;
 
 use super::PitfallsReport;
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::pitfalls::{Figure, Finding, Trial, describe};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
 use crate::report::{Checks, Csv, Report};

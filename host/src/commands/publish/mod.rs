@@ -223,7 +223,7 @@ mod tests {
             rows: vec![row(&variants::BLOCK_RELEASE_ACQUIRE, 0, 0)],
             not_run: left_out.clone(),
         };
-        let device = crate::gpu::DeviceInfo {
+        let device = crate::device::DeviceInfo {
             name: "a GPU before Hopper".to_owned(),
             compute_capability: (8, 0),
             sm_count: 108,

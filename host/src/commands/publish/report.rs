@@ -8,7 +8,7 @@
 use tabled::builder::Builder;
 
 use super::{PublishResults, PublishRow};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::gpu::publish::FlagPlacement;
 use crate::report::plot::Rate;
 use crate::report::table::{Look, device_header, rate_per_million, render_some};

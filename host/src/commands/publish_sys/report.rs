@@ -6,7 +6,7 @@
 use tabled::builder::Builder;
 
 use super::{PublishSysResults, PublishSysRow};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
 use crate::report::{Checks, Csv, Report};
 

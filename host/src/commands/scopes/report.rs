@@ -6,7 +6,7 @@
 use tabled::builder::Builder;
 
 use super::{ScopesResults, Spread, failures};
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::report::table::{Look, device_header, render_some};
 use crate::report::{Checks, Csv, Report};
 

@@ -6,8 +6,8 @@ use super::{SweepResults, determinism};
 use crate::commands::{Command, Written, progress};
 use crate::error::LabError;
 use crate::gpu::Gpu;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
+use crate::launch::Block;
 use crate::options::{DEFAULT_SIZES, OutputArgs, PlotArgs, TimingArgs, parse_block, parse_size};
 use crate::sums::{self, SweepOptions};
 

@@ -1,9 +1,9 @@
 //! The determinism table: the same inexact input summed many times.
 
 use crate::error::LabError;
-use crate::gpu::launch::Block;
 use crate::gpu::sum::{SumKernel, SumKernels};
 use crate::gpu::timing::Plan;
+use crate::launch::Block;
 use crate::{input, reference};
 
 /// The page's size for the determinism table.

@@ -7,13 +7,14 @@ use super::SweepResults;
 use super::determinism::DeterminismReport;
 use crate::sums::tables::{mismatches, sweep, sweep_rows};
 
-use crate::gpu::DeviceInfo;
+use crate::device::DeviceInfo;
 use crate::gpu::sum::SumMeasurement;
-use crate::report::csv::{HEADER, launches};
+use crate::report::csv::HEADER;
 use crate::report::plot::Lines;
 use crate::report::table::{Look, device_header, render};
 use crate::report::{Checks, Csv, Plot, Report};
 use crate::stats;
+use crate::sums::tables::launches;
 
 impl Report for SweepResults {
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
@@ -82,8 +83,8 @@ mod tests {
     use layout::sum;
 
     use super::*;
-    use crate::gpu::launch::Block;
     use crate::gpu::sum::SumKernel;
+    use crate::launch::Block;
     use crate::sums::SweepReport;
     use crate::sums::{SweepOptions, SweepRow};
 

@@ -1,0 +1,34 @@
+//! What the lab knows of a GPU once it has asked the driver: plain data,
+//! which the driver's layer (`gpu/`) fills in and the exporters (`report/`)
+//! print, so that neither reaches into the other.
+
+/// What the device header shows, read from the driver.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DeviceInfo {
+    /// The marketing name, e.g. "NVIDIA H200".
+    pub name: String,
+    /// Compute capability (major, minor).
+    pub compute_capability: (i32, i32),
+    /// Streaming multiprocessors.
+    pub sm_count: u32,
+    /// The driver's CUDA version as (major, minor), e.g. (13, 0).
+    pub driver_cuda_version: (i32, i32),
+    /// Bytes of L2 cache.
+    pub l2_bytes: usize,
+    /// The memory clock the driver reports, in kHz
+    /// (`CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE`), if it reports one.
+    pub memory_clock_khz: Option<u32>,
+    /// The memory bus width the driver reports, in bits
+    /// (`CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH`), if it reports one.
+    pub memory_bus_bits: Option<u32>,
+}
+
+impl DeviceInfo {
+    /// The DRAM's peak bandwidth in GB/s (10^9 bytes) from the driver's
+    /// figures: two transfers per memory clock (double data rate, as HBM and
+    /// GDDR both are) of the bus's width. `None` if the driver gave no figure.
+    pub fn peak_dram_gb_per_s(&self) -> Option<f64> {
+        let (khz, bits) = (self.memory_clock_khz?, self.memory_bus_bits?);
+        Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9)
+    }
+}
