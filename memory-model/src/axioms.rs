@@ -8,8 +8,8 @@
 //! PTX ISA's names for the axioms are used: Coherence, Fence-SC, Atomicity,
 //! No-Thin-Air, Sequential-Consistency-per-Location and Causality.
 
-use crate::execution::{Candidate, Skeleton};
 use crate::relation::{Rel, Set, members};
+use crate::skeleton::{Candidate, Skeleton};
 
 /// From-reads: ptx.als's
 /// `fun fr : Read->Write { ~rf.^co + ((Read - (Write.rf)) <: (address.~address) :> Write) }`:

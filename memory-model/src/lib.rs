@@ -47,6 +47,7 @@ pub mod lab;
 pub mod litmus_file;
 mod program;
 mod relation;
+mod skeleton;
 
-pub use execution::{MAX_EVENTS, allows, outcomes};
-pub use program::{Condition, Event, Outcome, Position, Program, Scope, Sem, Thread, Value};
+pub use execution::{allows, outcomes};
+pub use program::{Condition, Event, MAX_EVENTS, Outcome, Position, Program, Scope, Sem, Thread, Value};

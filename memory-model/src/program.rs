@@ -2,6 +2,9 @@
 //! hierarchy and holding a straight-line list of memory events, and the
 //! outcomes and conditions that are asked about it.
 
+/// The most events a program may have: one bit per event in a `u32`.
+pub const MAX_EVENTS: usize = crate::relation::MAX;
+
 /// The scope of a strong operation: the set of threads, counted from the
 /// thread that executes it, whose operations it synchronizes with.
 ///
@@ -159,8 +162,8 @@ impl Program {
     /// events than the checker's bit sets hold.
     pub fn problem(&self) -> Option<String> {
         let events: usize = self.threads.iter().map(|t| t.events.len()).sum();
-        if events > crate::execution::MAX_EVENTS {
-            return Some(format!("{events} events: at most {} are supported", crate::execution::MAX_EVENTS));
+        if events > MAX_EVENTS {
+            return Some(format!("{events} events: at most {} are supported", MAX_EVENTS));
         }
         for (t, thread) in self.threads.iter().enumerate() {
             for (i, e) in thread.events.iter().enumerate() {

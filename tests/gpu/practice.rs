@@ -15,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
-use xtask::practice::check::Outcome;
+use xtask::practice::outcome::Outcome;
 use xtask::practice::sets::{self, Member};
 use xtask::practice::{Puzzle, gpu};
 

@@ -18,6 +18,7 @@ use crate::Error;
 mod accesses;
 mod check;
 mod dataflow;
+mod instruction;
 
 pub use accesses::{LitmusSass, Operand, kept_live, litmus_sass, memory_opcodes};
 pub use check::{PARAMETER_BASE, litmus_problems, parameter_word};
@@ -92,7 +93,7 @@ pub fn summarize(sass: &str) -> Vec<Summary> {
         .into_iter()
         .map(|(kernel, body)| {
             let mut counts = BTreeMap::new();
-            for op in body.lines().filter_map(accesses::instruction).map(|i| i.opcode) {
+            for op in body.lines().filter_map(instruction::instruction).map(|i| i.opcode) {
                 if FAMILIES.iter().any(|f| op.starts_with(f)) {
                     *counts.entry(op).or_insert(0) += 1;
                 }

@@ -13,8 +13,9 @@ use std::sync::Mutex;
 
 use layout::Module;
 use xtask::practice::build::{self, Answer};
-use xtask::practice::check::{self, Outcome, Report};
+use xtask::practice::check::{self, Report};
 use xtask::practice::machine::Machine;
+use xtask::practice::outcome::Outcome;
 use xtask::practice::{BUILDS, MACHINE_CODE, ON_THE_GPU, PUZZLES, Puzzle};
 
 fn root() -> PathBuf {

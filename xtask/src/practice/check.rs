@@ -1,21 +1,11 @@
 //! Running a puzzle's checks on a compiled answer, layer by layer.
 
 use super::machine::{self, Machine};
+use super::outcome::Outcome;
 use super::ptx::instruction_lines;
 use super::publication::{StoreBuffering, Verdict};
 use super::{Between, Check, Expect, MACHINE_CODE, ON_THE_GPU, Promises, Puzzle, SANITIZER, SIGNATURE, written};
 use layout::practice::StandsFor;
-
-/// How one check went.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// It held; what was seen.
-    Passed(String),
-    /// It did not; the evidence, in one or two sentences.
-    Failed(String),
-    /// It was not run; why.
-    NotRun(String),
-}
 
 /// One line of a check's report.
 #[derive(Clone, Debug, PartialEq, Eq)]

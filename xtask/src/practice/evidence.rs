@@ -16,7 +16,8 @@ use std::path::Path;
 
 use crate::Error;
 
-use super::check::{self, Outcome, Report};
+use super::check::{self, Report};
+use super::outcome::Outcome;
 use super::{Check, Puzzle, gpu};
 
 /// One checked puzzle: its number in the list, the puzzle and its report.

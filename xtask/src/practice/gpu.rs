@@ -10,7 +10,7 @@ use std::process::Command;
 
 use layout::practice::StandsFor;
 
-use super::check::Outcome;
+use super::outcome::Outcome;
 use super::{Between, Check, Puzzle};
 
 /// Why the GPU layer cannot run on this machine, if it cannot: no NVIDIA

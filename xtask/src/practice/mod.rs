@@ -42,6 +42,7 @@ pub mod check;
 pub mod evidence;
 pub mod gpu;
 pub mod machine;
+pub mod outcome;
 pub mod ptx;
 pub mod publication;
 pub mod puzzles;
@@ -274,10 +275,10 @@ pub fn report(
             let mut report = check::run(puzzle, ptx, source, &machine::Machine::of(root, ptx));
             let module = puzzle.kernel.module();
             let said = format!("practice/ compiled for {} ({})", ptx_builder::TARGET, module.arch());
-            report.lines.insert(0, first(check::Outcome::Passed(said)));
+            report.lines.insert(0, first(outcome::Outcome::Passed(said)));
             report
         }
-        Err(e) => check::Report { lines: vec![first(check::Outcome::Failed(e.0.clone()))] },
+        Err(e) => check::Report { lines: vec![first(outcome::Outcome::Failed(e.0.clone()))] },
     }
 }
 

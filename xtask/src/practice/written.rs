@@ -12,7 +12,7 @@ use layout::practice::StandsFor;
 use layout::sum::{self, GlobalAtomics};
 
 use super::Puzzle;
-use super::check::Outcome;
+use super::outcome::Outcome;
 
 /// The value of the first line of `source` that reads `key value` once a
 /// comment's `//!` and spaces are taken off (`key` ends with its colon),

@@ -13,7 +13,7 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use super::accesses::Instruction;
+use super::instruction::Instruction;
 
 /// What a register's value is computed from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -219,7 +219,7 @@ impl<'a> Flow<'a> {
                 ins.opcode.starts_with("LD") && !ins.opcode.starts_with("LDC") && !ins.opcode.starts_with("LDS");
             if is_load && let Some(address) = ins.operands.get(1) {
                 if let Some(base) = address_register(address) {
-                    let offset = super::accesses::offset(address).unwrap_or(0);
+                    let offset = super::instruction::offset(address).unwrap_or(0);
                     let pointer = self.follow(d, &base, every_path).unwrap_or_default();
                     roots.loaded.extend(pointer.constants.iter().map(|&c| (c, offset)));
                 }
@@ -308,7 +308,7 @@ fn half_value(bits: u16) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::accesses::instruction;
+    use super::super::instruction::instruction;
     use super::*;
 
     fn listing(text: &str) -> Vec<Instruction> {

@@ -10,8 +10,9 @@ use std::time::{Duration, SystemTime};
 
 use layout::Module;
 use xtask::practice::build::{self, Answer};
-use xtask::practice::check::{self, Outcome, Report};
+use xtask::practice::check::{self, Report};
 use xtask::practice::machine::Machine;
+use xtask::practice::outcome::Outcome;
 use xtask::practice::{self, PUZZLES, Puzzle, gpu};
 use xtask::{Error, paths};
 
