@@ -1,22 +1,9 @@
 //! The yardsticks `bench` measures the sums against, and the two kernels every
 //! timed launch is queued behind (the cold flush and the hold).
 
-use crate::registry::{Entry, Family, Module, ParamRole, SharedBytes};
+use crate::entry::{Entry, Family, Module, ParamRole, SharedBytes};
 
-/// What each argument of a baseline kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The flush's zeroed buffer, read and never written.
-    Buffer,
-    /// Quads (four floats) of `buffer` to read.
-    Quads,
-    /// One `u32` the flush would store to if the buffer were not zero.
-    Sink,
-    /// Nanoseconds the hold spins.
-    Ns,
-    /// The cluster probe's report: [`PROBE_WORDS`] words per block.
-    Report,
-}
+pub use crate::args::baseline::Arg;
 
 /// The kernel that does nothing: no parameters, any grid, no shared memory.
 pub const EMPTY: Entry = Entry {

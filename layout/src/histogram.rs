@@ -1,23 +1,12 @@
 //! The histogram kernels and their limits.
 
-use crate::registry::{Entry, Family, Module, ParamRole, SharedBytes};
+use crate::entry::{Entry, Family, Module, ParamRole, SharedBytes};
 
 /// The most bins the privatized kernel can hold: 48 KiB of shared memory, the
 /// per-block default on every GPU since Kepler, at 4 bytes a bin.
 pub const MAX_BINS: u32 = 48 * 1024 / size_of::<u32>() as u32;
 
-/// What each argument of a histogram kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The values, each below the bin count.
-    Input,
-    /// How many values `input` holds.
-    N,
-    /// The bins, zeroed before the launch.
-    Bins,
-    /// How many bins `bins` holds.
-    BinCount,
-}
+pub use crate::args::histogram::Arg;
 
 param!(INPUT = input: *const u32 => ParamRole::Histogram(Arg::Input));
 param!(N = n: usize => ParamRole::Histogram(Arg::N));

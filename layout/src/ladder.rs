@@ -19,31 +19,9 @@
 //! times, and times the loop on `%globaltimer`, `repeats` times; the same loop
 //! without the fence ([`FENCE_NONE`]) is the baseline the host subtracts.
 
-use crate::registry::{Entry, Family, ParamRole, SharedBytes};
+use crate::entry::{Entry, Family, ParamRole, SharedBytes};
 
-/// What each argument of a ladder kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The two flags in global or mapped host memory: A's at [`PONG_WORD`],
-    /// B's at [`PING_WORD`], [`FLAG_WORDS`] zeroed `u32`s.
-    Flags,
-    /// Batches of round trips per launch.
-    Batches,
-    /// Round trips per batch, timed together as one sample.
-    PerBatch,
-    /// Nanoseconds each spin may last before it counts a timeout.
-    BudgetNs,
-    /// One `u64` per batch: its nanoseconds on `%globaltimer`.
-    Samples,
-    /// [`REPORT_WORDS`] zeroed `u32`s the kernel reports into.
-    Report,
-    /// The fence loop's global word, stored to once per iteration.
-    Sink,
-    /// Fences (loop iterations) per timed loop.
-    Iterations,
-    /// Timed loops per launch, one sample each.
-    Repeats,
-}
+pub use crate::args::ladder::Arg;
 
 /// Words of the report a round-trip kernel writes, in this order:
 /// [`TRIPS`], [`PING_TIMEOUTS`], [`PONG_TIMEOUTS`], [`PING_SM`], [`PONG_SM`].

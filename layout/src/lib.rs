@@ -22,7 +22,7 @@
 
 /// Declares one kernel parameter, written once: `param!(INPUT = input: *const
 /// f32 => role)` is the registry's `const INPUT: Param` (its name, the
-/// [`Type`](registry::Type) of `*const f32`, its role) and the type alias
+/// [`Type`](entry::Type) of `*const f32`, its role) and the type alias
 /// `INPUT` for `*const f32`, one name in the value and the type namespace.
 /// [`params!`] puts parameters together into a list.
 #[macro_export]
@@ -53,7 +53,9 @@ macro_rules! params {
     };
 }
 
+pub mod args;
 pub mod baseline;
+pub mod entry;
 pub mod exact;
 pub mod histogram;
 pub mod ladder;
@@ -66,7 +68,6 @@ pub mod scope;
 pub mod sum;
 pub mod system;
 
-pub use registry::{
-    Entry, Family, Grid, Module, Param, ParamRole, ParamType, Pointee, SharedBytes, Type, WARP_SIZE, entries,
-};
+pub use entry::{Entry, Family, Grid, Module, Param, ParamRole, ParamType, Pointee, SharedBytes, Type, WARP_SIZE};
+pub use registry::entries;
 pub use scope::{Placement, Scope};

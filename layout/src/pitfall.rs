@@ -7,7 +7,7 @@
 //! deadline on the global timer, as the publication demo's are, and a retry
 //! loop by a count.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes};
+use crate::entry::{Entry, Family, Param, ParamRole, SharedBytes};
 
 /// Which of the pages' mistakes a kernel makes or fixes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -69,24 +69,7 @@ impl Pitfall {
     }
 }
 
-/// What each argument of a pitfall kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// Read-only input values.
-    Input,
-    /// How many values `input` holds.
-    N,
-    /// What the kernel reports: sums, bins or counts, zeroed before the
-    /// launch.
-    Out,
-    /// Working memory the kernel shares between its blocks, zeroed before
-    /// the launch.
-    Scratch,
-    /// A count the kernel is given: bins, rounds or the fill pattern.
-    Value,
-    /// Nanoseconds a bounded spin may last.
-    DeadlineNs,
-}
+pub use crate::args::pitfall::Arg;
 
 param!(INPUT = input: *const u32 => ParamRole::Pitfall(Arg::Input));
 param!(N = n: usize => ParamRole::Pitfall(Arg::N));

@@ -2,7 +2,7 @@
 //! the registry of its variants: seven that run on any GPU, and five between
 //! two blocks of one thread-block cluster, in the Hopper module.
 
-use crate::registry::{Entry, Family, Param, ParamRole, SharedBytes};
+use crate::entry::{Entry, Family, Param, ParamRole, SharedBytes};
 use crate::scope::{Placement, Scope};
 
 /// The payload: two fields written with ordinary stores, so no single atomic
@@ -212,30 +212,7 @@ pub const CLUSTER_BLOCKS: u32 = 2;
 // clusters.
 const _: () = assert!(BLOCKS_PER_SM.is_multiple_of(CLUSTER_BLOCKS));
 
-/// What each argument of a publication kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// Across blocks: one [`Slot`] per pair per round, zeroed before each
-    /// launch.
-    Slots,
-    /// Producer/consumer rounds each pair runs.
-    Rounds,
-    /// Each consumer's time budget before its waits time out.
-    BudgetNs,
-    /// Across blocks: slots from a round's payload to its flag (0: the
-    /// slot's own `ready`).
-    FlagApart,
-    /// Across blocks: 1 if the consumer reads the payload once before it
-    /// waits.
-    Preload,
-    /// Across blocks: nanoseconds the producer waits before each round's
-    /// publication.
-    DelayNs,
-    /// One [`Payload`] per consumer: the last one it read.
-    Observed,
-    /// One [`Counts`] for the launch, zeroed before it.
-    Totals,
-}
+pub use crate::args::publish::Arg;
 
 param!(SLOTS = slots: *mut Slot => ParamRole::Publish(Arg::Slots));
 param!(ROUNDS = rounds: u32 => ParamRole::Publish(Arg::Rounds));

@@ -4,7 +4,7 @@
 //! bench and determinism table, the PTX tests, the SASS summary and the
 //! sanitizer all read it from here.
 
-use crate::registry::{Entry, Family, Grid, ParamRole, SharedBytes, WARP_SIZE};
+use crate::entry::{Entry, Family, Grid, ParamRole, SharedBytes, WARP_SIZE};
 
 /// The fixed-order layout of `sum_deterministic`: the unit sizes that make its
 /// result depend on `n` alone.
@@ -139,24 +139,7 @@ impl Barriers {
     }
 }
 
-/// What each argument of a sum kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The floats to add.
-    Input,
-    /// The accumulator the sum is added into, zero before the launch.
-    Total,
-    /// How many floats `input` holds.
-    N,
-    /// One partial sum per [`deterministic::CHUNK`].
-    Partials,
-    /// The ticket and handoff slots: a [`deterministic::Handoff`], zero
-    /// before the first launch and left zero.
-    Handoff,
-    /// A [`crate::exact::Superaccumulator`], zero before the first launch and
-    /// left zero.
-    Superaccumulator,
-}
+pub use crate::args::sum::Arg;
 
 param!(INPUT = input: *const f32 => ParamRole::Sum(Arg::Input));
 param!(TOTAL = total: *mut f32 => ParamRole::Sum(Arg::Total));

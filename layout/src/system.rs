@@ -33,8 +33,8 @@
 //! nothing. So exactly one combination per direction is guaranteed:
 //! `.sys` release/acquire on the GPU and `Release`/`Acquire` on the CPU.
 
+use crate::entry::{Entry, Family, ParamRole};
 use crate::publish::Ordering;
-use crate::registry::{Entry, Family, ParamRole};
 use crate::scope::Scope;
 
 /// Words in one record: more than one, so that no single access covers the
@@ -104,23 +104,7 @@ impl CpuOrdering {
     }
 }
 
-/// What each argument of a system-scope kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The records, `slots` of them, in mapped host memory.
-    Records,
-    /// The flags, `slots` of them, in mapped host memory.
-    Flags,
-    /// How many slots the launch uses.
-    Slots,
-    /// The round: what the flags are set to, and what the records depend on.
-    Round,
-    /// GPU consumer: each thread's time budget before its waits time out.
-    BudgetNs,
-    /// GPU consumer: one [`Counts`](crate::publish::Counts) for the launch,
-    /// zeroed before it, in device memory.
-    Totals,
-}
+pub use crate::args::system::Arg;
 
 param!(RECORDS_OUT = records: *mut Record => ParamRole::System(Arg::Records));
 param!(FLAGS_OUT = flags: *mut u32 => ParamRole::System(Arg::Flags));

@@ -3,30 +3,12 @@
 //! [`CLASSIFY`]. The list of kernels itself is the suite's
 //! ([`KERNELS`](super::KERNELS)).
 
-use crate::registry::{Entry, Family, ParamRole};
+use crate::entry::{Entry, Family, ParamRole};
 
 use super::suite::Test;
 use super::variant::Variant;
 
-/// What each argument of a litmus kernel is for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Arg {
-    /// The testing environment: one [`Params`](super::Params) in global memory.
-    Params,
-    /// The launch's block rotation.
-    Shift,
-    /// The locations, [`Params::location_words`](super::Params::location_words) words, zero before each
-    /// launch.
-    Locations,
-    /// [`REGISTERS`](super::REGISTERS) words per instance, zero before each launch.
-    Results,
-    /// The stress buffer, [`Params::stress_words`](super::Params::stress_words) words.
-    Stress,
-    /// The synchronised start's counter, one word, zero before each launch.
-    Control,
-    /// [`BINS`](super::BINS) `u64` counters the classifier adds into.
-    Histogram,
-}
+pub use crate::args::litmus::Arg;
 
 param!(PARAMS = params: *const super::Params => ParamRole::Litmus(Arg::Params));
 param!(SHIFT = shift: u32 => ParamRole::Litmus(Arg::Shift));

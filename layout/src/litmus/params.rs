@@ -3,7 +3,7 @@
 //! instance it works on and from an instance to its locations; and the
 //! environment's choices ([`Preload`], [`StressPattern`]).
 
-use crate::registry::WARP_SIZE;
+use crate::entry::WARP_SIZE;
 use crate::scope::Placement;
 
 use super::definition::Location;
