@@ -528,18 +528,12 @@ fn the_host_has_no_import_circle() {
 #[test]
 fn layout_memory_model_and_xtask_have_no_import_circle_either() {
     // The same rule, for the crates beside the host whose files import each
-    // other. `layout`'s litmus suite is the one known exception: its test
-    // list, kernels and placements name each other (`suite/mod.rs`,
-    // `kernels.rs`, `placement.rs`, `definition.rs`, `variant.rs`) until a
-    // litmus test is written once; a circle wholly inside `litmus/` is left
-    // to that, and any other fails.
+    // other.
     for name in ["memory-model", "xtask", "layout"] {
         let files = files_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(name).join("src"));
         assert!(files.len() > 5, "read only {} files of {name}/src", files.len());
         let graph = graph(&files);
-        let pending = |c: &Vec<&str>| name == "layout" && c.iter().all(|f| f.starts_with("litmus/"));
-        let circles: Vec<String> =
-            forbidden_circles(&files, &graph).iter().filter(|c| !pending(c)).map(|c| c.join(" → ")).collect();
+        let circles: Vec<String> = forbidden_circles(&files, &graph).iter().map(|c| c.join(" → ")).collect();
         assert!(circles.is_empty(), "import circles in {name}/src:\n{}", circles.join("\n"));
     }
 }

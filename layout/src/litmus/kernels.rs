@@ -1,7 +1,8 @@
 //! The litmus kernels' registry: their parameters, [`Kernel`] (a test in
 //! one variant) with the program its PTX and SASS must hold, and
-//! [`CLASSIFY`]. The list of kernels itself is the suite's
-//! ([`KERNELS`](super::KERNELS)).
+//! [`CLASSIFY`], and [`KERNELS`], made from the suite's one list through its
+//! grid ([`litmus_grid!`](macro@crate::litmus_grid)), so that the suite names
+//! no kernel and this file names the suite's tests.
 
 use crate::entry::{Entry, Family, ParamRole};
 
@@ -9,6 +10,18 @@ use super::suite::Test;
 use super::variant::Variant;
 
 pub use crate::args::litmus::Arg;
+
+/// [`KERNELS`] from the suite's grid: each test's symbols and variants.
+macro_rules! kernels {
+    ($($test:ident = $file:ident { $($symbol:ident => $variant:ident,)* })*) => {
+        /// Every litmus kernel, test by test in [`Test::ALL`]'s order, each
+        /// test's variants in [`Test::variants`]' order.
+        pub const KERNELS: [Kernel; [$($(stringify!($symbol),)*)*].len()] =
+            [$($(kernel(Test::$test, Variant::$variant, stringify!($symbol)),)*)*];
+    };
+}
+
+litmus_grid!(kernels);
 
 param!(PARAMS = params: *const super::Params => ParamRole::Litmus(Arg::Params));
 param!(SHIFT = shift: u32 => ParamRole::Litmus(Arg::Shift));

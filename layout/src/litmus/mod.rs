@@ -35,17 +35,23 @@
 //! - [`Kernel`] and [`CLASSIFY`] (`kernels.rs`): the registry's entries and
 //!   the program each kernel's PTX and SASS must hold.
 
+// The suite first: the grid macro its list declares is in scope for the
+// files after it (`kernels.rs` builds `KERNELS` from it).
+#[macro_use]
+pub mod suite;
+
 mod definition;
 mod kernels;
+mod op;
 mod outcome;
 mod params;
 mod placement;
-pub mod suite;
 mod test;
 mod variant;
 
-pub use definition::{Definition, Location, Op, Reason, Reasons, Role, Verdicts};
-pub use kernels::{Arg, CLASSIFY, CLASSIFY_PARAMS, Kernel, TEST_PARAMS, sass_of, test_step};
+pub use definition::{Definition, Reason, Reasons, Role, Verdicts};
+pub use kernels::{Arg, CLASSIFY, CLASSIFY_PARAMS, KERNELS, Kernel, TEST_PARAMS, sass_of, test_step};
+pub use op::{Location, Op};
 pub use outcome::{
     BINS, FINAL_CODES, FINAL_DIGITS, FIRST_FINAL_BIN, OTHER_BIN, REGISTERS, final_bin, final_digits, final_outcome_bin,
     outcome_bin,
@@ -54,5 +60,5 @@ pub use params::{Params, Preload, STRESS_LINE_STRIDE, StressPattern, rem};
 pub use placement::{
     BLOCK_SPLITS, BlockSplit, PLACEMENT_BLOCKS, PLACEMENT_INTER_CLUSTER, PLACEMENT_INTRA_CLUSTER, PLACEMENT_WARP, Split,
 };
-pub use suite::{KERNELS, Test};
+pub use suite::Test;
 pub use variant::Variant;

@@ -6,7 +6,7 @@
 use crate::entry::WARP_SIZE;
 use crate::scope::Placement;
 
-use super::definition::Location;
+use super::op::Location;
 use super::placement::{PLACEMENT_INTER_CLUSTER, PLACEMENT_INTRA_CLUSTER, PLACEMENT_WARP};
 
 /// What the testing threads read before the test starts, to leave a stale

@@ -1,7 +1,8 @@
 //! What the host, the kernels and the checker ask of a [`Test`], each answer
 //! read from its [`Definition`](super::Definition).
 
-use super::definition::{Location, Op, Role};
+use super::definition::Role;
+use super::op::{Location, Op};
 use super::outcome::{BINS, OTHER_BIN, final_bin};
 use super::suite::Test;
 

@@ -3,7 +3,7 @@
 
 use crate::scope::Scope;
 
-use super::definition::Op;
+use super::op::Op;
 
 /// How a test's accesses are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

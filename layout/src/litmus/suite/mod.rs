@@ -6,16 +6,16 @@
 //! and the variants that get a kernel), its kernel's body, `run`, in the file
 //! of the same name in `kernels/src/litmus/`, its kernels' fingerprints and
 //! its words in the book (`ARCHITECTURE.md` walks it). Everything else, from
-//! [`Test::ALL`] and [`KERNELS`] to the grid the kernels crate exports its
+//! [`Test::ALL`] and [`KERNELS`](super::KERNELS) (`kernels.rs` reads the
+//! list through the grid) to the grid the kernels crate exports its
 //! kernels from ([`litmus_grid!`](macro@crate::litmus_grid)) and the
 //! checker's program of it, is read from these two places.
 
 use super::definition::Definition;
-use super::kernels::{Kernel, kernel};
 use super::variant::Variant;
 
 /// Declares the suite from its list: a module per test file, [`Test`], its
-/// [`Definition`] lookup and kernel variants, [`KERNELS`], and the exported
+/// [`Definition`] lookup and kernel variants, and the exported
 /// `litmus_grid!` the kernels crate expands.
 macro_rules! suite {
     ($($test:ident = $file:ident::$definition:ident { $($symbol:ident => $variant:ident),* $(,)? })*) => {
@@ -59,11 +59,6 @@ macro_rules! suite {
                 }
             }
         }
-
-        /// Every litmus kernel, test by test in [`Test::ALL`]'s order, each
-        /// test's variants in [`Test::variants`]' order.
-        pub const KERNELS: [Kernel; [$($(stringify!($symbol),)*)*].len()] =
-            [$($(kernel(Test::$test, Variant::$variant, stringify!($symbol)),)*)*];
 
         grid! { ($) $($test = $file { $($symbol => $variant,)* })* }
     };
