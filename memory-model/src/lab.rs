@@ -9,14 +9,11 @@
 //! `Variant::ptx` and `Kernel::program` emit them.
 //!
 //! This module is the checker's one door to the lab: the rest of the crate
-//! knows nothing of `layout`. The verdicts the lab expects are not here
-//! either: each test's file (`layout/src/litmus/suite/`) writes its own
-//! ([`Definition::model`], [`Definition::cluster_model`]), and the tests
-//! below hold the checker to them.
+//! knows nothing of `layout`. The verdicts the lab expects, reasoned out by
+//! hand, are not here either: they are one file, `tests/lab-verdicts.txt`,
+//! and the tests below hold the checker to it.
 //!
 //! [`Role`]: layout::litmus::Role
-//! [`Definition::model`]: layout::litmus::Definition::model
-//! [`Definition::cluster_model`]: layout::litmus::Definition::cluster_model
 
 use layout::Scope as LabScope;
 use layout::litmus::{Op, Split, Test, Variant};
@@ -378,50 +375,6 @@ mod tests {
         assert!(allowed(R, FenceAcqRelGpu, Inter));
     }
 
-    /// The weak outcome's verdict in the two cluster placements, intra- and
-    /// inter-cluster, for every `.cluster` kernel of the grid and its `.cta`
-    /// twin, as each test's definition writes it
-    /// ([`layout::litmus::Definition::cluster_model`]). Intra-cluster the
-    /// roles run in different blocks of one cluster: `.cluster` covers them
-    /// all, so a `.cluster` variant is forbidden where its `-gpu` twin is;
-    /// `.cta` covers none of the other blocks, so a `.cta` variant is allowed
-    /// where it is across blocks. Inter-cluster each role is in a cluster of
-    /// its own, so `.cluster` leaves the other roles out just as `.cta` does:
-    /// both allowed where `.cta` is across blocks. The `-gpu` variants cover
-    /// every placement (`the_cluster_placements_follow_the_scope_inclusion`
-    /// holds them all).
-    #[test]
-    fn the_cluster_kernels_match_their_definitions() {
-        let mut wrong = Vec::new();
-        for test in Test::ALL {
-            for &(variant, intra, inter) in test.definition().cluster_model {
-                for (placement, expected) in [(Placement::IntraCluster, intra), (Placement::InterCluster, inter)] {
-                    let got = allowed(test, variant, placement);
-                    println!(
-                        "{} {} {}: {}",
-                        test.name(),
-                        variant.key(),
-                        placement.key(),
-                        if got { "allowed" } else { "forbidden" }
-                    );
-                    if got != expected {
-                        wrong.push((test, variant, placement, got));
-                    }
-                }
-            }
-        }
-        assert!(wrong.is_empty(), "the checker disagrees with the definitions' cluster verdicts: {wrong:?}");
-        // Every `.cluster` kernel of the grid, and its `.cta` twin, has its row.
-        for k in KERNELS.iter().filter(|k| k.variant.needs_hopper()) {
-            let rows = k.test.definition().cluster_model;
-            let twin =
-                Variant::ALL.into_iter().find(|v| v.key() == k.variant.key().replace("-cluster", "-cta")).unwrap();
-            for variant in [k.variant, twin] {
-                assert!(rows.iter().any(|&(v, ..)| v == variant), "{} {}", k.entry.symbol, variant.key());
-            }
-        }
-    }
-
     /// The three sentences, on the checker: release/acquire at
     /// `.cluster` forbids weak MP between blocks of one cluster and allows
     /// it between clusters; at `.cta` it allows it between blocks of one
@@ -513,9 +466,10 @@ mod tests {
     }
 
     /// The weak outcome's verdict for every test and variant, within one
-    /// block and across blocks, as ptx.als gives it: each test's definition
-    /// ([`layout::litmus::Definition::model`]) holds its rows, reasoned out
-    /// by hand from the axioms (its file's comments say how). Variants a test
+    /// block and across blocks, and for each `.cluster` kernel and its `.cta`
+    /// twin within one cluster and across clusters, as ptx.als gives it:
+    /// `tests/lab-verdicts.txt` holds them, each reasoned out by hand from
+    /// the axioms (each test's file in `layout/src/litmus/suite/` says how). Variants a test
     /// has no kernel for are there too: the model answers for them all the
     /// same. Volatile is relaxed at `.sys` (PTX ISA section 8.4.2), a scope
     /// that covers every thread of the lab's one GPU, so each test's volatile
@@ -526,33 +480,66 @@ mod tests {
     /// covers (each block is a cluster of its own), so each is its `-gpu`
     /// twin's verdict within one block and its `-cta` twin's across blocks.
     #[test]
-    fn every_test_variant_and_placement_matches_its_definition() {
-        let mut wrong = Vec::new();
+    fn every_test_variant_and_placement_matches_the_expected_verdicts() {
+        let expected = expected_verdicts();
+        // A line per variant within one block and across blocks, and per
+        // `.cluster` kernel and its `.cta` twin in the cluster placements.
         for test in Test::ALL {
-            let rows = test.definition().model;
-            assert_eq!(
-                rows.map(|(v, ..)| v),
-                Variant::ALL,
-                "{}: a row per variant, in Variant::ALL's order",
-                test.name()
-            );
-            for (variant, intra, inter) in rows {
-                for (placement, expected) in [(Placement::IntraBlock, intra), (Placement::InterBlock, inter)] {
-                    let got = allowed(test, variant, placement);
-                    println!(
-                        "{} {} {}: {}",
-                        test.name(),
-                        variant.key(),
-                        placement.key(),
-                        if got { "allowed" } else { "forbidden" }
-                    );
-                    if got != expected {
-                        wrong.push((test, variant, placement, got));
-                    }
+            for variant in Variant::ALL {
+                for placement in [Placement::IntraBlock, Placement::InterBlock] {
+                    assert!(expected.contains_key(&(test, variant, placement)), "{} {}", test.key(), variant.key());
                 }
             }
         }
-        assert!(wrong.is_empty(), "the checker disagrees with the definitions: {wrong:?}");
+        for k in KERNELS.iter().filter(|k| k.variant.needs_hopper()) {
+            let twin =
+                Variant::ALL.into_iter().find(|v| v.key() == k.variant.key().replace("-cluster", "-cta")).unwrap();
+            for variant in [k.variant, twin] {
+                for placement in [Placement::IntraCluster, Placement::InterCluster] {
+                    assert!(
+                        expected.contains_key(&(k.test, variant, placement)),
+                        "{} {}",
+                        k.entry.symbol,
+                        variant.key()
+                    );
+                }
+            }
+        }
+        let wrong: Vec<String> = expected
+            .iter()
+            .filter(|&(&(test, variant, placement), &allowed_by_hand)| {
+                allowed(test, variant, placement) != allowed_by_hand
+            })
+            .map(|((test, variant, placement), _)| format!("{} {} {}", test.key(), variant.key(), placement.key()))
+            .collect();
+        assert!(wrong.is_empty(), "the checker disagrees with tests/lab-verdicts.txt on: {wrong:?}");
+    }
+
+    /// `tests/lab-verdicts.txt`: each line's test, variant and placement,
+    /// and whether the weak outcome is allowed there.
+    fn expected_verdicts() -> std::collections::BTreeMap<(Test, Variant, Placement), bool> {
+        let by_key = |key: &str| Test::ALL.into_iter().find(|t| t.key() == key);
+        let variant = |key: &str| Variant::ALL.into_iter().find(|v| v.key() == key);
+        let placement = |key: &str| {
+            [Placement::IntraBlock, Placement::InterBlock, Placement::IntraCluster, Placement::InterCluster]
+                .into_iter()
+                .find(|p| p.key() == key)
+        };
+        include_str!("../tests/lab-verdicts.txt")
+            .lines()
+            .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+            .map(|line| match line.split_whitespace().collect::<Vec<_>>()[..] {
+                [t, v, p, verdict @ ("allowed" | "forbidden")] => (
+                    (
+                        by_key(t).unwrap_or_else(|| panic!("no test {t}")),
+                        variant(v).unwrap_or_else(|| panic!("no variant {v}")),
+                        placement(p).unwrap_or_else(|| panic!("no placement {p}")),
+                    ),
+                    verdict == "allowed",
+                ),
+                _ => panic!("tests/lab-verdicts.txt: a line is test, variant, placement, verdict: {line}"),
+            })
+            .collect()
     }
 
     #[test]

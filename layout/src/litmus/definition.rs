@@ -2,7 +2,6 @@
 //! [`suite`](super::suite) writes its test in.
 
 use super::op::{Location, Op};
-use super::variant::Variant;
 
 /// One thread's part in a test: its accesses in program order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,12 +31,6 @@ impl Role {
         i < 8 && self.flags & (1 << i) != 0
     }
 }
-
-/// What the PTX memory model says of a test's weak outcome in one variant,
-/// in two placements: `(variant, allowed in the first, allowed in the
-/// second)`. [`Definition::model`] is within one block and across blocks;
-/// [`Definition::cluster_model`] within one cluster and across clusters.
-pub type Verdicts = (Variant, bool, bool);
 
 /// One litmus test, written once: everything the kernels, the host and the
 /// memory-model checker know of it that is not its kernel's code. Each test
@@ -71,15 +64,6 @@ pub struct Definition {
     /// the general rules (weak accesses, a scope that leaves a thread out) do
     /// not decide them.
     pub reasons: Reasons,
-    /// The model's verdict on the weak outcome for every variant, in
-    /// [`Variant::ALL`]'s order, within one block and across blocks, each
-    /// reasoned out by hand from the axioms (the file's comments say how).
-    /// The memory-model crate's tests hold the checker to it.
-    pub model: [Verdicts; Variant::ALL.len()],
-    /// The verdict within one cluster and across clusters, for each of the
-    /// test's `.cluster` kernels and its `.cta` twin (empty for a test with
-    /// no `.cluster` kernel).
-    pub cluster_model: &'static [Verdicts],
 }
 
 /// A verdict on the weak outcome and why, in one line.
@@ -120,8 +104,3 @@ pub struct Reasons {
     /// The verdict with strong accesses and nothing above.
     pub relaxed: Reason,
 }
-
-/// Allowed, in a [`Verdicts`] row.
-pub(crate) const A: bool = true;
-/// Forbidden, in a [`Verdicts`] row.
-pub(crate) const F: bool = false;

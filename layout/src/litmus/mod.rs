@@ -49,7 +49,7 @@ mod placement;
 mod test;
 mod variant;
 
-pub use definition::{Definition, Reason, Reasons, Role, Verdicts};
+pub use definition::{Definition, Reason, Reasons, Role};
 pub use kernels::{Arg, CLASSIFY, CLASSIFY_PARAMS, KERNELS, Kernel, TEST_PARAMS, sass_of, test_step};
 pub use op::{Location, Op};
 pub use outcome::{

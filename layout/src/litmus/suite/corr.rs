@@ -1,6 +1,6 @@
 //! CoRR, coherence of two reads: `W x || R x; R x`. Weak: the second read older than the first.
 //!
-//! The model's verdicts ([`CORR`]'s `model` rows), reasoned out by hand from
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: SC-per-Location forbids it whenever the store and the
 //! loads are morally strong (relaxed at a scope that covers both threads);
 //! fences do not matter, and neither does release/acquire, which CoRR has no
@@ -10,9 +10,8 @@
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Load, Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// CoRR, as the module docs describe it.
 pub const CORR: Definition = Definition {
@@ -37,26 +36,4 @@ pub const CORR: Definition = Definition {
         fence: None,
         relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, F, F),
-        (RelaxedCta, F, A),
-        (Volatile, F, F),
-        (ReleaseAcquireGpu, F, F),
-        (ReleaseAcquireCta, F, A),
-        (FenceAcqRelGpu, F, F),
-        (FenceAcqRelCta, F, F),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, F),
-        (RelaxedCluster, F, A),
-        (ReleaseAcquireCluster, F, A),
-        (FenceAcqRelCluster, F, F),
-        (FenceScCluster, F, F),
-    ],
-    // Within one cluster, across clusters.
-    cluster_model: &[
-        (RelaxedCta, A, A),
-        (RelaxedCluster, F, A),
-    ],
 };

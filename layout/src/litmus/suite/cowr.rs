@@ -3,7 +3,7 @@
 //! other store, which coherence then places before the thread's own
 //! earlier store.
 //!
-//! The model's verdicts ([`COWR`]'s `model` rows), reasoned out by hand from
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: as CoRR, forbidden when the other thread's W x=2 is
 //! morally strong with the first thread's accesses: W x=2 coherence-before W
 //! x=1, program-order-before the read of W x=2, is a cycle in SC-per-Location.
@@ -12,9 +12,8 @@
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Load, Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// CoWR, as the module docs describe it.
 pub const COWR: Definition = Definition {
@@ -42,22 +41,4 @@ pub const COWR: Definition = Definition {
         fence: None,
         relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, F, F),
-        (RelaxedCta, F, A),
-        (Volatile, F, F),
-        (ReleaseAcquireGpu, F, F),
-        (ReleaseAcquireCta, F, A),
-        (FenceAcqRelGpu, F, F),
-        (FenceAcqRelCta, F, F),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, F),
-        (RelaxedCluster, F, A),
-        (ReleaseAcquireCluster, F, A),
-        (FenceAcqRelCluster, F, F),
-        (FenceScCluster, F, F),
-    ],
-    cluster_model: &[],
 };

@@ -1,7 +1,7 @@
 //! CoWW, coherence of two writes by one thread: `W x=1; W x=2`. Weak: `x` ends 1,
 //! the later store ordered before the earlier one.
 //!
-//! The model's verdicts ([`COWW`]'s `model` rows), reasoned out by hand from
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: both stores are one thread's, so morally strong
 //! relative to each other whatever their qualifiers (the PTX ISA counts
 //! operations related in program order as morally strong); SC-per-Location puts
@@ -10,9 +10,8 @@
 
 use crate::litmus::Location::{X};
 use crate::litmus::Op::{Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Forbidden};
-use crate::litmus::definition::{Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// CoWW, as the module docs describe it.
 pub const COWW: Definition = Definition {
@@ -44,22 +43,4 @@ pub const COWW: Definition = Definition {
         fence: None,
         relaxed: Forbidden("coherence: strong accesses to one location follow a single coherence order"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, F, F),
-        (RelaxedGpu, F, F),
-        (RelaxedCta, F, F),
-        (Volatile, F, F),
-        (ReleaseAcquireGpu, F, F),
-        (ReleaseAcquireCta, F, F),
-        (FenceAcqRelGpu, F, F),
-        (FenceAcqRelCta, F, F),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, F),
-        (RelaxedCluster, F, F),
-        (ReleaseAcquireCluster, F, F),
-        (FenceAcqRelCluster, F, F),
-        (FenceScCluster, F, F),
-    ],
-    cluster_model: &[],
 };

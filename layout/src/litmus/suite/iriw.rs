@@ -1,16 +1,15 @@
 //! IRIW, independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
 //! Weak: the two readers see the two writes in opposite orders.
 //!
-//! The model's verdicts ([`IRIW`]'s `model` rows), reasoned out by hand from
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: only fence.sc between the reads, morally strong with
 //! each other, makes the readers agree; acq_rel fences and release/acquire
 //! (IRIW has no flag) do not.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Allowed, Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// IRIW, as the module docs describe it.
 pub const IRIW: Definition = Definition {
@@ -39,30 +38,4 @@ pub const IRIW: Definition = Definition {
         fence: Some(Allowed("acq_rel fences do not make independent readers agree on an order: only fence.sc does")),
         relaxed: Allowed("relaxed: the two readers may see the two writes in different orders"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, A, A),
-        (RelaxedCta, A, A),
-        (Volatile, A, A),
-        (ReleaseAcquireGpu, A, A),
-        (ReleaseAcquireCta, A, A),
-        (FenceAcqRelGpu, A, A),
-        (FenceAcqRelCta, A, A),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, A),
-        (RelaxedCluster, A, A),
-        (ReleaseAcquireCluster, A, A),
-        (FenceAcqRelCluster, A, A),
-        (FenceScCluster, F, A),
-    ],
-    // Within one cluster, across clusters.
-    cluster_model: &[
-        (RelaxedCta, A, A),
-        (RelaxedCluster, A, A),
-        (FenceAcqRelCta, A, A),
-        (FenceAcqRelCluster, A, A),
-        (FenceScCta, A, A),
-        (FenceScCluster, F, A),
-    ],
 };

@@ -2,16 +2,15 @@
 //! second thread's store to `y` comes after the first's, yet its load
 //! misses `x`.
 //!
-//! The model's verdicts ([`R`]'s `model` rows), reasoned out by hand from the
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: as SB, the first thread's W y=1 is observed by no read
 //! (the second thread only overwrites it), so acq_rel fences never synchronize;
 //! two morally strong fence.sc, ordered either way, forbid it.
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Allowed, Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// R, as the module docs describe it.
 pub const R: Definition = Definition {
@@ -43,22 +42,4 @@ pub const R: Definition = Definition {
         )),
         relaxed: Allowed("relaxed: W y=2 may land after W y=1 while W x stays invisible to R x"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, A, A),
-        (RelaxedCta, A, A),
-        (Volatile, A, A),
-        (ReleaseAcquireGpu, A, A),
-        (ReleaseAcquireCta, A, A),
-        (FenceAcqRelGpu, A, A),
-        (FenceAcqRelCta, A, A),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, A),
-        (RelaxedCluster, A, A),
-        (ReleaseAcquireCluster, A, A),
-        (FenceAcqRelCluster, A, A),
-        (FenceScCluster, F, A),
-    ],
-    cluster_model: &[],
 };

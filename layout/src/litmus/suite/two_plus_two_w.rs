@@ -1,7 +1,7 @@
 //! 2+2W: `W x=1; W y=2 || W y=1; W x=2`. Weak: `x` and `y` both end 1,
 //! each thread's second store ordered before the other's first.
 //!
-//! The model's verdicts ([`TWO_PLUS_TWO_W`]'s `model` rows), reasoned out by
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by
 //! hand from the axioms of ptx.als: no load, so nothing is observed and neither
 //! release/acquire (2+2W has no flag) nor acq_rel fences synchronize; only two
 //! morally strong fence.sc, ordered one way, put one thread's first store
@@ -9,9 +9,8 @@
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Allowed, Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// 2+2W, as the module docs describe it.
 pub const TWO_PLUS_TWO_W: Definition = Definition {
@@ -40,22 +39,4 @@ pub const TWO_PLUS_TWO_W: Definition = Definition {
         fence: Some(Allowed("acq_rel fences synchronize only through a load that observes a store: 2+2W has no load")),
         relaxed: Allowed("relaxed: nothing orders a thread's two stores to different locations"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, A, A),
-        (RelaxedCta, A, A),
-        (Volatile, A, A),
-        (ReleaseAcquireGpu, A, A),
-        (ReleaseAcquireCta, A, A),
-        (FenceAcqRelGpu, A, A),
-        (FenceAcqRelCta, A, A),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, A),
-        (RelaxedCluster, A, A),
-        (ReleaseAcquireCluster, A, A),
-        (FenceAcqRelCluster, A, A),
-        (FenceScCluster, F, A),
-    ],
-    cluster_model: &[],
 };

@@ -1,16 +1,15 @@
 //! WRC, write-to-read causality: `W x || R x; W y || R y; R x`. Weak: the third
 //! thread sees `y` but not the `x` that caused it.
 //!
-//! The model's verdicts ([`WRC`]'s `model` rows), reasoned out by hand from the
+//! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: forbidden when the middle thread's order reaches the last
 //! thread: observation of W x followed by base causality (release/acquire or
 //! fences, at a covering scope).
 
 use crate::litmus::Location::{X, Y};
 use crate::litmus::Op::{Load, Store};
-use crate::litmus::Variant::*;
 use crate::litmus::definition::Reason::{Allowed, Forbidden};
-use crate::litmus::definition::{A, Definition, F, Reasons, Role};
+use crate::litmus::definition::{Definition, Reasons, Role};
 
 /// WRC, as the module docs describe it.
 pub const WRC: Definition = Definition {
@@ -40,32 +39,4 @@ pub const WRC: Definition = Definition {
         )),
         relaxed: Allowed("relaxed: the middle thread's W y carries no order from the W x it read"),
     },
-    // Within one block, across blocks.
-    model: [
-        (Weak, A, A),
-        (RelaxedGpu, A, A),
-        (RelaxedCta, A, A),
-        (Volatile, A, A),
-        (ReleaseAcquireGpu, F, F),
-        (ReleaseAcquireCta, F, A),
-        (FenceAcqRelGpu, F, F),
-        (FenceAcqRelCta, F, A),
-        (FenceScGpu, F, F),
-        (FenceScCta, F, A),
-        (RelaxedCluster, A, A),
-        (ReleaseAcquireCluster, F, A),
-        (FenceAcqRelCluster, F, A),
-        (FenceScCluster, F, A),
-    ],
-    // Within one cluster, across clusters.
-    cluster_model: &[
-        (RelaxedCta, A, A),
-        (RelaxedCluster, A, A),
-        (ReleaseAcquireCta, A, A),
-        (ReleaseAcquireCluster, F, A),
-        (FenceAcqRelCta, A, A),
-        (FenceAcqRelCluster, F, A),
-        (FenceScCta, A, A),
-        (FenceScCluster, F, A),
-    ],
 };
