@@ -298,12 +298,7 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
         });
     }
     if let Some(view) = views::find(name) {
-        let json = s.results.join(format!("{}.json", view.record));
-        if !json.is_file() {
-            return Ok(Made::Missing(format!("{results} has no {}.json", view.record)));
-        }
-        let table = view.apply(&render(s.host, &json, &["--format", "markdown"])?);
-        return Ok(Made::Text(format!("<div class=\"measured\">\n\n{}\n</div>\n", columns::fit(&table))));
+        return view.make(s, target);
     }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
