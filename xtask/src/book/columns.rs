@@ -2,13 +2,13 @@
 //! pixels with its sidebar open has a column of about 900 pixels, and a
 //! measured table keeps each cell on one line (`theme/wide.css`), so a table
 //! of a dozen columns would run off the screen. [`fit`] keeps such a result
-//! one table, never fragments stacked under one another: its numbers stay on
-//! one line, right-aligned, and its words (a condition, a verdict, a header)
-//! wrap. A row that continues the row above it (a second figure of the same
-//! version) repeats that row's name, so no row reads blank where its name
-//! should be. A column with no cell filled goes. A chapter that wants fewer
-//! columns or rows than the run recorded asks for a view of it
-//! (`views.rs`), not for a narrower font.
+//! one table, never fragments stacked under one another: in a slightly
+//! smaller type, its words (a condition, a verdict, a header) wrap, and a
+//! number breaks only before its interval. A row that continues the row
+//! above it (a second figure of the same version) repeats that row's name,
+//! so no row reads blank where its name should be. A column with no cell
+//! filled goes. A chapter that wants fewer rows than the run recorded asks
+//! for a view of it (`views.rs`).
 
 /// The pixels a table may take: the page's column at 1280 × 800 with the
 /// sidebar open, less a margin.
