@@ -195,6 +195,13 @@ pub(super) fn each_table(markdown: &str, mut table: impl FnMut(&[&str], Table) -
     out
 }
 
+/// `markdown` (the host's export of a record) in a block of its own, so the
+/// book's style can keep a measured table's cells on one line
+/// (`theme/wide.css`), its tables fitted ([`fit`]).
+pub fn measured(markdown: &str) -> String {
+    format!("<div class=\"measured\">\n\n{}\n</div>\n", fit(markdown))
+}
+
 /// `markdown` (the host's export, inside a `<div class="measured">`) with
 /// every table one table a reader takes in: see the module's doc. A table
 /// wider than [`BUDGET`] leaves the measured block for one whose words wrap.

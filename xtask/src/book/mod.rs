@@ -10,8 +10,9 @@
 //!   commit, date, from the directory's manifest), which each chapter
 //!   includes once, under its first figure or table;
 //! - `NAME.md` for a run `NAME.json`: the host's own Markdown exporter
-//!   (`host render NAME.json --format markdown`), each table wider than the
-//!   page split into tables that fit ([`columns`]);
+//!   (`host render NAME.json --format markdown`), one table per result, a
+//!   table wider than the page wrapping its words ([`columns`]); a lesson's
+//!   view of a record keeps the rows it has taught (`views.rs`);
 //! - `NAME.svg` for a run `NAME.json`: the host's plot of it
 //!   (`host render NAME.json --plot`), drawn when the book is built, so a
 //!   change to the plot code reaches the book without a GPU;
@@ -338,8 +339,8 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             }
         }
         "litmus-unseen.md" => match litmus::unseen(s.results)? {
-            // Not split to fit: one table of every such row reads better,
-            // and its last column of run names wraps in a headline block.
+            // Not a measured block: its last column of run names wraps in a
+            // headline block.
             Some(table) => Made::Text(format!("<div class=\"headline\">\n\n{table}\n</div>\n")),
             None => Made::Missing(format!("{results} has no litmus.json")),
         },
@@ -353,8 +354,7 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             if runs.is_empty() {
                 Made::Missing(format!("{results} has no litmus run"))
             } else {
-                let table = columns::fit(&crate::anchors::table(&anchors, &runs));
-                Made::Text(format!("<div class=\"measured\">\n\n{table}\n</div>\n"))
+                Made::Text(columns::measured(&crate::anchors::table(&anchors, &runs)))
             }
         }
         "nvcc-compare.md" | "nvcc-compare-summary.md" | "cub-accuracy.md" => {
@@ -387,14 +387,9 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
                         return Ok(Made::Missing(format!("{results} has no {stem}.json")));
                     }
                     Made::Text(match ext {
-                        // In a block of its own, so the book's style can keep
-                        // a measured table's cells on one line (theme/wide.css).
-                        // A table wider than the page is split, its
-                        // lesson's columns first ([`columns::fit`]).
-                        "md" => format!(
-                            "<div class=\"measured\">\n\n{}\n</div>\n",
-                            columns::fit(&render(s.host, &json, &["--format", "markdown"])?)
-                        ),
+                        // One table per result, in a measured block
+                        // ([`columns::measured`]).
+                        "md" => columns::measured(&render(s.host, &json, &["--format", "markdown"])?),
                         "csv" => render(s.host, &json, &["--format", "csv"])?,
                         _ => {
                             // The plot goes to its file; the table on

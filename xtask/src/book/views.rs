@@ -110,7 +110,7 @@ impl View {
             return Ok(Made::Text(read(target)?));
         }
         let table = self.apply(&render(s.host, &json, &["--format", "markdown"])?);
-        Ok(Made::Text(format!("<div class=\"measured\">\n\n{}\n</div>\n", columns::fit(&table))))
+        Ok(Made::Text(columns::measured(&table)))
     }
 
     /// One table without the rows the view leaves out.
