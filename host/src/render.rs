@@ -1,6 +1,8 @@
 //! `host render FILE.json`: a record saved with `--format json`, printed
 //! again in another format or as a plot. It opens no GPU and judges nothing:
-//! the record's checks were judged when it was made.
+//! the record's checks were judged when it was made. It sits beside
+//! `app.rs`, above `record/`, because a record names every command's result:
+//! no command folder may import it.
 
 use std::path::PathBuf;
 
