@@ -5,6 +5,33 @@ use crate::scope::Scope;
 
 use super::op::Op;
 
+/// The PTX of a litmus test's access or fence, as a string literal, from
+/// its words: `litmus_ptx!(st weak)`, `litmus_ptx!(ld volatile)`,
+/// `litmus_ptx!(st release gpu)`, `litmus_ptx!(ld relaxed cta)`,
+/// `litmus_ptx!(fence acq_rel cluster)`.
+///
+/// The one spelling of a test access: the kernels' `asm!` templates
+/// (`kernels/src/litmus/access.rs`) and [`Variant::ptx`], which the PTX
+/// tests and the memory-model checker read, both expand it. Every access is
+/// in the `.global` window and of type `.u32`, which nothing else in the lab
+/// uses (the compiler and `AtomicRef` write `.b32`), so the PTX tests can pick
+/// a kernel's test accesses out of its body ([`test_step`](super::test_step)).
+#[macro_export]
+macro_rules! litmus_ptx {
+    (fence $order:ident $scope:ident) => {
+        concat!("fence.", stringify!($order), ".", stringify!($scope))
+    };
+    ($op:ident weak) => {
+        concat!(stringify!($op), ".global.u32")
+    };
+    ($op:ident volatile) => {
+        concat!(stringify!($op), ".volatile.global.u32")
+    };
+    ($op:ident $order:ident $scope:ident) => {
+        concat!(stringify!($op), ".", stringify!($order), ".", stringify!($scope), ".global.u32")
+    };
+}
+
 /// How a test's accesses are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Variant {
@@ -104,49 +131,49 @@ impl Variant {
     /// The PTX of the fence, if any.
     pub const fn fence_ptx(self) -> Option<&'static str> {
         match self.fence() {
-            Some((false, Scope::Gpu)) => Some("fence.acq_rel.gpu"),
-            Some((false, Scope::Cta)) => Some("fence.acq_rel.cta"),
-            Some((true, Scope::Gpu)) => Some("fence.sc.gpu"),
-            Some((true, Scope::Cta)) => Some("fence.sc.cta"),
-            Some((false, Scope::Cluster)) => Some("fence.acq_rel.cluster"),
-            Some((true, Scope::Cluster)) => Some("fence.sc.cluster"),
-            Some((false, Scope::Sys)) => Some("fence.acq_rel.sys"),
-            Some((true, Scope::Sys)) => Some("fence.sc.sys"),
+            Some((false, Scope::Cta)) => Some(litmus_ptx!(fence acq_rel cta)),
+            Some((false, Scope::Cluster)) => Some(litmus_ptx!(fence acq_rel cluster)),
+            Some((false, Scope::Gpu)) => Some(litmus_ptx!(fence acq_rel gpu)),
+            Some((false, Scope::Sys)) => Some(litmus_ptx!(fence acq_rel sys)),
+            Some((true, Scope::Cta)) => Some(litmus_ptx!(fence sc cta)),
+            Some((true, Scope::Cluster)) => Some(litmus_ptx!(fence sc cluster)),
+            Some((true, Scope::Gpu)) => Some(litmus_ptx!(fence sc gpu)),
+            Some((true, Scope::Sys)) => Some(litmus_ptx!(fence sc sys)),
             None => None,
         }
     }
 
     /// The PTX instruction (without operands) of `op`, which is the flag
-    /// access of its role when `flag`. Test accesses, and only they, use the
-    /// `.u32` type: the compiler writes `.b32` for everything else. A
-    /// volatile access is written `.volatile`, not `.relaxed.sys`: the lab
-    /// runs the instruction CUDA C++ emits for `volatile`, whose memory
-    /// semantics the ISA defines as `.relaxed.sys`'s (no variant writes
-    /// `.relaxed.sys` itself; its arms are here for completeness).
+    /// access of its role when `flag`, spelled by [`litmus_ptx!`] as the
+    /// kernels spell it. A volatile access is written `.volatile`, not
+    /// `.relaxed.sys`: the lab runs the instruction CUDA C++ emits for
+    /// `volatile`, whose memory semantics the ISA defines as `.relaxed.sys`'s
+    /// (no variant writes `.relaxed.sys` itself; its arms are here for
+    /// completeness).
     pub const fn ptx(self, op: Op, flag: bool) -> &'static str {
         let store = matches!(op, Op::Store(..));
         if let Variant::Volatile = self {
-            return if store { "st.volatile.global.u32" } else { "ld.volatile.global.u32" };
+            return if store { litmus_ptx!(st volatile) } else { litmus_ptx!(ld volatile) };
         }
         match (self.access_scope(), self.release_acquire() && flag, store) {
-            (None, _, true) => "st.global.u32",
-            (None, _, false) => "ld.global.u32",
-            (Some(Scope::Sys), false, true) => "st.relaxed.sys.global.u32",
-            (Some(Scope::Sys), false, false) => "ld.relaxed.sys.global.u32",
-            (Some(Scope::Sys), true, true) => "st.release.sys.global.u32",
-            (Some(Scope::Sys), true, false) => "ld.acquire.sys.global.u32",
-            (Some(Scope::Gpu), false, true) => "st.relaxed.gpu.global.u32",
-            (Some(Scope::Gpu), false, false) => "ld.relaxed.gpu.global.u32",
-            (Some(Scope::Cta), false, true) => "st.relaxed.cta.global.u32",
-            (Some(Scope::Cta), false, false) => "ld.relaxed.cta.global.u32",
-            (Some(Scope::Gpu), true, true) => "st.release.gpu.global.u32",
-            (Some(Scope::Gpu), true, false) => "ld.acquire.gpu.global.u32",
-            (Some(Scope::Cta), true, true) => "st.release.cta.global.u32",
-            (Some(Scope::Cta), true, false) => "ld.acquire.cta.global.u32",
-            (Some(Scope::Cluster), false, true) => "st.relaxed.cluster.global.u32",
-            (Some(Scope::Cluster), false, false) => "ld.relaxed.cluster.global.u32",
-            (Some(Scope::Cluster), true, true) => "st.release.cluster.global.u32",
-            (Some(Scope::Cluster), true, false) => "ld.acquire.cluster.global.u32",
+            (None, _, true) => litmus_ptx!(st weak),
+            (None, _, false) => litmus_ptx!(ld weak),
+            (Some(Scope::Cta), false, true) => litmus_ptx!(st relaxed cta),
+            (Some(Scope::Cta), false, false) => litmus_ptx!(ld relaxed cta),
+            (Some(Scope::Cta), true, true) => litmus_ptx!(st release cta),
+            (Some(Scope::Cta), true, false) => litmus_ptx!(ld acquire cta),
+            (Some(Scope::Cluster), false, true) => litmus_ptx!(st relaxed cluster),
+            (Some(Scope::Cluster), false, false) => litmus_ptx!(ld relaxed cluster),
+            (Some(Scope::Cluster), true, true) => litmus_ptx!(st release cluster),
+            (Some(Scope::Cluster), true, false) => litmus_ptx!(ld acquire cluster),
+            (Some(Scope::Gpu), false, true) => litmus_ptx!(st relaxed gpu),
+            (Some(Scope::Gpu), false, false) => litmus_ptx!(ld relaxed gpu),
+            (Some(Scope::Gpu), true, true) => litmus_ptx!(st release gpu),
+            (Some(Scope::Gpu), true, false) => litmus_ptx!(ld acquire gpu),
+            (Some(Scope::Sys), false, true) => litmus_ptx!(st relaxed sys),
+            (Some(Scope::Sys), false, false) => litmus_ptx!(ld relaxed sys),
+            (Some(Scope::Sys), true, true) => litmus_ptx!(st release sys),
+            (Some(Scope::Sys), true, false) => litmus_ptx!(ld acquire sys),
         }
     }
 

@@ -1,5 +1,11 @@
 //! CoRR, coherence of two reads: `W x || R x; R x`. Weak: the second read older than the first.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           r0 = R x
+//!                   r1 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: SC-per-Location forbids it whenever the store and the
 //! loads are morally strong (relaxed at a scope that covers both threads);

@@ -2,6 +2,12 @@
 //! `R x; W x=1 || W x=2`. Weak: `r0 = 2` and `x` ends 2: the read sees
 //! the other store, yet the thread's later store is ordered before it.
 //!
+//! ```text
+//! role 0            role 1
+//! r0 = R x          W x = 2
+//! W x = 1
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: the same, with the cycle R x reads W x=2, R x
 //! program-order-before W x=1, W x=1 coherence-before W x=2.

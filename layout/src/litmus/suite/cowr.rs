@@ -3,6 +3,12 @@
 //! other store, which coherence then places before the thread's own
 //! earlier store.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           W x = 2
+//! r0 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: as CoRR, forbidden when the other thread's W x=2 is
 //! morally strong with the first thread's accesses: W x=2 coherence-before W

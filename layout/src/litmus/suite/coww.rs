@@ -1,6 +1,12 @@
 //! CoWW, coherence of two writes by one thread: `W x=1; W x=2`. Weak: `x` ends 1,
 //! the later store ordered before the earlier one.
 //!
+//! ```text
+//! role 0
+//! W x = 1
+//! W x = 2
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: both stores are one thread's, so morally strong
 //! relative to each other whatever their qualifiers (the PTX ISA counts

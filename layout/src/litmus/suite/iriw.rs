@@ -1,6 +1,12 @@
 //! IRIW, independent reads of independent writes: `W x || W y || R x; R y || R y; R x`.
 //! Weak: the two readers see the two writes in opposite orders.
 //!
+//! ```text
+//! role 0      role 1      role 2        role 3
+//! W x = 1     W y = 1     r0 = R x      r2 = R y
+//!                         r1 = R y      r3 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: only fence.sc between the reads, morally strong with
 //! each other, makes the readers agree; acq_rel fences and release/acquire

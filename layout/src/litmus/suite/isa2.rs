@@ -1,6 +1,12 @@
 //! ISA2, causality through a chain of two flags: `W x; W y || R y; W z || R z; R x`.
 //! Weak: the third thread sees the second flag `z` but not the data `x`.
 //!
+//! ```text
+//! role 0            role 1              role 2
+//! W x = 1           r0 = R y (flag)     r1 = R z (flag)
+//! W y = 1 (flag)    W z = 1 (flag)      r2 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: two synchronizations in a chain (release/acquire on
 //! y, then on z, or the fences around them) put W x before R x in causality

@@ -1,5 +1,11 @@
 //! LB, load buffering: `R x; W y || R y; W x`. Weak: each load sees the other's later store.
 //!
+//! ```text
+//! role 0            role 1
+//! r0 = R x          r1 = R y
+//! W y = 1           W x = 1
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: without a dependency nothing forbids it; with fences each
 //! fence synchronizes with the other, a cycle in causality order.

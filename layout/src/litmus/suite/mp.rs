@@ -1,5 +1,11 @@
 //! MP, message passing: `W x; W y || R y; R x`. Weak: the flag seen, the data not.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           r0 = R y
+//! W y = 1 (flag)    r1 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: forbidden only when a release pattern (release store, or
 //! fence then store) is observed by a morally strong acquire pattern: the

@@ -2,6 +2,12 @@
 //! second thread's store to `y` comes after the first's, yet its load
 //! misses `x`.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           W y = 2
+//! W y = 1           r0 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: as SB, the first thread's W y=1 is observed by no read
 //! (the second thread only overwrites it), so acq_rel fences never synchronize;

@@ -2,6 +2,12 @@
 //! thread sees `x` and then misses `y`, while the third writes `y` and then
 //! misses `x`.
 //!
+//! ```text
+//! role 0      role 1              role 2
+//! W x = 1     r0 = R x            W y = 1
+//!             r1 = R y            r2 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: as SB, no write after a fence is read by anyone, so
 //! acq_rel fences never synchronize; two morally strong fence.sc, ordered

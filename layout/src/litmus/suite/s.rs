@@ -2,6 +2,12 @@
 //! second thread sees the flag, yet its store to `x` is ordered before
 //! the first thread's.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 2           r0 = R y (flag)
+//! W y = 1 (flag)    W x = 1
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: as MP, a release pattern on y observed by a morally
 //! strong acquire pattern puts W x=2 in causality order before W x=1, so

@@ -1,5 +1,11 @@
 //! SB, store buffering: `W x; R y || W y; R x`. Weak: both loads miss the other's store.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           W y = 1
+//! r0 = R y          r1 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: no store follows a fence, so acq_rel fences never
 //! synchronize; only two morally strong fence.sc, ordered one way by Fence-SC,

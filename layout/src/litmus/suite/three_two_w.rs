@@ -2,6 +2,12 @@
 //! and `z` all end 2, a cycle of three threads' stores in coherence
 //! order against program order.
 //!
+//! ```text
+//! role 0            role 1            role 2
+//! W x = 2           W y = 2           W z = 2
+//! W y = 1           W z = 1           W x = 1
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand
 //! from the axioms of ptx.als: as 2+2W with three threads, no load, so only
 //! fence.sc forbids the cycle.

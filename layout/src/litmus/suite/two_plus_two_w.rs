@@ -1,6 +1,12 @@
 //! 2+2W: `W x=1; W y=2 || W y=1; W x=2`. Weak: `x` and `y` both end 1,
 //! each thread's second store ordered before the other's first.
 //!
+//! ```text
+//! role 0            role 1
+//! W x = 1           W y = 1
+//! W y = 2           W x = 2
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by
 //! hand from the axioms of ptx.als: no load, so nothing is observed and neither
 //! release/acquire (2+2W has no flag) nor acq_rel fences synchronize; only two

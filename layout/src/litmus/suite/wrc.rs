@@ -1,6 +1,12 @@
 //! WRC, write-to-read causality: `W x || R x; W y || R y; R x`. Weak: the third
 //! thread sees `y` but not the `x` that caused it.
 //!
+//! ```text
+//! role 0      role 1              role 2
+//! W x = 1     r0 = R x            r1 = R y (flag)
+//!             W y = 1 (flag)      r2 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from the
 //! axioms of ptx.als: forbidden when the middle thread's order reaches the last
 //! thread: observation of W x followed by base causality (release/acquire or

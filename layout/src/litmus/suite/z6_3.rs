@@ -2,6 +2,12 @@
 //! `r0 = 1` and `r1 = 0`: the third thread sees the second's flag, and
 //! the second's `y` lands after the first's, yet `x` is missed.
 //!
+//! ```text
+//! role 0            role 1              role 2
+//! W x = 1           W y = 2             r0 = R z (flag)
+//! W y = 1 (flag)    W z = 1 (flag)      r1 = R x
+//! ```
+//!
 //! The model's verdicts (its lines in `memory-model/tests/lab-verdicts.txt`), reasoned out by hand from
 //! the axioms of ptx.als: role 1's W y=2 after W y=1 is coherence, not an
 //! observation, so no release pattern of role 0 is observed by role 1; only
