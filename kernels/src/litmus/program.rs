@@ -62,7 +62,7 @@ const _: () = {
 #[inline(always)]
 pub unsafe fn run<A: Access>(env: &Env, test: Test) {
     let mut registers = [0u32; REGISTERS];
-    // SAFETY (each role): forwarded from this function's contract.
+    // SAFETY: forwarded from this function's contract, for each role.
     unsafe {
         play::<A>(env, test, 0, &mut registers);
         play::<A>(env, test, 1, &mut registers);
