@@ -102,11 +102,10 @@ pub enum Command {
     /// usual CPU sums, on generated arrays or your own .npy file, in units in
     /// the last place of the exactly rounded sum.
     Accuracy(AccuracyArgs),
-    /// Make weak memory behaviour visible: run the litmus suite (MP, SB, LB,
-    /// CoRR, WRC, IRIW, RWC, ISA2, CoWW, CoWR, CoRW2, 2+2W, S and R, in the
-    /// variants that teach something and both placements) in the parallel
-    /// testing environment, count each outcome on the GPU, and hold each
-    /// count to the PTX memory model's verdict.
+    /// Make weak memory behaviour visible: run the litmus suite (every test
+    /// of `--test`, in the variants that teach something and both placements)
+    /// in the parallel testing environment, count each outcome on the GPU,
+    /// and hold each count to the PTX memory model's verdict.
     Litmus(LitmusArgs),
     /// Run each of the pages' mistakes beside its fix, under the condition
     /// that makes it show: a barrier inside a bounds check, a warp barrier

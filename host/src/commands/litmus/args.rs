@@ -38,7 +38,7 @@ fn placement_parser() -> impl TypedValueParser<Value = PlacementChoice> {
 /// `litmus`'s flags. Every environment flag overrides the preset's value.
 #[derive(Debug, Args)]
 pub struct LitmusArgs {
-    /// Tests, comma-separated; all six by default.
+    /// Tests, comma-separated; every test by default.
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<layout::litmus::Test>())]
     pub test: Vec<layout::litmus::Test>,
 

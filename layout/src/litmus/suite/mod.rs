@@ -3,13 +3,13 @@
 //!
 //! Adding a test takes its file here (roles, outcomes and the model's
 //! verdicts, as data), one block in the list (its [`Test`] variant, its file
-//! and the variants that get a kernel), its kernel's body, `run`, in the file
-//! of the same name in `kernels/src/litmus/`, its kernels' fingerprints and
-//! its words in the book (`ARCHITECTURE.md` walks it). Everything else, from
+//! and the variants that get a kernel), its kernels' fingerprints and its
+//! words in the book (`ARCHITECTURE.md` walks it). Everything else, from
 //! [`Test::ALL`] and [`KERNELS`](super::KERNELS) (`kernels.rs` reads the
-//! list through the grid) to the grid the kernels crate exports its
-//! kernels from ([`litmus_grid!`](macro@crate::litmus_grid)) and the
-//! checker's program of it, is read from these two places.
+//! list through the grid) to the kernels themselves (the kernels crate
+//! exports one body, which plays the definition, per kernel of the grid,
+//! [`litmus_grid!`](macro@crate::litmus_grid)) and the checker's program of
+//! it, is read from these two places.
 
 use super::definition::Definition;
 use super::variant::Variant;
@@ -74,10 +74,9 @@ macro_rules! grid {
         /// symbol. `litmus_grid!(callback)` invokes `callback! { Test = file {
         /// symbol => Variant, ... } ... }` with the bare names of
         /// [`Test`](crate::litmus::Test), the test's file and
-        /// [`Variant`](crate::litmus::Variant); the kernels crate declares
-        /// each test's kernel module from the file's name (its body is in the
-        /// file of the same name in `kernels/src/litmus/`) and exports one
-        /// kernel per symbol (`kernels/src/litmus/mod.rs`).
+        /// [`Variant`](crate::litmus::Variant); the kernels crate exports one
+        /// kernel per symbol, its one litmus body played with the test's
+        /// definition and the variant's accesses (`kernels/src/litmus/mod.rs`).
         #[macro_export]
         macro_rules! litmus_grid {
             ($d($d callback:tt)*) => {
