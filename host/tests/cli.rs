@@ -510,16 +510,18 @@ fn a_record() -> PathBuf {
 #[test]
 fn a_closed_pipe_ends_quietly_with_141_and_a_full_disk_is_one_line_and_exit_3() {
     use std::process::{Command as Process, Stdio};
-    // The reader goes before the host writes: `host render ... | head -0`.
-    let mut child = Process::new(assert_cmd::cargo::cargo_bin("host"))
+    // The reader is gone before the host starts: `host render ... | head -0`.
+    // Closing the read end before the spawn, not after, keeps a busy machine
+    // from letting the host write its whole output into the pipe first.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Process::new(assert_cmd::cargo::cargo_bin("host"))
         .arg("render")
         .arg(a_record())
-        .stdout(Stdio::piped())
+        .stdout(writer)
         .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(141), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     // A device that takes no bytes: `host render ... > /dev/full`.
