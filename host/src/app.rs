@@ -42,6 +42,7 @@ pub fn run(cli: Cli) -> Result<Outcome, LabError> {
             None => execute(args, &ptx),
         },
         Subcommand::Litmus(args) => execute(args, &ptx),
+        Subcommand::Tune(args) => execute(args, &ptx),
         Subcommand::Pitfalls(args) => execute(args, &ptx),
         Subcommand::Evidence(args) => execute(args, &ptx),
         Subcommand::Render(args) => execute(args, &ptx),

@@ -15,7 +15,7 @@ use crate::commands::compare::CompareArgs;
 use crate::commands::evidence::EvidenceArgs;
 use crate::commands::exercise::ExerciseArgs;
 use crate::commands::histogram::HistogramArgs;
-use crate::commands::litmus::LitmusArgs;
+use crate::commands::litmus::{LitmusArgs, TuneArgs};
 use crate::commands::pitfalls::PitfallsArgs;
 use crate::commands::publish::PublishArgs;
 use crate::commands::publish_sys::PublishSysArgs;
@@ -107,6 +107,12 @@ pub enum Command {
     /// in the parallel testing environment, count each outcome on the GPU,
     /// and hold each count to the PTX memory model's verdict.
     Litmus(LitmusArgs),
+    /// Tune the litmus suite's environment for this GPU: search random
+    /// environments for a time budget, keep each test's winner (the most
+    /// weak outcomes per instance) in a file named after the GPU and driver,
+    /// and show it beside the environment it started from. `litmus --tuned`
+    /// then runs each test in its winner.
+    Tune(TuneArgs),
     /// Run each of the pages' mistakes beside its fix, under the condition
     /// that makes it show: a barrier inside a bounds check, a warp barrier
     /// across warps, a grid barrier in an ordinary launch, two atomics on

@@ -32,3 +32,37 @@ impl DeviceInfo {
         Some(2.0 * f64::from(khz) * 1e3 * f64::from(bits) / 8.0 / 1e9)
     }
 }
+/// The NVIDIA kernel module's version, from the line Linux shows in
+/// `/proc/driver/nvidia/version` (`NVRM version: ... Kernel Module  580.159.04 ...`).
+pub fn kernel_driver_version() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
+    driver_version_in(&text)
+}
+
+/// The version in the text of `/proc/driver/nvidia/version`.
+pub fn driver_version_in(text: &str) -> Option<String> {
+    let line = text.lines().find(|l| l.starts_with("NVRM version"))?;
+    line.split_whitespace()
+        .find(|w| {
+            w.split('.').count() >= 2 && w.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        })
+        .map(str::to_owned)
+}
+
+impl DeviceInfo {
+    /// A file name for what was found on this GPU under `driver`: the name in
+    /// lower case, every run of other characters one `-`, then the driver's
+    /// version (`nvidia-h200-580.159.04`), or `driver-unknown`.
+    pub fn file_stem(&self, driver: Option<&str>) -> String {
+        let mut stem = String::new();
+        for c in self.name.chars() {
+            if c.is_ascii_alphanumeric() {
+                stem.push(c.to_ascii_lowercase());
+            } else if !stem.is_empty() && !stem.ends_with('-') {
+                stem.push('-');
+            }
+        }
+        let stem = stem.trim_end_matches('-');
+        format!("{stem}-{}", driver.unwrap_or("driver-unknown"))
+    }
+}

@@ -56,6 +56,14 @@ impl Progress {
         }
     }
 
+    /// Marks the steps done up to `position` (a search with a time budget
+    /// counts tenths of a second).
+    pub fn step_to(&self, position: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(position);
+        }
+    }
+
     /// Removes the bar.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

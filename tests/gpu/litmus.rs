@@ -53,9 +53,75 @@ fn litmus_options(preset: Preset, sequential: bool) -> LitmusOptions {
         batch: 4,
         preset: Some(preset),
         environment: preset.environment(),
+        tuned: None,
         sequential,
         seed: 26,
     }
+}
+
+/// A tuning search of two seconds on MP and SB (relaxed, across blocks):
+/// it draws environments, runs each test's finalists and the starting
+/// environment again, keeps a winner only for a test that showed its weak
+/// outcome and never one that did worse than the start in that round; the
+/// suite run with those winners runs each test in its own, and nothing
+/// forbidden appears anywhere.
+pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
+    use host::litmus::tune;
+    use host::litmus::tuned::Winners;
+    let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
+    let mut options = litmus_options(Preset::TunedWrc, false);
+    options.kernels.retain(|k| ["litmus_mp_relaxed_gpu", "litmus_sb_relaxed_gpu"].contains(&k.entry().symbol));
+    options.placements = vec![Split::InterBlock];
+    let (trials, confirmations) =
+        tune::search(&kernels, &options, 2.0, 0.02, &Progress::new(false)).map_err(|e| e.to_string())?;
+    let mut wrong = Vec::new();
+    if trials.is_empty() {
+        wrong.push("the search drew no environment in two seconds".to_owned());
+    }
+    for test in [layout::litmus::Test::Mp, layout::litmus::Test::Sb] {
+        if !confirmations.iter().any(|c| c.test == test && c.configuration.is_none()) {
+            wrong.push(format!("{}: the starting environment was not run again", test.name()));
+        }
+    }
+    let winners = tune::winners(&confirmations);
+    for w in &winners {
+        let (rate, start) = (w.weak as f64 / w.instances as f64, w.start_weak as f64 / w.start_instances.max(1) as f64);
+        if w.weak == 0 || rate < start {
+            wrong.push(format!(
+                "{}: a winner of {}/{} against the start's {}/{}",
+                w.test.name(),
+                w.weak,
+                w.instances,
+                w.start_weak,
+                w.start_instances
+            ));
+        }
+    }
+    let rows = trials.iter().flat_map(|t| &t.rows).chain(confirmations.iter().flat_map(|c| &c.rows));
+    wrong.extend(rows.filter(|r| r.forbidden() > 0).map(|r| format!("{}: forbidden outcomes", r.kernel.key())));
+    options.tuned = Some(Winners {
+        gpu: gpu.info.name.clone(),
+        driver: None,
+        tool: "gpu test".to_owned(),
+        budget_seconds: 2.0,
+        environments_tried: trials.len(),
+        variants: vec!["relaxed-gpu".to_owned()],
+        placements: vec!["inter-block".to_owned()],
+        location_stride: options.environment.location_stride,
+        winners: winners.clone(),
+    });
+    options.budget = Budget::Instances(1_000_000);
+    let suite = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
+    for row in &suite {
+        let winner = winners.iter().find(|w| w.test == row.test()).map(|w| &w.environment);
+        if row.environment.as_ref() != winner {
+            wrong.push(format!("{}: ran in {:?}, not its winner", row.kernel.key(), row.environment));
+        }
+        if let Err(e) = counted_and_allowed(row, 1_000_000) {
+            wrong.push(e);
+        }
+    }
+    if wrong.is_empty() { Ok(()) } else { Err(wrong.join("\n")) }
 }
 
 /// `options` less what this GPU cannot run: on one without the Hopper

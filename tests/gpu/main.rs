@@ -165,6 +165,10 @@ fn cases() -> Vec<Case> {
     ));
     cases.push(("litmus_every_placement_of_two_kernels".to_owned(), Box::new(litmus::litmus_every_placement)));
     cases.push((
+        "litmus_tuning_search_keeps_winners_no_worse_than_its_start".to_owned(),
+        Box::new(litmus::litmus_tuning_search),
+    ));
+    cases.push((
         "litmus_mp_in_the_cluster_placements_holds_the_model".to_owned(),
         Box::new(litmus::litmus_cluster_placements),
     ));

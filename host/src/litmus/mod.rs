@@ -10,6 +10,7 @@ pub mod keys;
 pub mod model;
 pub mod mutants;
 pub mod tune;
+pub mod tuned;
 
 use layout::litmus::{Location, OTHER_BIN, REGISTERS, Split, Test, final_digits};
 
@@ -39,6 +40,10 @@ pub struct LitmusOptions {
     pub preset: Option<Preset>,
     /// The environment.
     pub environment: Environment,
+    /// Environments tuned for this GPU (`--tuned`): each test with a winner
+    /// runs in it, the others in `environment`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tuned: Option<tuned::Winners>,
     /// The sequential control: roles one after the other (in one block or
     /// one warp only).
     pub sequential: bool,
@@ -70,6 +75,10 @@ pub struct LitmusRow {
     /// a record, [`LitmusRow::forbidden_bins`] judges its histogram again.
     #[serde(default)]
     pub forbidden_seen: Vec<ForbiddenBin>,
+    /// The environment the row ran in, where it is not the run's
+    /// ([`LitmusOptions::environment`]): its test's tuned winner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<Environment>,
 }
 
 /// A histogram bin that breaks a rule, and the instances counted in it.
@@ -112,6 +121,7 @@ impl LitmusRow {
             reason: v.reason.to_owned(),
             counts,
             forbidden_seen: Vec::new(),
+            environment: None,
         };
         let test = row.test();
         row.forbidden_seen = row
@@ -124,6 +134,11 @@ impl LitmusRow {
     /// The test.
     pub fn test(&self) -> Test {
         self.kernel.test
+    }
+
+    /// The environment it ran in: its own, or else the run's.
+    pub fn environment_in<'a>(&'a self, options: &'a LitmusOptions) -> &'a Environment {
+        self.environment.as_ref().unwrap_or(&options.environment)
     }
 
     /// What the row is held to, in one word: `sequential` (the control),
@@ -331,7 +346,10 @@ pub fn run(
             break;
         }
         progress.message(format!("{} {}", kernel.key(), placement.key()));
-        rows.push(run_one(kernels, kernel, placement, &options.environment, options, &mut state)?);
+        let tuned = options.tuned.as_ref().and_then(|t| t.environment(kernel.test));
+        let mut row = run_one(kernels, kernel, placement, tuned.unwrap_or(&options.environment), options, &mut state)?;
+        row.environment = tuned.cloned();
+        rows.push(row);
         progress.step();
     }
     progress.finish();
@@ -463,6 +481,7 @@ mod tests {
             batch: 1,
             preset: None,
             environment: Preset::Parallel.environment(),
+            tuned: None,
             sequential: false,
             seed: 1,
         };

@@ -1,13 +1,19 @@
-//! `host litmus --tune`: a random search over the testing environment, as
-//! MC Mutants and GPUHarbor tune theirs. Each configuration runs every
-//! chosen kernel for the budget; per test, the configurations that showed
-//! its weak outcome at the highest rate per second come first.
+//! The tuning search: random environments, as MC Mutants and GPUHarbor
+//! draw theirs. `host litmus --tune N` runs every chosen kernel in each of
+//! N environments and ranks them per test by weak outcomes per second.
+//! `host tune` ([`search`]) spends a time budget instead: most of it on
+//! random environments, the rest on running each test's best few again, for
+//! longer, beside the environment it started from, so that the winner it
+//! keeps is the one that won a fair run rather than the luckiest short one.
+
+use std::time::Instant;
 
 use layout::litmus::Test;
 
+use super::tuned::Winner;
 use super::{Environment, LitmusOptions, LitmusRow, pairs, run_one};
 use crate::error::LabError;
-use crate::gpu::litmus::LitmusKernels;
+use crate::gpu::litmus::{Budget, LitmusKernels};
 use crate::interrupt;
 use crate::progress::Progress;
 
@@ -29,6 +35,19 @@ impl Trial {
         let (weak, seconds) = rows.fold((0u64, 0f64), |(w, s), r| (w + r.weak(), s + r.counts.seconds));
         if seconds > 0.0 { weak as f64 / seconds } else { 0.0 }
     }
+}
+
+/// Weak outcomes and instances of `test` over the rows of `rows` the model
+/// allows it in.
+pub fn allowed_counts<'a>(rows: impl IntoIterator<Item = &'a LitmusRow>, test: Test) -> (u64, u64) {
+    rows.into_iter()
+        .filter(|r| r.test() == test && r.allowed)
+        .fold((0, 0), |(w, n), r| (w + r.weak(), n + r.counts.instances))
+}
+
+/// `weak / instances`, 0 for no instances.
+fn ratio((weak, instances): (u64, u64)) -> f64 {
+    if instances == 0 { 0.0 } else { weak as f64 / instances as f64 }
 }
 
 /// Draws `configurations` environments from `options.seed` and runs every
@@ -74,4 +93,139 @@ pub fn ranking(trials: &[Trial], test: Test) -> Vec<(&Trial, f64)> {
         trials.iter().map(|t| (t, t.weak_per_second(test))).filter(|&(_, rate)| rate > 0.0).collect();
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
     ranked
+}
+
+/// The share of [`search`]'s budget spent drawing environments; the rest
+/// confirms each test's finalists.
+pub const SEARCH_SHARE: f64 = 0.7;
+
+/// Environments per test that [`search`] runs again, beside the starting
+/// one.
+pub const FINALISTS: usize = 3;
+
+/// One test in one environment, run again for longer by [`search`]'s
+/// confirming round.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Confirmation {
+    /// The test.
+    #[serde(with = "super::keys::one")]
+    pub test: Test,
+    /// The search's configuration it came from (its index), or `None` for
+    /// the environment the search started from.
+    pub configuration: Option<usize>,
+    /// The environment.
+    pub environment: Environment,
+    /// The test's rows, one per kernel and placement.
+    pub rows: Vec<LitmusRow>,
+}
+
+impl Confirmation {
+    /// Weak outcomes and instances over its allowed rows.
+    pub fn counts(&self) -> (u64, u64) {
+        allowed_counts(&self.rows, self.test)
+    }
+}
+
+/// Spends `budget_seconds` searching for each test's best environment:
+/// random environments ([`Environment::random`], at the starting
+/// environment's stride) for [`SEARCH_SHARE`] of it, every kernel of
+/// `options` for `row_seconds` in each; then, per test, its [`FINALISTS`]
+/// best by weak outcomes per instance and `options.environment` again, the
+/// rest of the budget shared among them. Returns the draws and the
+/// confirming runs; [`winners`] reads them.
+///
+/// After Ctrl-C it stops as [`run`] does, keeping what it finished.
+pub fn search(
+    kernels: &LitmusKernels<'_>,
+    options: &LitmusOptions,
+    budget_seconds: f64,
+    row_seconds: f64,
+    progress: &Progress,
+) -> Result<(Vec<Trial>, Vec<Confirmation>), LabError> {
+    let start = Instant::now();
+    let elapsed = || start.elapsed().as_secs_f64();
+    let rows = pairs(options).count().max(1);
+    let short = LitmusOptions { budget: Budget::Seconds(row_seconds), ..options.clone() };
+    let mut state = options.seed;
+    let mut trials = Vec::new();
+    // A draw is not started unless it can finish inside the search's share,
+    // judged by the draws so far (each row runs at least its time).
+    let mut per_draw = rows as f64 * row_seconds;
+    progress.start((budget_seconds * 10.0) as u64);
+    while elapsed() + per_draw <= budget_seconds * SEARCH_SHARE && !interrupt::requested() {
+        let began = elapsed();
+        let index = trials.len();
+        let environment = Environment::random(&mut state, options.environment.location_stride);
+        progress.message(format!("environment {}", index + 1));
+        let mut trial_rows = Vec::new();
+        for (kernel, placement) in pairs(options) {
+            if interrupt::requested() {
+                break;
+            }
+            trial_rows.push(run_one(kernels, kernel, placement, &environment, &short, &mut state)?);
+        }
+        trials.push(Trial { index, environment, rows: trial_rows });
+        per_draw = per_draw.max(elapsed() - began);
+        progress.step_to((elapsed() * 10.0) as u64);
+    }
+    let mut tests: Vec<Test> = options.kernels.iter().map(|k| k.test).collect();
+    tests.dedup();
+    let mut finalists: Vec<(Test, Option<usize>, Environment)> = Vec::new();
+    for &test in &tests {
+        let mut ranked: Vec<&Trial> = trials.iter().filter(|t| allowed_counts(&t.rows, test).0 > 0).collect();
+        ranked.sort_by(|a, b| ratio(allowed_counts(&b.rows, test)).total_cmp(&ratio(allowed_counts(&a.rows, test))));
+        finalists.extend(ranked.iter().take(FINALISTS).map(|t| (test, Some(t.index), t.environment.clone())));
+        finalists.push((test, None, options.environment.clone()));
+    }
+    let confirm_rows: usize =
+        finalists.iter().map(|(test, _, _)| pairs(options).filter(|(k, _)| k.test == *test).count()).sum();
+    let seconds = ((budget_seconds - elapsed()) / confirm_rows.max(1) as f64).max(row_seconds);
+    let long = LitmusOptions { budget: Budget::Seconds(seconds), ..options.clone() };
+    let mut confirmations = Vec::new();
+    for (test, configuration, environment) in finalists {
+        if interrupt::requested() {
+            break;
+        }
+        progress.message(format!("{} again", test.name()));
+        let mut rows = Vec::new();
+        for (kernel, placement) in pairs(options).filter(|(k, _)| k.test == test) {
+            rows.push(run_one(kernels, kernel, placement, &environment, &long, &mut state)?);
+        }
+        confirmations.push(Confirmation { test, configuration, environment, rows });
+        progress.step_to((elapsed() * 10.0) as u64);
+    }
+    progress.finish();
+    Ok((trials, confirmations))
+}
+
+/// Per test, the confirmed environment with the most weak outcomes per
+/// instance, the starting one included, so a winner never does worse than
+/// the start in the confirming round. A test that showed its weak outcome in
+/// no confirming run has no winner.
+pub fn winners(confirmations: &[Confirmation]) -> Vec<Winner> {
+    let mut tests: Vec<Test> = confirmations.iter().map(|c| c.test).collect();
+    tests.dedup();
+    tests
+        .into_iter()
+        .filter_map(|test| {
+            let of_test = confirmations.iter().filter(|c| c.test == test);
+            let start = of_test.clone().find(|c| c.configuration.is_none());
+            let (start_weak, start_instances) = start.map_or((0, 0), Confirmation::counts);
+            let best = of_test.max_by(|a, b| ratio(a.counts()).total_cmp(&ratio(b.counts())))?;
+            let (weak, instances) = best.counts();
+            (weak > 0).then(|| Winner {
+                test,
+                environment: best.environment.clone(),
+                summary: best.environment.summary(),
+                found: match best.configuration {
+                    Some(index) => format!("configuration #{}", index + 1),
+                    None => "the starting environment".to_owned(),
+                },
+                weak,
+                instances,
+                start_weak,
+                start_instances,
+            })
+        })
+        .collect()
 }

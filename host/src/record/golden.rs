@@ -308,6 +308,7 @@ fn litmus_options(sequential: bool) -> crate::litmus::LitmusOptions {
         batch: 16,
         preset: Some(Preset::Parallel),
         environment: Preset::Parallel.environment(),
+        tuned: None,
         sequential,
         seed: 26,
     }
@@ -360,6 +361,48 @@ fn litmus_tune() -> Record {
         })
         .collect();
     record(Results::LitmusTune(crate::commands::litmus::TuneResults { options: litmus_options(false), trials }))
+}
+
+/// A search of two environments on MP `relaxed-gpu` across blocks: the
+/// second wins its confirming round against the starting environment.
+fn tune() -> Record {
+    use crate::commands::litmus::TunedResults;
+    use crate::litmus::tune::{self, Confirmation, Trial};
+    use crate::litmus::tuned::Winners;
+    use crate::litmus::{Environment, Preset};
+    use layout::Placement::InterBlock;
+    let mut state = 7;
+    let mut options = litmus_options(false);
+    options.kernels.retain(|k| k.entry().symbol == MP_RELAXED_GPU);
+    options.placements = vec![layout::litmus::Split::InterBlock];
+    options.environment = Environment { location_stride: 8, ..Preset::TunedWrc.environment() };
+    let trials: Vec<Trial> = (0..2)
+        .map(|index| Trial {
+            index,
+            environment: Environment::random(&mut state, 8),
+            rows: vec![litmus_row(MP_RELAXED_GPU, InterBlock, false, &[(0b11, 999_000), (0b01, 10 * index as u64)])],
+        })
+        .collect();
+    let confirm = |configuration: Option<usize>, weak: u64| Confirmation {
+        test: layout::litmus::Test::Mp,
+        configuration,
+        environment: configuration.map_or(options.environment.clone(), |i| trials[i].environment.clone()),
+        rows: vec![litmus_row(MP_RELAXED_GPU, InterBlock, false, &[(0b11, 4_000_000 - weak), (0b01, weak)])],
+    };
+    let confirmations = vec![confirm(Some(1), 120), confirm(None, 40)];
+    let winners = Winners {
+        gpu: "NVIDIA H200".to_owned(),
+        driver: Some("580.159.04".to_owned()),
+        tool: "host 0.1.0".to_owned(),
+        budget_seconds: 30.0,
+        environments_tried: trials.len(),
+        variants: vec!["relaxed-gpu".to_owned()],
+        placements: vec!["inter-block".to_owned()],
+        location_stride: 8,
+        winners: tune::winners(&confirmations),
+    };
+    let saved = "runs/tuned/nvidia-h200-580.159.04.json".into();
+    record(Results::Tune(TunedResults { options, trials, confirmations, winners, saved }))
 }
 
 fn golden(name: &str, actual: &str) {
@@ -522,6 +565,7 @@ fn litmus_in_every_format() {
     assert_eq!(export(&record, Format::Csv).lines().count(), 1 + 4);
     every_format("litmus-tune", &litmus_tune());
     every_format("litmus-mutants", &litmus_mutants());
+    every_format("tune", &tune());
 }
 
 /// The mutants of MP `rel-acq-gpu` across blocks: the first killable one

@@ -10,7 +10,7 @@ use crate::commands::accuracy::AccuracyReport;
 use crate::commands::bench::BenchReport;
 use crate::commands::exercise::ExerciseReport;
 use crate::commands::histogram::HistogramReport;
-use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults};
+use crate::commands::litmus::{LitmusResults, MutantResults, TuneResults, TunedResults};
 use crate::commands::pitfalls::PitfallsReport;
 use crate::commands::publish::PublishResults;
 use crate::commands::publish_sys::PublishSysResults;
@@ -139,6 +139,8 @@ results! {
     LitmusTune(TuneResults),
     /// `litmus --mutants`.
     LitmusMutants(MutantResults),
+    /// `tune`.
+    Tune(TunedResults),
     /// `pitfalls`.
     Pitfalls(PitfallsReport),
 }

@@ -43,24 +43,7 @@ pub(super) fn gpu_record(info: &DeviceInfo) -> GpuRecord {
         name: info.name.clone(),
         compute_capability: format!("{major}.{minor}"),
         sm_count: info.sm_count,
-        driver: kernel_driver_version(),
+        driver: crate::device::kernel_driver_version(),
         cuda: format!("{cuda_major}.{cuda_minor}"),
     }
-}
-
-/// The NVIDIA kernel module's version, from the line Linux shows in
-/// `/proc/driver/nvidia/version` (`NVRM version: ... Kernel Module  580.159.04 ...`).
-pub(super) fn kernel_driver_version() -> Option<String> {
-    let text = std::fs::read_to_string("/proc/driver/nvidia/version").ok()?;
-    driver_version_in(&text)
-}
-
-/// The version in the text of `/proc/driver/nvidia/version`.
-pub fn driver_version_in(text: &str) -> Option<String> {
-    let line = text.lines().find(|l| l.starts_with("NVRM version"))?;
-    line.split_whitespace()
-        .find(|w| {
-            w.split('.').count() >= 2 && w.split('.').all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .map(str::to_owned)
 }

@@ -243,9 +243,9 @@ mod tests {
 
     use lab_records::Gpu as GpuRecord;
 
-    use super::manifest::driver_version_in;
     use super::process::outcome_of;
     use super::sanitize::sanitizer_summary;
+    use crate::device::driver_version_in;
 
     #[test]
     fn every_step_writes_json_and_the_plotted_ones_svg() {

@@ -14,6 +14,10 @@ pub struct Run {
     pub plot: bool,
 }
 
+/// The prefix of an argument that names a file or folder in the run's own
+/// directory: `@tuned` is `DIR/tuned`.
+pub const IN_RUN: &str = "@";
+
 const fn step(name: &'static str, args: &'static [&'static str]) -> Run {
     Run { name, args, plot: false }
 }
@@ -75,6 +79,11 @@ pub const RUNS: &[Run] = &[
             "relaxed-gpu,relaxed-cta,fence-acq-rel-cta",
         ],
     ),
+    // Tuned for this GPU: a search of its own budget, whose winners (one
+    // file named after the GPU and driver in DIR/tuned) the suite then runs
+    // in, row for row as the first step above.
+    step("litmus-gpu-tune", &["tune", "--budget", "180", "--save", "@tuned"]),
+    step("litmus-gpu-tuned", &["litmus", "--tuned", "@tuned", "--seconds", "0.5"]),
     step("litmus-sequential", &["litmus", "--sequential", "--instances", "1000000"]),
     // Mutation testing: every forbidden row's killable mutants, each until
     // its first weak outcome or a fifth of a second, in two environments.

@@ -19,8 +19,17 @@ pub(super) const CHECK_FAILED: i32 = crate::error::EXIT_CHECK_FAILED as i32;
 pub(super) const INTERRUPTED: i32 = crate::error::EXIT_INTERRUPTED as i32;
 
 /// The lab command of `step`, writing into `dir`, and the files it writes.
+/// An argument `@NAME` names `NAME` in `dir` ([`super::plan::IN_RUN`]): a
+/// file or folder one step writes and a later one reads.
 pub(super) fn step_arguments(step: &Run, dir: &Path) -> (Vec<OsString>, Vec<String>) {
-    let mut args: Vec<OsString> = step.args.iter().map(OsString::from).collect();
+    let mut args: Vec<OsString> = step
+        .args
+        .iter()
+        .map(|a| match a.strip_prefix(super::plan::IN_RUN) {
+            Some(name) => dir.join(name).into_os_string(),
+            None => OsString::from(a),
+        })
+        .collect();
     let json = format!("{}.json", step.name);
     args.extend(["--format".into(), "json".into(), "--output".into(), dir.join(&json).into_os_string()]);
     let mut files = vec![json];

@@ -1,16 +1,20 @@
 //! `litmus`'s command line, and how it runs.
 
+use std::path::PathBuf;
+
 use clap::Args;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use layout::litmus::Split;
 
 use super::{LitmusResults, MutantResults, TuneResults};
-use crate::commands::{Command, Output, Written, progress};
+use crate::commands::{Command, Output, Written, progress, read_input};
+use crate::device::kernel_driver_version;
 use crate::error::LabError;
 use crate::gpu::Gpu;
 use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use crate::litmus::environment::{DEFAULT_LOCATION_STRIDE, Distance, Environment, LOCATION_STRIDES};
 use crate::litmus::keys::Keyed;
+use crate::litmus::tuned::{self, Winners};
 use crate::litmus::{self, LitmusOptions, Preset, keys};
 use crate::options::OutputArgs;
 
@@ -133,6 +137,19 @@ pub struct LitmusArgs {
     /// Read a location before the test so a stale copy sits in L1.
     #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>(), conflicts_with = "tune")]
     pub preload: Option<layout::litmus::Preload>,
+
+    /// Run each test in the environment `host tune` found for it on this
+    /// GPU: a winners file, or a folder of them, one per GPU and driver
+    /// (`runs/tuned` when no path is given). A test the search found no
+    /// winner for runs in the preset's environment.
+    #[arg(
+        long,
+        value_name = "PATH",
+        num_args = 0..=1,
+        default_missing_value = tuned::DEFAULT_FOLDER,
+        conflicts_with_all = ["tune", "mutants", "sequential"]
+    )]
+    pub tuned: Option<PathBuf>,
 
     /// The sequential control: a barrier between roles, intra-block (or in
     /// one warp, with `--placement warp`) only; every outcome but the one
@@ -379,6 +396,13 @@ impl Command for LitmusArgs {
     fn run(self, kernels: Vec<LitmusKernel>, gpu: &Gpu) -> Result<Box<dyn Output>, LabError> {
         let environment = self.environment();
         let (kernels, placements) = self.for_device(kernels, gpu.info.compute_capability)?;
+        let tuned = match &self.tuned {
+            Some(path) => {
+                let file = Winners::file_for(path, &gpu.info, kernel_driver_version().as_deref())?;
+                Some(Winners::parse(&read_input(&file)?, &file, &gpu.info)?)
+            }
+            None => None,
+        };
         let options = LitmusOptions {
             kernels,
             placements,
@@ -386,6 +410,7 @@ impl Command for LitmusArgs {
             batch: self.launches_per_check,
             preset: (environment == self.preset.environment()).then_some(self.preset),
             environment,
+            tuned,
             sequential: self.sequential,
             seed: self.seed,
         };

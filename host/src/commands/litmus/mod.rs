@@ -5,8 +5,10 @@
 
 pub mod args;
 pub mod report;
+pub mod tune;
 
 pub use args::LitmusArgs;
+pub use tune::{TuneArgs, TunedResults};
 
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::Trial;

@@ -71,7 +71,7 @@ impl Report for LitmusResults {
 
     fn checks(&self) -> Checks {
         let bad: Vec<(&LitmusRow, &Environment)> =
-            self.rows.iter().filter(|r| r.forbidden() > 0).map(|r| (r, &self.options.environment)).collect();
+            self.rows.iter().filter(|r| r.forbidden() > 0).map(|r| (r, r.environment_in(&self.options))).collect();
         Checks::from_lines(litmus_failures(&bad))
     }
 }
@@ -136,9 +136,19 @@ fn rate(row: &LitmusRow) -> String {
 fn heading(options: &LitmusOptions) -> String {
     let preset = options.preset.map_or("custom".to_owned(), |p| format!("{p:?}"));
     let sequential = if options.sequential { " SEQUENTIAL CONTROL: roles separated by barriers." } else { "" };
+    let tuned = options.tuned.as_ref().map_or(String::new(), |t| {
+        let tests: Vec<&str> = t.winners.iter().map(|w| w.test.name()).collect();
+        format!(
+            "Tuned: {} ran in the environment `host tune` found for each on {} (driver {}); the other tests in the one \
+             above.\n",
+            tests.join(", "),
+            t.gpu,
+            t.driver.as_deref().unwrap_or("unknown")
+        )
+    });
     format!(
         "Litmus: each instance's outcome counted on the GPU, and every outcome judged by the PTX memory model.{sequential}\n\
-         Environment ({preset}): {}\n",
+         Environment ({preset}): {}\n{tuned}",
         options.environment.summary()
     )
 }
@@ -557,6 +567,7 @@ mod tests {
                 batch: 1,
                 preset: Some(Preset::Parallel),
                 environment: environment.clone(),
+                tuned: None,
                 sequential: false,
                 seed: 1,
             },

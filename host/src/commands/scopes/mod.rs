@@ -326,6 +326,7 @@ fn litmus(gpu: &Gpu, rung: Rung) -> Result<String, LabError> {
         batch: 4,
         preset: Some(preset),
         environment: preset.environment(),
+        tuned: None,
         sequential: false,
         seed: 26,
     };
