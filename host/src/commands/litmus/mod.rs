@@ -4,6 +4,8 @@
 //! writes, and its report.
 
 pub mod args;
+pub mod failures;
+pub mod flags;
 pub mod report;
 pub mod tune;
 

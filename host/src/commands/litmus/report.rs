@@ -6,11 +6,12 @@
 
 use tabled::builder::Builder;
 
+use super::failures::litmus_failures;
 use super::{LitmusResults, MutantResults, TuneResults};
 use crate::device::DeviceInfo;
 use crate::litmus::mutants::MutantRow;
 use crate::litmus::tune::{self, Trial};
-use crate::litmus::{Broken, Environment, LitmusOptions, LitmusRow};
+use crate::litmus::{Environment, LitmusOptions, LitmusRow};
 use crate::report::heatmap::{Cell, Panel};
 use crate::report::table::{Look, device_header, rate_per_million, render_some, significant};
 use crate::report::{Checks, Csv, Plot, Report};
@@ -483,36 +484,6 @@ fn every_mutant(rows: &[MutantRow]) -> String {
 /// `part` of `whole` as a whole percentage, or `-` of nothing.
 fn percent(part: usize, whole: usize) -> String {
     if whole == 0 { "-".to_owned() } else { format!("{:.0}%", 100.0 * part as f64 / whole as f64) }
-}
-
-/// One line per histogram bin, of each row, that breaks a rule: what,
-/// where, in which environment, the outcome's registers and why it is
-/// forbidden.
-pub fn litmus_failures(rows: &[(&LitmusRow, &Environment)]) -> String {
-    let mut out = String::new();
-    for (row, environment) in rows {
-        for (bin, count) in row.forbidden_bins() {
-            let why = match row.broken_rule(bin) {
-                Some(Broken::Garbage) => "a value no thread wrote",
-                Some(Broken::Sequential) => "the sequential control predicts one outcome only",
-                Some(Broken::Weak) => &row.reason,
-                Some(Broken::Other) | None => {
-                    "the PTX memory model allows no execution that ends so, though it is not the test's weak outcome"
-                }
-            };
-            out += &format!(
-                "FORBIDDEN: {} {} {}: {count} of {} instances ended {} ({why}). This is a bug in the GPU, the \
-                     compiler or the lab. Environment: {}\n",
-                row.test().name(),
-                row.kernel.variant.key(),
-                row.placement.key(),
-                row.counts.instances,
-                crate::litmus::outcome_text(bin, row.test()),
-                environment.summary(),
-            );
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -11,8 +11,8 @@ use clap::Args;
 use layout::litmus::{Split, Test, Variant};
 use tabled::builder::Builder;
 
-use super::args::{HOPPER, parse_location_stride, parse_seconds};
-use super::report::litmus_failures;
+use super::failures::litmus_failures;
+use super::flags::{HOPPER, parse_location_stride, parse_seconds};
 use crate::commands::{Command, Written, progress, write};
 use crate::device::{DeviceInfo, kernel_driver_version};
 use crate::error::LabError;
