@@ -15,6 +15,7 @@ pub mod lint;
 pub mod mdbook;
 pub mod nvcc;
 pub mod paths;
+pub mod peer;
 pub mod practice;
 pub mod ptxas;
 pub mod sass;

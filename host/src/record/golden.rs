@@ -390,7 +390,7 @@ fn tune() -> Record {
         rows: vec![litmus_row(MP_RELAXED_GPU, InterBlock, false, &[(0b11, 4_000_000 - weak), (0b01, weak)])],
     };
     let confirmations = vec![confirm(Some(1), 120), confirm(None, 40)];
-    let winners = Winners {
+    let winners = Box::new(Winners {
         gpu: "NVIDIA H200".to_owned(),
         driver: Some("580.159.04".to_owned()),
         tool: "host 0.1.0".to_owned(),
@@ -400,7 +400,7 @@ fn tune() -> Record {
         placements: vec!["inter-block".to_owned()],
         location_stride: 8,
         winners: tune::winners(&confirmations),
-    };
+    });
     let saved = "runs/tuned/nvidia-h200-580.159.04.json".into();
     record(Results::Tune(TunedResults { options, trials, confirmations, winners, saved }))
 }

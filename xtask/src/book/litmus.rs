@@ -47,8 +47,18 @@ pub const HEADLINE: [Pick; 14] = [
 ];
 
 /// The runs the best column looks in: the default environment first, then
-/// each preset's, by step name.
-const RUNS: [&str; 5] = ["litmus", "litmus-stale-l1", "litmus-tuned-mp", "litmus-tuned-wrc", "litmus-tuned-iriw"];
+/// each preset's, then the environments `host tune` found on this GPU, by
+/// step name.
+const RUNS: [&str; 6] =
+    ["litmus", "litmus-stale-l1", "litmus-tuned-mp", "litmus-tuned-wrc", "litmus-tuned-iriw", TUNED];
+
+/// The step that runs the suite in the environments tuned on this GPU.
+const TUNED: &str = "litmus-gpu-tuned";
+
+/// Where a run keeps steps made later than itself, at another commit: a run
+/// of its own, with its own manifest, inside the first (the reference run's
+/// tuned steps). A learner's run has them beside the others.
+pub const LATER: &str = "gpu-tuned";
 
 /// One row's counts in one run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,7 +110,8 @@ type Run = (&'static str, Vec<LitmusRow>);
 fn read_runs(results: &Path) -> Result<Option<Vec<Run>>, Error> {
     let mut runs = Vec::new();
     for name in RUNS {
-        let path = results.join(format!("{name}.json"));
+        let file = format!("{name}.json");
+        let path = if results.join(&file).exists() { results.join(&file) } else { results.join(LATER).join(&file) };
         let Ok(text) = fs::read_to_string(&path) else { continue };
         let record: Record = serde_json::from_str(&text).map_err(|e| Error(format!("{}: {e}", path.display())))?;
         let Results::Litmus(litmus) = record.results else {
@@ -121,7 +132,10 @@ pub fn headline(results: &Path) -> Result<Option<String>, Error> {
 /// `results`, beside cuda-litmus's published coverage, or `None` when it
 /// has no `litmus.json`.
 pub fn coverage(results: &Path, published: &[Coverage]) -> Result<Option<String>, Error> {
-    Ok(read_runs(results)?.map(|runs| coverage_text(&runs[0].1, published)))
+    Ok(read_runs(results)?.map(|runs| {
+        let tuned = runs.iter().find(|(name, _)| *name == TUNED).map(|(_, rows)| rows.as_slice());
+        coverage_text(&runs[0].1, published, tuned)
+    }))
 }
 
 /// The appendix's table of every allowed row the default run never showed
@@ -189,8 +203,9 @@ fn instances(n: u64) -> String {
 }
 
 /// The coverage paragraph and the per-test table of `rows` (the default
-/// run's), with `published`'s figures after the lab's.
-fn coverage_text(rows: &[LitmusRow], published: &[Coverage]) -> String {
+/// run's), with the run in the environments tuned on this GPU (`tuned`)
+/// and `published`'s figures after the lab's.
+fn coverage_text(rows: &[LitmusRow], published: &[Coverage], tuned: Option<&[LitmusRow]>) -> String {
     let (allowed, unseen) = allowed_and_unseen(rows);
     let mut placements: Vec<&str> = Vec::new();
     for u in &unseen {
@@ -206,6 +221,14 @@ fn coverage_text(rows: &[LitmusRow], published: &[Coverage]) -> String {
     );
     if let Some(sentence) = published_coverage(published) {
         out = out.replacen(" The other", &format!(" {sentence} The lab's other"), 1);
+    }
+    if let Some(tuned) = tuned {
+        let (of, unseen) = allowed_and_unseen(tuned);
+        let sentence = format!(
+            "In the environments `host tune` found for each test on this GPU, **{} of {of}** did.",
+            of - unseen.len()
+        );
+        out = out.replacen(" showed it.", &format!(" showed it. {sentence}"), 1);
     }
     out += "| test |";
     for p in &placements {
@@ -429,7 +452,7 @@ mod tests {
             LitmusRow { sequential: true, ..one("sb_weak", "intra-block", true, 0, 1_000_000) },
             one("cowr_weak", "inter-block", true, 0, 6_000_000),
         ];
-        let text = coverage_text(&rows, &[]);
+        let text = coverage_text(&rows, &[], None);
         assert!(
             text.starts_with("In the default run, **1 of the 5** rows whose weak outcome the model allows"),
             "{text}"
@@ -443,10 +466,10 @@ mod tests {
             forbidden: 2,
             forbidden_seen: 0,
         });
-        let with = coverage_text(&rows, &published);
+        let with = coverage_text(&rows, &published, Some(&rows[..1]));
         assert!(
             with.contains(
-                "showed it. For scale, cuda-litmus, whose 10 generated tests vary scopes and thread placements far \
+                "showed it. In the environments `host tune` found for each test on this GPU, **1 of 1** did. For scale, cuda-litmus, whose 10 generated tests vary scopes and thread placements far \
                  more, saw the weak outcome in 5 of its 8 allowed tests on an A100 and 3 on a GH200 (and in none of \
                  its 2 forbidden ones on any). The lab's other 4,"
             ),
@@ -484,7 +507,7 @@ mod tests {
         let (test, kernel) = test_of(&gone).unwrap();
         assert_eq!((test, kernel.is_none()), (layout::litmus::Test::Mp, true));
         assert_eq!(variant_of(&gone, test), "relaxed-warp");
-        let text = coverage_text(&[gone], &[]);
+        let text = coverage_text(&[gone], &[], None);
         assert!(text.contains("accesses of 0 rows of these") && text.contains("of 1 row are no longer"), "{text}");
     }
 

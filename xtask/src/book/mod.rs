@@ -32,6 +32,8 @@
 //! - `litmus-anchors.md` and `litmus-anchors-gh200.md`: cuda-litmus's
 //!   published Hopper and GH200 rates ([`crate::anchors`]) beside the best of
 //!   the run's litmus records;
+//! - `litmus-peer.md`: the lab beside cuda-litmus, one device call per GPU
+//!   ([`crate::peer`]);
 //! - `sass-page.txt` and `sass-ladder.txt`: the synchronizing SASS of the
 //!   page's kernels and of the scope ladder's ([`SassListing`]), made here
 //!   from the PTX (it needs no GPU);
@@ -347,6 +349,13 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
         "sass-page.txt" | "sass-ladder.txt" | "sass-histogram.txt" | "sass-publication.txt" => {
             Made::Text((s.sass)(SassListing::of_file(name).expect("a listing's name"))?)
         }
+        "litmus-peer.md" | "litmus-peer-summary.md" => {
+            let calls = crate::peer::read(&crate::paths::workspace_root())?;
+            Made::Text(match name {
+                "litmus-peer.md" => columns::measured(&crate::peer::table(&calls)),
+                _ => crate::peer::summary(&calls),
+            })
+        }
         "litmus-anchors.md" | "litmus-anchors-gh200.md" => {
             let file = if name == "litmus-anchors.md" { crate::anchors::HOPPER } else { crate::anchors::GH200 };
             let anchors = crate::anchors::read(&crate::paths::workspace_root(), file)?;
@@ -382,7 +391,11 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             };
             match ext {
                 "md" | "svg" | "csv" => {
+                    // A step made later than the run lives in its later part
+                    // ([`litmus::LATER`]), a run of its own.
                     let json = s.results.join(format!("{stem}.json"));
+                    let later = s.results.join(litmus::LATER).join(format!("{stem}.json"));
+                    let json = if json.is_file() { json } else { later };
                     if !json.is_file() {
                         return Ok(Made::Missing(format!("{results} has no {stem}.json")));
                     }

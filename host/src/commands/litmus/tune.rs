@@ -86,8 +86,9 @@ pub struct TunedResults {
     pub trials: Vec<Trial>,
     /// Each test's finalists and the starting environment, run again.
     pub confirmations: Vec<Confirmation>,
-    /// The winners, as saved.
-    pub winners: Winners,
+    /// The winners, as saved (boxed: the largest part of the largest
+    /// result).
+    pub winners: Box<Winners>,
     /// The file they were saved to.
     pub saved: PathBuf,
 }
@@ -179,7 +180,7 @@ impl Command for TuneArgs {
         let driver = kernel_driver_version();
         let mut variants: Vec<String> = options.kernels.iter().map(|k| k.variant.key().to_owned()).collect();
         variants.dedup();
-        let winners = Winners {
+        let winners = Box::new(Winners {
             gpu: gpu.info.name.clone(),
             driver: driver.clone(),
             tool: crate::commands::tool(),
@@ -189,7 +190,7 @@ impl Command for TuneArgs {
             placements: options.placements.iter().map(|p| p.key().to_owned()).collect(),
             location_stride: options.environment.location_stride,
             winners: tune::winners(&confirmations),
-        };
+        });
         let saved = self.save_path(&gpu.info, driver.as_deref());
         if let Some(folder) = saved.parent().filter(|f| !f.as_os_str().is_empty()) {
             std::fs::create_dir_all(folder)
