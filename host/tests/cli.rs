@@ -140,6 +140,8 @@ fn bad_flags_give_one_line_naming_the_flag_and_exit_2() {
         (&["litmus", "--tune", "0"], "--tune"),
         (&["litmus", "--lane-multiplier", "2"], "--lane-multiplier"),
         (&["litmus", "--location-stride", "12"], "--location-stride"),
+        (&["tune", "--budget", "0"], "--budget"),
+        (&["tune", "--location-stride", "6"], "--location-stride"),
         (&["pitfalls", "--only", "deadlock"], "--only"),
         (&["pitfalls", "--only", ""], "--only"),
         (&["pitfalls", "--quick", "yes"], "yes"),
@@ -191,6 +193,9 @@ fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked
         (&["litmus", "--tune", "3", "--preload", "observer"], "cannot be used with"),
         (&["litmus", "--location-stride", "8", "--distance", "different-lines"], "a slot of 8 words has one line"),
         (&["litmus", "--preset", "quiet", "--location-stride", "16"], "a slot of 16 words has one line"),
+        (&["litmus", "--tuned", "--sequential"], "cannot be used with"),
+        (&["tune", "--budget", "1", "--row-seconds", "0.5"], "leaves 0.7 s for drawing environments"),
+        (&["tune", "--test", "corr,coww"], "nothing to tune"),
     ] {
         let out = host().args(args).assert().code(2).get_output().clone();
         assert!(one_line(&out.stderr).contains(says), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
@@ -206,6 +211,11 @@ fn every_litmus_placement_gets_as_far_as_the_gpu() {
         // The default preset is no conflict for --tune, and a stride holds its search.
         &["litmus", "--tune", "3"],
         &["litmus", "--tune", "3", "--location-stride", "4"],
+        // The winners are read once the GPU is known: a folder holds one
+        // file per GPU and driver.
+        &["litmus", "--tuned"],
+        &["litmus", "--tuned", "no/such/folder"],
+        &["tune", "--budget", "10", "--test", "mp,iriw"],
     ] {
         let out = host().args(args).output().unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);
