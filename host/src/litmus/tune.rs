@@ -229,3 +229,51 @@ pub fn winners(confirmations: &[Confirmation]) -> Vec<Winner> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
+    use crate::litmus::Preset;
+    use layout::litmus::{KERNELS, Split};
+
+    fn confirmation(symbol: &str, configuration: Option<usize>, weak: u64, instances: u64) -> Confirmation {
+        let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
+        let mut histogram = vec![0; kernel.test.bins()];
+        let weak_bin = kernel.test.weak() as usize;
+        histogram[weak_bin] = weak;
+        histogram[usize::from(weak_bin == 0)] = instances - weak;
+        let counts = LitmusCounts { launches: 1, instances, histogram, seconds: 1.0 };
+        let mut state = configuration.unwrap_or(0) as u64;
+        Confirmation {
+            test: kernel.test,
+            configuration,
+            environment: match configuration {
+                Some(_) => Environment::random(&mut state, 8),
+                None => Preset::TunedWrc.environment(),
+            },
+            rows: vec![LitmusRow::new(kernel, Split::InterBlock, false, 528, counts)],
+        }
+    }
+
+    #[test]
+    fn a_winner_is_the_best_per_instance_of_the_confirming_round_the_start_included() {
+        let round = [
+            // MP: a drawn environment beats the start per instance, though
+            // it counted fewer weak outcomes in all.
+            confirmation("litmus_mp_relaxed_gpu", Some(4), 30, 1_000_000),
+            confirmation("litmus_mp_relaxed_gpu", None, 40, 4_000_000),
+            // IRIW: the start wins its own round.
+            confirmation("litmus_iriw_relaxed_gpu", Some(1), 1, 1_000_000),
+            confirmation("litmus_iriw_relaxed_gpu", None, 5, 1_000_000),
+            // SB: nothing showed it, so no winner.
+            confirmation("litmus_sb_relaxed_gpu", Some(2), 0, 1_000_000),
+            confirmation("litmus_sb_relaxed_gpu", None, 0, 1_000_000),
+        ];
+        let winners = winners(&round);
+        let found: Vec<(Test, &str, u64, u64)> =
+            winners.iter().map(|w| (w.test, w.found.as_str(), w.weak, w.start_weak)).collect();
+        assert_eq!(found, [(Test::Mp, "configuration #5", 30, 40), (Test::Iriw, "the starting environment", 5, 5)]);
+        assert_eq!(winners[1].environment, Preset::TunedWrc.environment());
+    }
+}
