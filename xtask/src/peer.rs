@@ -150,36 +150,37 @@ fn per_million(count: Count) -> String {
     }
 }
 
-/// The comparison: per GPU a line naming the call, then one row per test,
-/// the lab's environments and each cuda-litmus run.
-pub fn table(calls: &[Call]) -> String {
-    let mut out = String::new();
-    for call in calls {
-        let runs = call.peer.iter().map(Vec::len).max().unwrap_or(0);
-        out += &format!(
-            "**{}**, driver {}, {}, one call:\n\n| test |",
-            call.get("gpu").unwrap_or("a GPU"),
-            call.get("driver").unwrap_or("unknown"),
-            call.get("date").and_then(|d| d.get(..10)).unwrap_or("undated"),
-        );
-        for (_, heading) in LAB {
-            out += &format!(" {heading} |");
+/// The line naming one GPU's call.
+pub fn caption(call: &Call) -> String {
+    format!(
+        "**{}**, driver {}, {}, one call:\n",
+        call.get("gpu").unwrap_or("a GPU"),
+        call.get("driver").unwrap_or("unknown"),
+        call.get("date").and_then(|d| d.get(..10)).unwrap_or("undated"),
+    )
+}
+
+/// One GPU's comparison: one row per test, the lab's environments and each
+/// cuda-litmus run.
+pub fn table(call: &Call) -> String {
+    let runs = call.peer.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = String::from("| test |");
+    for (_, heading) in LAB {
+        out += &format!(" {heading} |");
+    }
+    for r in 0..runs {
+        out += &format!(" cuda-litmus, run {} |", r + 1);
+    }
+    out += "\n|---|";
+    out += &"---:|".repeat(LAB.len() + runs);
+    out += "\n";
+    for (k, (name, _, _)) in TESTS.iter().enumerate() {
+        out += &format!("| {name} |");
+        for cell in &call.lab[k] {
+            out += &format!(" {} |", cell.map_or("not run".to_owned(), per_million));
         }
         for r in 0..runs {
-            out += &format!(" cuda-litmus, run {} |", r + 1);
-        }
-        out += "\n|---|";
-        out += &"---:|".repeat(LAB.len() + runs);
-        out += "\n";
-        for (k, (name, _, _)) in TESTS.iter().enumerate() {
-            out += &format!("| {name} |");
-            for cell in &call.lab[k] {
-                out += &format!(" {} |", cell.map_or("not run".to_owned(), per_million));
-            }
-            for r in 0..runs {
-                out += &format!(" {} |", call.peer[k].get(r).map_or("-".to_owned(), |c| per_million(*c)));
-            }
-            out += "\n";
+            out += &format!(" {} |", call.peer[k].get(r).map_or("-".to_owned(), |c| per_million(*c)));
         }
         out += "\n";
     }
@@ -207,11 +208,14 @@ pub fn summary(calls: &[Call]) -> String {
     let mut out = String::new();
     for call in calls {
         let (ahead, behind) = ahead(call);
-        let trail = if behind.is_empty() { String::new() } else { format!("; it trails on {}", behind.join(", ")) };
+        let trail = match behind.split_last() {
+            None => String::new(),
+            Some((last, [])) => format!("; it trails on {last}"),
+            Some((last, rest)) => format!("; it trails on {} and {last}", rest.join(", ")),
+        };
         out += &format!(
-            "On the {}, the lab in the environments tuned on it showed the weak outcome of {} of the six tests \
-             cuda-litmus runs across blocks at least as often per instance as cuda-litmus's better run in the same \
-             call{trail}.\n",
+            "On the {}, tuned on that GPU, the lab saw the weak outcome at least as often per instance as \
+             cuda-litmus's better run in the same call on {} of the six tests{trail}.\n",
             call.get("gpu").unwrap_or("GPU"),
             ahead.len()
         );
@@ -244,8 +248,9 @@ mod tests {
         let (header, peer) = parse_peer(PEER_TXT, "peer.txt").unwrap();
         let mut lab = vec![vec![None; LAB.len()]; TESTS.len()];
         lab[2][3] = Some(Count { weak: 2_000, instances: 20_000_000 });
-        let text = table(&[Call { header, lab, peer }]);
-        assert!(text.starts_with("**NVIDIA H100 80GB HBM3**, driver 580.159.04, 2026-12-06, one call:"), "{text}");
+        let call = Call { header, lab, peer };
+        assert_eq!(caption(&call), "**NVIDIA H100 80GB HBM3**, driver 580.159.04, 2026-12-06, one call:\n");
+        let text = table(&call);
         assert!(text.contains("| MP | not run | not run | not run | not run | 0 (< 0.237) | - |"), "{text}");
         assert!(text.contains("| IRIW | not run | not run | not run | 100 | 85.0 | 108 |"), "{text}");
         let (header, peer) = parse_peer(PEER_TXT, "peer.txt").unwrap();
@@ -253,8 +258,8 @@ mod tests {
         lab[0][3] = Some(Count { weak: 1, instances: 1_000_000 });
         lab[2][3] = Some(Count { weak: 2_000, instances: 20_000_000 });
         let sentence = summary(&[Call { header, lab, peer }]);
-        assert!(sentence.contains("of 1 of the six tests"), "{sentence}");
-        assert!(sentence.contains("it trails on WRC, IRIW, RWC, ISA2, 2+2W."), "{sentence}");
+        assert!(sentence.contains("on 1 of the six tests"), "{sentence}");
+        assert!(sentence.contains("it trails on WRC, IRIW, RWC, ISA2 and 2+2W."), "{sentence}");
     }
 
     #[test]

@@ -144,6 +144,25 @@ pub fn unseen(results: &Path) -> Result<Option<String>, Error> {
     Ok(read_runs(results)?.map(|runs| unseen_table(&runs)))
 }
 
+/// One sentence on the suite run in a GPU's tuned winners (`path`, a
+/// `host litmus --tuned` record): how many of its allowed rows showed their
+/// weak outcome, and how many instances broke a rule.
+pub fn tuned_coverage(path: &Path) -> Result<String, Error> {
+    let text = fs::read_to_string(path).map_err(|e| Error(format!("cannot read {}: {e}", path.display())))?;
+    let record: Record = serde_json::from_str(&text).map_err(|e| Error(format!("{}: {e}", path.display())))?;
+    let Results::Litmus(litmus) = record.results else {
+        return Err(Error(format!("{}: not a `host litmus` record", path.display())));
+    };
+    let (allowed, unseen) = allowed_and_unseen(&litmus.rows);
+    let seconds = litmus.rows.iter().map(|r| r.counts.seconds).fold(0.0, f64::max);
+    Ok(format!(
+        "The whole suite in these winners (a test without one in the default environment), about {} s a row: \
+         **{} of its {allowed}** allowed rows showed their weak outcome.",
+        significant(seconds),
+        allowed - unseen.len()
+    ))
+}
+
 /// A row of a run as the registry knows it: its test (from the kernel's
 /// name, so that a row whose kernel has since left the registry still has
 /// one) and, if the registry still has it, its kernel.

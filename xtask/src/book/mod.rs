@@ -305,6 +305,10 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
+        "litmus-tuned-runs.md" => match tuned_runs(s)? {
+            text if text.is_empty() => Made::Missing(format!("no tuned run in {results} or beside it")),
+            text => Made::Text(text),
+        },
         "page-demo-relaxed.diff" => Made::Text(page_demo_diff()?),
         "page-t4.md" => match page::tables(&crate::paths::workspace_root(), s.results)? {
             Some(tables) => Made::Text(format!("<div class=\"measured\">\n\n{tables}\n</div>\n")),
@@ -352,7 +356,10 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
         "litmus-peer.md" | "litmus-peer-summary.md" => {
             let calls = crate::peer::read(&crate::paths::workspace_root())?;
             Made::Text(match name {
-                "litmus-peer.md" => columns::measured(&crate::peer::table(&calls)),
+                "litmus-peer.md" => calls
+                    .iter()
+                    .map(|c| format!("{}\n{}", crate::peer::caption(c), columns::measured(&crate::peer::table(c))))
+                    .collect(),
                 _ => crate::peer::summary(&calls),
             })
         }
@@ -422,10 +429,55 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     })
 }
 
+/// Every tuned run the book can show, each under its own provenance line:
+/// the run's own tuned steps (beside its others, or in its later part,
+/// [`litmus::LATER`]), then each reference GPU's later part. Each is its
+/// search's table (`host render`), and how many of the suite's allowed rows
+/// showed their weak outcome in its winners.
+fn tuned_runs(s: &Sources<'_>) -> Result<String, Error> {
+    let root = crate::paths::workspace_root();
+    let candidates = [
+        s.results.to_path_buf(),
+        s.results.join(litmus::LATER),
+        root.join(REFERENCE).join(litmus::LATER),
+        root.join(SECOND_GPU).join(litmus::LATER),
+    ];
+    let mut seen = Vec::new();
+    let mut out = String::new();
+    for dir in candidates {
+        let (tune, suite) = (dir.join("litmus-gpu-tune.json"), dir.join("litmus-gpu-tuned.json"));
+        let Ok(canonical) = fs::canonicalize(&dir) else { continue };
+        if !tune.is_file() || seen.contains(&canonical) {
+            continue;
+        }
+        seen.push(canonical);
+        let manifest: Manifest = serde_json::from_str(&read(&dir.join(MANIFEST))?)
+            .map_err(|e| Error(format!("{}: not a manifest ({e})", dir.join(MANIFEST).display())))?;
+        let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
+        let date = manifest.started.get(..10).unwrap_or(&manifest.started);
+        out += &format!(
+            "**{}**, driver {}, CUDA {}, commit `{}`, {date} (`{name}`):\n\n",
+            manifest.gpu.name,
+            manifest.gpu.driver.as_deref().unwrap_or("unknown"),
+            manifest.gpu.cuda,
+            manifest.commit.describe(),
+        );
+        out += &columns::measured(&without_machine_paths(&render(s.host, &tune, &["--format", "markdown"])?));
+        if suite.is_file() {
+            out += &format!("\n{}\n\n", litmus::tuned_coverage(&suite)?);
+        }
+    }
+    Ok(out)
+}
+
 /// The evidence run on a second GPU, an H100 (every step but the litmus
 /// suite's and the sanitizer's): the second run of the Setup chapter's
 /// `host compare` example.
 pub const SECOND_GPU: &str = "results/h100";
+
+/// The reference run, relative to the workspace root: the run the book is
+/// built from by default.
+pub const REFERENCE: &str = "results/h200";
 
 /// `cub-accuracy.md`: CUB's accuracy table from a comparison, or, for a run
 /// made before nvcc-compare measured it, a line saying it is not in the run.

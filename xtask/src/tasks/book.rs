@@ -10,7 +10,7 @@ use layout::Module;
 use xtask::{Error, book, mdbook, paths, ptxas, sass};
 
 /// The reference run the book shows by default.
-pub const REFERENCE: &str = "results/h200";
+pub const REFERENCE: &str = book::REFERENCE;
 
 /// `book`'s flags.
 #[derive(Debug, Default, clap::Args)]

@@ -257,7 +257,7 @@ impl Report for TunedResults {
         format!(
             "{}\nTuning: {} random environments in {} s ({} {}{stride}), then each test's best {} and the starting \
              environment again; the winner shows the weak outcome most often per instance.\n{}\n\n{missing}{}\n\
-             Saved to {}: `host litmus --tuned` runs each test in its winner.\n",
+             Saved to {}; host litmus --tuned runs each test in its winner.\n",
             device_header(device, None),
             self.trials.len(),
             self.winners.budget_seconds,
