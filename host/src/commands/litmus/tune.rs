@@ -178,8 +178,13 @@ impl Command for TuneArgs {
         let bar = progress(&self.output);
         let (trials, confirmations) = tune::search(&litmus_kernels, &options, self.budget, self.row_seconds, &bar)?;
         let driver = kernel_driver_version();
-        let mut variants: Vec<String> = options.kernels.iter().map(|k| k.variant.key().to_owned()).collect();
-        variants.dedup();
+        // In the order `--variant` gave them, each once.
+        let variants: Vec<String> = self.variant.iter().map(|v| v.key().to_owned()).fold(Vec::new(), |mut seen, v| {
+            if !seen.contains(&v) {
+                seen.push(v);
+            }
+            seen
+        });
         let winners = Box::new(Winners {
             gpu: gpu.info.name.clone(),
             driver: driver.clone(),
