@@ -32,6 +32,8 @@
 //! - `litmus-anchors.md` and `litmus-anchors-gh200.md`: cuda-litmus's
 //!   published Hopper and GH200 rates ([`crate::anchors`]) beside the best of
 //!   the run's litmus records;
+//! - `litmus-tuned-runs.md`: every tuned run's search and coverage
+//!   (`tuned.rs`);
 //! - `litmus-peer.md`: the lab beside cuda-litmus, one device call per GPU
 //!   ([`crate::peer`]);
 //! - `sass-page.txt` and `sass-ladder.txt`: the synchronizing SASS of the
@@ -57,6 +59,7 @@ pub mod columns;
 pub mod litmus;
 pub mod page;
 mod practice;
+mod tuned;
 mod views;
 
 pub use check::{check, heading_ids, links, references};
@@ -305,7 +308,7 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
     }
     Ok(match name {
         "provenance.md" => Made::Text(from.to_owned()),
-        "litmus-tuned-runs.md" => match tuned_runs(s)? {
+        "litmus-tuned-runs.md" => match tuned::runs(s)? {
             text if text.is_empty() => Made::Missing(format!("no tuned run in {results} or beside it")),
             text => Made::Text(text),
         },
@@ -427,47 +430,6 @@ fn make(name: &str, s: &Sources<'_>, manifest: &Manifest, from: &str, target: &P
             }
         }
     })
-}
-
-/// Every tuned run the book can show, each under its own provenance line:
-/// the run's own tuned steps (beside its others, or in its later part,
-/// [`litmus::LATER`]), then each reference GPU's later part. Each is its
-/// search's table (`host render`), and how many of the suite's allowed rows
-/// showed their weak outcome in its winners.
-fn tuned_runs(s: &Sources<'_>) -> Result<String, Error> {
-    let root = crate::paths::workspace_root();
-    let candidates = [
-        s.results.to_path_buf(),
-        s.results.join(litmus::LATER),
-        root.join(REFERENCE).join(litmus::LATER),
-        root.join(SECOND_GPU).join(litmus::LATER),
-    ];
-    let mut seen = Vec::new();
-    let mut out = String::new();
-    for dir in candidates {
-        let (tune, suite) = (dir.join("litmus-gpu-tune.json"), dir.join("litmus-gpu-tuned.json"));
-        let Ok(canonical) = fs::canonicalize(&dir) else { continue };
-        if !tune.is_file() || seen.contains(&canonical) {
-            continue;
-        }
-        seen.push(canonical);
-        let manifest: Manifest = serde_json::from_str(&read(&dir.join(MANIFEST))?)
-            .map_err(|e| Error(format!("{}: not a manifest ({e})", dir.join(MANIFEST).display())))?;
-        let name = dir.strip_prefix(&root).unwrap_or(&dir).display().to_string();
-        let date = manifest.started.get(..10).unwrap_or(&manifest.started);
-        out += &format!(
-            "**{}**, driver {}, CUDA {}, commit `{}`, {date} (`{name}`):\n\n",
-            manifest.gpu.name,
-            manifest.gpu.driver.as_deref().unwrap_or("unknown"),
-            manifest.gpu.cuda,
-            manifest.commit.describe(),
-        );
-        out += &columns::measured(&without_machine_paths(&render(s.host, &tune, &["--format", "markdown"])?));
-        if suite.is_file() {
-            out += &format!("\n{}\n\n", litmus::tuned_coverage(&suite)?);
-        }
-    }
-    Ok(out)
 }
 
 /// The evidence run on a second GPU, an H100 (every step but the litmus
