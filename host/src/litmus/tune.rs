@@ -70,20 +70,35 @@ pub fn run(
         }
         let environment = Environment::random(&mut state, options.environment.location_stride);
         progress.message(format!("configuration {}", index + 1));
-        let mut rows = Vec::new();
-        for (kernel, placement) in pairs(options) {
-            if interrupt::requested() {
-                break;
-            }
-            rows.push(run_one(kernels, kernel, placement, &environment, options, &mut state)?);
-            progress.step();
-        }
+        let rows = rows_in(kernels, options, &environment, |_| true, &mut state, || progress.step())?;
         if !rows.is_empty() {
             trials.push(Trial { index, environment, rows });
         }
     }
     progress.finish();
     Ok(trials)
+}
+
+/// Runs every (kernel, placement) of `options` whose test `keep` takes, in
+/// `environment`, calling `after_row` after each; after Ctrl-C it stops
+/// before the next row and keeps the rows it finished.
+fn rows_in(
+    kernels: &LitmusKernels<'_>,
+    options: &LitmusOptions,
+    environment: &Environment,
+    keep: impl Fn(Test) -> bool,
+    state: &mut u64,
+    mut after_row: impl FnMut(),
+) -> Result<Vec<LitmusRow>, LabError> {
+    let mut rows = Vec::new();
+    for (kernel, placement) in pairs(options).filter(|(k, _)| keep(k.test)) {
+        if interrupt::requested() {
+            break;
+        }
+        rows.push(run_one(kernels, kernel, placement, environment, options, state)?);
+        after_row();
+    }
+    Ok(rows)
 }
 
 /// Per test, the trials in order of its weak outcomes per second, best
@@ -157,14 +172,10 @@ pub fn search(
         let index = trials.len();
         let environment = Environment::random(&mut state, options.environment.location_stride);
         progress.message(format!("environment {}", index + 1));
-        let mut trial_rows = Vec::new();
-        for (kernel, placement) in pairs(options) {
-            if interrupt::requested() {
-                break;
-            }
-            trial_rows.push(run_one(kernels, kernel, placement, &environment, &short, &mut state)?);
+        let rows = rows_in(kernels, &short, &environment, |_| true, &mut state, || {})?;
+        if !rows.is_empty() {
+            trials.push(Trial { index, environment, rows });
         }
-        trials.push(Trial { index, environment, rows: trial_rows });
         per_draw = per_draw.max(elapsed() - began);
         progress.step_to((elapsed() * 10.0) as u64);
     }
@@ -187,10 +198,7 @@ pub fn search(
             break;
         }
         progress.message(format!("{} again", test.name()));
-        let mut rows = Vec::new();
-        for (kernel, placement) in pairs(options).filter(|(k, _)| k.test == test) {
-            rows.push(run_one(kernels, kernel, placement, &environment, &long, &mut state)?);
-        }
+        let rows = rows_in(kernels, &long, &environment, |t| t == test, &mut state, || {})?;
         confirmations.push(Confirmation { test, configuration, environment, rows });
         progress.step_to((elapsed() * 10.0) as u64);
     }
