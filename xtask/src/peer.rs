@@ -135,19 +135,9 @@ pub fn read(root: &Path) -> Result<Vec<Call>, Error> {
     folders.iter().map(|f| read_call(f)).collect()
 }
 
-/// `count` per million, three significant figures, or a zero with the rule
-/// of three's bound.
+/// `count` per million as the book's other litmus figures read.
 fn per_million(count: Count) -> String {
-    if count.weak == 0 {
-        return format!("0 (< {:.3})", lab_stats::rule_of_three(count.instances) * 1e6);
-    }
-    let x = count.weak as f64 / count.instances as f64 * 1e6;
-    if x >= 1000.0 {
-        format!("{x:.0}")
-    } else {
-        let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
-        format!("{x:.decimals$}")
-    }
+    crate::book::litmus::weak_per_million(count.weak, count.instances)
 }
 
 /// The line naming one GPU's call.

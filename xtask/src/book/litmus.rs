@@ -95,10 +95,17 @@ fn significant(x: f64) -> String {
 /// A count as weak outcomes per million, or for a zero, the rule of three's
 /// bound and so its denominator. (The intervals are in the full tables.)
 fn per_million(c: Count) -> String {
-    if c.weak == 0 {
-        format!("0 (< {})", significant(lab_stats::rule_of_three(c.instances) * 1e6))
+    weak_per_million(c.weak, c.instances)
+}
+
+/// `weak` of `instances` per million, three significant digits, or for a
+/// zero the rule of three's bound: how every litmus figure the book
+/// generates reads.
+pub fn weak_per_million(weak: u64, instances: u64) -> String {
+    if weak == 0 {
+        format!("0 (< {})", significant(lab_stats::rule_of_three(instances) * 1e6))
     } else {
-        significant(c.weak as f64 / c.instances as f64 * 1e6)
+        significant(weak as f64 / instances as f64 * 1e6)
     }
 }
 
