@@ -62,6 +62,15 @@ pub struct Environment {
     /// Leave a stale line in L1 before the test.
     #[serde(with = "super::keys::one")]
     pub preload: Preload,
+    /// The seed of the choices the other knobs leave to each row: the
+    /// multiplier that places `y` in another instance's slot (`random`
+    /// locations), and the block multiplier and per-launch rotations of
+    /// shuffled blocks. With one, every row in this environment lays its
+    /// instances out the same way each time it runs on a GPU, so a search's
+    /// winner runs again as it won. Without one (the presets), each row
+    /// draws them from the run's `--seed`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layout_seed: Option<u64>,
 }
 
 /// The location stride every preset uses: a 256-byte slot per instance.
@@ -143,6 +152,7 @@ impl Preset {
             pre_stress_iterations: 0,
             sync_start: true,
             preload: Preload::None,
+            layout_seed: None,
         };
         match self {
             Preset::Quiet => Environment {
@@ -176,6 +186,7 @@ impl Preset {
                 pre_stress_iterations: 4,
                 sync_start: true,
                 preload: Preload::Observer,
+                layout_seed: None,
             },
             Preset::TunedWrc => Environment {
                 threads: 512,
@@ -192,6 +203,7 @@ impl Preset {
                 pre_stress_iterations: 0,
                 sync_start: false,
                 preload: Preload::Observer,
+                layout_seed: None,
             },
             Preset::TunedIriw => Environment {
                 threads: 512,
@@ -208,6 +220,7 @@ impl Preset {
                 pre_stress_iterations: 0,
                 sync_start: true,
                 preload: Preload::Observer,
+                layout_seed: None,
             },
         }
     }
@@ -316,12 +329,11 @@ impl Environment {
     /// location stride excepted, which the search holds at `location_stride`
     /// (one of [`LOCATION_STRIDES`]).
     ///
-    /// At the default stride the draws are those of the searches before the
-    /// stride existed, so a search with the same seed, kernels and placements
-    /// (which draw from the same state between environments) still runs the
-    /// same environments. A smaller stride has one 128-byte line per slot at
+    /// A smaller stride than the default has one 128-byte line per slot at
     /// most, so the distance is then drawn from the two that fit in it,
-    /// `same-line` and `random`.
+    /// `same-line` and `random`. The layout seed is drawn too: the rates a
+    /// search measures belong to one layout of the instances, and its
+    /// winner keeps that layout.
     pub fn random(state: &mut u64, location_stride: u32) -> Environment {
         let mut pick = |n: u64| splitmix64(state) % n;
         let threads = [128, 256, 512, 1024][pick(4) as usize];
@@ -348,6 +360,7 @@ impl Environment {
             pre_stress_iterations: [0, 4, 16, 64][pick(4) as usize],
             sync_start: pick(2) == 1,
             preload: Preload::ALL[pick(3) as usize],
+            layout_seed: Some(splitmix64(state)),
         }
     }
 
@@ -378,8 +391,9 @@ impl Environment {
         } else {
             format!(" in {}-word slots", self.location_stride)
         };
+        let layout = self.layout_seed.map_or(String::new(), |seed| format!(", layout seed {seed}"));
         format!(
-            "{} threads/block{blocks}, lane x{}, {}shuffled blocks, locations {:?}{stride}, {stress}, pre-stress {}, {}, preload {:?}",
+            "{} threads/block{blocks}, lane x{}, {}shuffled blocks, locations {:?}{stride}, {stress}, pre-stress {}, {}, preload {:?}{layout}",
             self.threads,
             self.lane_multiplier,
             if self.shuffle_blocks { "" } else { "un" },

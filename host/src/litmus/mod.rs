@@ -296,7 +296,14 @@ pub fn run_one_with(
         }
         None => environment.grid(kernels.resident_blocks(kernel, environment.threads)?),
     };
-    let params = environment.params(kernel.test, placement, grid, options.sequential, splitmix64(state));
+    // The environment's layout seed, where it has one, fixes the multipliers
+    // and the block rotations; otherwise they come from the run's seed.
+    let mut layout = environment.layout_seed;
+    let mut draw = || match layout.as_mut() {
+        Some(seed) => splitmix64(seed),
+        None => splitmix64(state),
+    };
+    let params = environment.params(kernel.test, placement, grid, options.sequential, draw());
     let blocks = placement.min_testing_blocks(kernel.test.threads());
     if params.testing_blocks < blocks {
         // Fewer testing blocks than blocks per instance (or clusters than
@@ -310,7 +317,7 @@ pub fn run_one_with(
         )));
     }
     let testing = u64::from(params.testing_blocks);
-    let mut shift_state = splitmix64(state);
+    let mut shift_state = draw();
     let shuffle = environment.shuffle_blocks;
     let shift = || if shuffle { (splitmix64(&mut shift_state) % testing) as u32 } else { 0 };
     let counts = match function {

@@ -16,6 +16,7 @@ use crate::error::LabError;
 use crate::gpu::litmus::{Budget, LitmusKernels};
 use crate::interrupt;
 use crate::progress::Progress;
+use crate::rng::splitmix64;
 
 /// One configuration of the search and what every kernel showed in it.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -145,7 +146,8 @@ impl Confirmation {
 /// random environments ([`Environment::random`], at the starting
 /// environment's stride) for [`SEARCH_SHARE`] of it, every kernel of
 /// `options` for `row_seconds` in each; then, per test, its [`FINALISTS`]
-/// best by weak outcomes per instance and `options.environment` again, the
+/// best by weak outcomes per instance and `options.environment` again (with a
+/// layout seed drawn from `options.seed` if it has none), the
 /// rest of the budget shared among them. Returns the draws and the
 /// confirming runs; [`winners`] reads them.
 ///
@@ -162,6 +164,12 @@ pub fn search(
     let rows = pairs(options).count().max(1);
     let short = LitmusOptions { budget: Budget::Seconds(row_seconds), ..options.clone() };
     let mut state = options.seed;
+    // The start runs again beside the finalists in a layout of its own, so
+    // that, should it win, its winner too runs again as it won.
+    let start_environment = Environment {
+        layout_seed: options.environment.layout_seed.or(Some(splitmix64(&mut state))),
+        ..options.environment.clone()
+    };
     let mut trials = Vec::new();
     // A draw is not started unless it can finish inside the search's share,
     // judged by the draws so far (each row runs at least its time).
@@ -186,7 +194,7 @@ pub fn search(
         let mut ranked: Vec<&Trial> = trials.iter().filter(|t| allowed_counts(&t.rows, test).0 > 0).collect();
         ranked.sort_by(|a, b| ratio(allowed_counts(&b.rows, test)).total_cmp(&ratio(allowed_counts(&a.rows, test))));
         finalists.extend(ranked.iter().take(FINALISTS).map(|t| (test, Some(t.index), t.environment.clone())));
-        finalists.push((test, None, options.environment.clone()));
+        finalists.push((test, None, start_environment.clone()));
     }
     let confirm_rows: usize =
         finalists.iter().map(|(test, _, _)| pairs(options).filter(|(k, _)| k.test == *test).count()).sum();

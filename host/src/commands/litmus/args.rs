@@ -139,6 +139,12 @@ pub struct LitmusArgs {
     #[arg(long, value_parser = keys::parser::<layout::litmus::Preload>(), conflicts_with = "tune")]
     pub preload: Option<layout::litmus::Preload>,
 
+    /// Fix the choices each row otherwise draws from --seed (where `y`
+    /// lands, which block plays which): every row then lays its instances
+    /// out the same way each run. `host tune` records one per environment.
+    #[arg(long, conflicts_with = "tune")]
+    pub layout_seed: Option<u64>,
+
     /// Run each test in the environment `host tune` found for it on this
     /// GPU: a winners file, or a folder of them, one per GPU and driver
     /// (`runs/tuned` when no path is given). A test the search found no
@@ -209,6 +215,7 @@ impl LitmusArgs {
         e.stress_pattern = self.stress_pattern.unwrap_or(e.stress_pattern);
         e.sync_start = self.sync_start.unwrap_or(e.sync_start);
         e.preload = self.preload.unwrap_or(e.preload);
+        e.layout_seed = self.layout_seed.or(e.layout_seed);
         e
     }
 
