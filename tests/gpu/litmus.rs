@@ -70,7 +70,8 @@ pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
     use host::litmus::tuned::Winners;
     let kernels = LitmusKernels::load(gpu).map_err(|e| e.to_string())?;
     let mut options = litmus_options(Preset::TunedWrc, false);
-    options.kernels.retain(|k| ["litmus_mp_relaxed_gpu", "litmus_sb_relaxed_gpu"].contains(&k.entry().symbol));
+    let searched = ["litmus_mp_relaxed_gpu", "litmus_mp_fence_acq_rel_cta", "litmus_sb_relaxed_gpu"];
+    options.kernels.retain(|k| searched.contains(&k.entry().symbol));
     options.placements = vec![Split::InterBlock];
     let (trials, confirmations) =
         tune::search(&kernels, &options, 2.0, 0.02, &Progress::new(false)).map_err(|e| e.to_string())?;
@@ -78,9 +79,9 @@ pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
     if trials.is_empty() {
         wrong.push("the search drew no environment in two seconds".to_owned());
     }
-    for test in [layout::litmus::Test::Mp, layout::litmus::Test::Sb] {
-        if !confirmations.iter().any(|c| c.test == test && c.configuration.is_none()) {
-            wrong.push(format!("{}: the starting environment was not run again", test.name()));
+    for kernel in &options.kernels {
+        if !confirmations.iter().any(|c| c.kernel == *kernel && c.configuration.is_none()) {
+            wrong.push(format!("{}: the starting environment was not run again", kernel.key()));
         }
     }
     let winners = tune::winners(&confirmations);
@@ -88,8 +89,9 @@ pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
         let (rate, start) = (w.weak as f64 / w.instances as f64, w.start_weak as f64 / w.start_instances.max(1) as f64);
         if w.weak == 0 || rate < start {
             wrong.push(format!(
-                "{}: a winner of {}/{} against the start's {}/{}",
+                "{} {}: a winner of {}/{} against the start's {}/{}",
                 w.test.name(),
+                w.variant.key(),
                 w.weak,
                 w.instances,
                 w.start_weak,
@@ -105,7 +107,7 @@ pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
         tool: "gpu test".to_owned(),
         budget_seconds: 2.0,
         environments_tried: trials.len(),
-        variants: vec!["relaxed-gpu".to_owned()],
+        variants: vec!["relaxed-gpu".to_owned(), "fence-acq-rel-cta".to_owned()],
         placements: vec!["inter-block".to_owned()],
         location_stride: options.environment.location_stride,
         winners: winners.clone(),
@@ -113,7 +115,9 @@ pub(super) fn litmus_tuning_search(gpu: &Gpu) -> Result<(), String> {
     options.budget = Budget::Instances(1_000_000);
     let suite = litmus::run(&kernels, &options, &Progress::new(false)).map_err(|e| e.to_string())?;
     for row in &suite {
-        let winner = winners.iter().find(|w| w.test == row.test()).map(|w| &w.environment);
+        // Its own winner, or else its test's relaxed-gpu one.
+        let of = |variant| winners.iter().find(|w| w.test == row.test() && w.variant == variant);
+        let winner = of(row.kernel.variant).or_else(|| of(layout::litmus::Variant::RelaxedGpu)).map(|w| &w.environment);
         if row.environment.as_ref() != winner {
             wrong.push(format!("{}: ran in {:?}, not its winner", row.kernel.key(), row.environment));
         }

@@ -353,7 +353,7 @@ pub fn run(
             break;
         }
         progress.message(format!("{} {}", kernel.key(), placement.key()));
-        let tuned = options.tuned.as_ref().and_then(|t| t.environment(kernel.test));
+        let tuned = options.tuned.as_ref().and_then(|t| t.environment(kernel.test, kernel.variant));
         let mut row = run_one(kernels, kernel, placement, tuned.unwrap_or(&options.environment), options, &mut state)?;
         row.environment = tuned.cloned();
         rows.push(row);

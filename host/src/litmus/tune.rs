@@ -13,7 +13,7 @@ use layout::litmus::Test;
 use super::tuned::Winner;
 use super::{Environment, LitmusOptions, LitmusRow, pairs, run_one};
 use crate::error::LabError;
-use crate::gpu::litmus::{Budget, LitmusKernels};
+use crate::gpu::litmus::{Budget, LitmusKernel, LitmusKernels};
 use crate::interrupt;
 use crate::progress::Progress;
 use crate::rng::splitmix64;
@@ -38,11 +38,11 @@ impl Trial {
     }
 }
 
-/// Weak outcomes and instances of `test` over the rows of `rows` the model
-/// allows it in.
-pub fn allowed_counts<'a>(rows: impl IntoIterator<Item = &'a LitmusRow>, test: Test) -> (u64, u64) {
+/// Weak outcomes and instances of `kernel` over the rows of `rows` the
+/// model allows its weak outcome in.
+pub fn allowed_counts<'a>(rows: impl IntoIterator<Item = &'a LitmusRow>, kernel: LitmusKernel) -> (u64, u64) {
     rows.into_iter()
-        .filter(|r| r.test() == test && r.allowed)
+        .filter(|r| r.kernel == kernel && r.allowed)
         .fold((0, 0), |(w, n), r| (w + r.weak(), n + r.counts.instances))
 }
 
@@ -80,19 +80,19 @@ pub fn run(
     Ok(trials)
 }
 
-/// Runs every (kernel, placement) of `options` whose test `keep` takes, in
+/// Runs every (kernel, placement) of `options` that `keep` takes, in
 /// `environment`, calling `after_row` after each; after Ctrl-C it stops
 /// before the next row and keeps the rows it finished.
 fn rows_in(
     kernels: &LitmusKernels<'_>,
     options: &LitmusOptions,
     environment: &Environment,
-    keep: impl Fn(Test) -> bool,
+    keep: impl Fn(LitmusKernel) -> bool,
     state: &mut u64,
     mut after_row: impl FnMut(),
 ) -> Result<Vec<LitmusRow>, LabError> {
     let mut rows = Vec::new();
-    for (kernel, placement) in pairs(options).filter(|(k, _)| keep(k.test)) {
+    for (kernel, placement) in pairs(options).filter(|&(k, _)| keep(k)) {
         if interrupt::requested() {
             break;
         }
@@ -115,37 +115,36 @@ pub fn ranking(trials: &[Trial], test: Test) -> Vec<(&Trial, f64)> {
 /// confirms each test's finalists.
 pub const SEARCH_SHARE: f64 = 0.7;
 
-/// Environments per test that [`search`] runs again, beside the starting
+/// Environments per kernel that [`search`] runs again, beside the starting
 /// one.
 pub const FINALISTS: usize = 3;
 
-/// One test in one environment, run again for longer by [`search`]'s
+/// One kernel in one environment, run again for longer by [`search`]'s
 /// confirming round.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Confirmation {
-    /// The test.
-    #[serde(with = "super::keys::one")]
-    pub test: Test,
+    /// The kernel: a test in one variant.
+    pub kernel: LitmusKernel,
     /// The search's configuration it came from (its index), or `None` for
     /// the environment the search started from.
     pub configuration: Option<usize>,
     /// The environment.
     pub environment: Environment,
-    /// The test's rows, one per kernel and placement.
+    /// The kernel's rows, one per placement.
     pub rows: Vec<LitmusRow>,
 }
 
 impl Confirmation {
     /// Weak outcomes and instances over its allowed rows.
     pub fn counts(&self) -> (u64, u64) {
-        allowed_counts(&self.rows, self.test)
+        allowed_counts(&self.rows, self.kernel)
     }
 }
 
-/// Spends `budget_seconds` searching for each test's best environment:
+/// Spends `budget_seconds` searching for each kernel's best environment:
 /// random environments ([`Environment::random`], at the starting
 /// environment's stride) for [`SEARCH_SHARE`] of it, every kernel of
-/// `options` for `row_seconds` in each; then, per test, its [`FINALISTS`]
+/// `options` for `row_seconds` in each; then, per kernel, its [`FINALISTS`]
 /// best by weak outcomes per instance and `options.environment` again (with a
 /// layout seed drawn from `options.seed` if it has none), the
 /// rest of the budget shared among them. Returns the draws and the
@@ -187,50 +186,50 @@ pub fn search(
         per_draw = per_draw.max(elapsed() - began);
         progress.step_to((elapsed() * 10.0) as u64);
     }
-    let mut tests: Vec<Test> = options.kernels.iter().map(|k| k.test).collect();
-    tests.dedup();
-    let mut finalists: Vec<(Test, Option<usize>, Environment)> = Vec::new();
-    for &test in &tests {
-        let mut ranked: Vec<&Trial> = trials.iter().filter(|t| allowed_counts(&t.rows, test).0 > 0).collect();
-        ranked.sort_by(|a, b| ratio(allowed_counts(&b.rows, test)).total_cmp(&ratio(allowed_counts(&a.rows, test))));
-        finalists.extend(ranked.iter().take(FINALISTS).map(|t| (test, Some(t.index), t.environment.clone())));
-        finalists.push((test, None, start_environment.clone()));
+    let mut finalists: Vec<(LitmusKernel, Option<usize>, Environment)> = Vec::new();
+    for &kernel in &options.kernels {
+        let counts = |t: &Trial| allowed_counts(&t.rows, kernel);
+        let mut ranked: Vec<&Trial> = trials.iter().filter(|t| counts(t).0 > 0).collect();
+        ranked.sort_by(|a, b| ratio(counts(b)).total_cmp(&ratio(counts(a))));
+        finalists.extend(ranked.iter().take(FINALISTS).map(|t| (kernel, Some(t.index), t.environment.clone())));
+        finalists.push((kernel, None, start_environment.clone()));
     }
     let confirm_rows: usize =
-        finalists.iter().map(|(test, _, _)| pairs(options).filter(|(k, _)| k.test == *test).count()).sum();
+        finalists.iter().map(|(kernel, _, _)| pairs(options).filter(|(k, _)| k == kernel).count()).sum();
     let seconds = ((budget_seconds - elapsed()) / confirm_rows.max(1) as f64).max(row_seconds);
     let long = LitmusOptions { budget: Budget::Seconds(seconds), ..options.clone() };
     let mut confirmations = Vec::new();
-    for (test, configuration, environment) in finalists {
+    for (kernel, configuration, environment) in finalists {
         if interrupt::requested() {
             break;
         }
-        progress.message(format!("{} again", test.name()));
-        let rows = rows_in(kernels, &long, &environment, |t| t == test, &mut state, || {})?;
-        confirmations.push(Confirmation { test, configuration, environment, rows });
+        progress.message(format!("{} again", kernel.key()));
+        let rows = rows_in(kernels, &long, &environment, |k| k == kernel, &mut state, || {})?;
+        confirmations.push(Confirmation { kernel, configuration, environment, rows });
         progress.step_to((elapsed() * 10.0) as u64);
     }
     progress.finish();
     Ok((trials, confirmations))
 }
 
-/// Per test, the confirmed environment with the most weak outcomes per
+/// Per kernel, the confirmed environment with the most weak outcomes per
 /// instance, the starting one included, so a winner never does worse than
-/// the start in the confirming round. A test that showed its weak outcome in
-/// no confirming run has no winner.
+/// the start in the confirming round. A kernel that showed its weak outcome
+/// in no confirming run has no winner.
 pub fn winners(confirmations: &[Confirmation]) -> Vec<Winner> {
-    let mut tests: Vec<Test> = confirmations.iter().map(|c| c.test).collect();
-    tests.dedup();
-    tests
+    let mut kernels: Vec<LitmusKernel> = confirmations.iter().map(|c| c.kernel).collect();
+    kernels.dedup();
+    kernels
         .into_iter()
-        .filter_map(|test| {
-            let of_test = confirmations.iter().filter(|c| c.test == test);
-            let start = of_test.clone().find(|c| c.configuration.is_none());
+        .filter_map(|kernel| {
+            let of_kernel = confirmations.iter().filter(|c| c.kernel == kernel);
+            let start = of_kernel.clone().find(|c| c.configuration.is_none());
             let (start_weak, start_instances) = start.map_or((0, 0), Confirmation::counts);
-            let best = of_test.max_by(|a, b| ratio(a.counts()).total_cmp(&ratio(b.counts())))?;
+            let best = of_kernel.max_by(|a, b| ratio(a.counts()).total_cmp(&ratio(b.counts())))?;
             let (weak, instances) = best.counts();
             (weak > 0).then(|| Winner {
-                test,
+                test: kernel.test,
+                variant: kernel.variant,
                 environment: best.environment.clone(),
                 summary: best.environment.summary(),
                 found: match best.configuration {
@@ -251,7 +250,7 @@ mod tests {
     use super::*;
     use crate::gpu::litmus::{LitmusCounts, LitmusKernel};
     use crate::litmus::Preset;
-    use layout::litmus::{KERNELS, Split};
+    use layout::litmus::{KERNELS, Split, Variant};
 
     fn confirmation(symbol: &str, configuration: Option<usize>, weak: u64, instances: u64) -> Confirmation {
         let kernel = LitmusKernel::of(KERNELS.iter().find(|k| k.entry.symbol == symbol).unwrap());
@@ -262,7 +261,7 @@ mod tests {
         let counts = LitmusCounts { launches: 1, instances, histogram, seconds: 1.0 };
         let mut state = configuration.unwrap_or(0) as u64;
         Confirmation {
-            test: kernel.test,
+            kernel,
             configuration,
             environment: match configuration {
                 Some(_) => Environment::random(&mut state, 8),
@@ -282,14 +281,25 @@ mod tests {
             // IRIW: the start wins its own round.
             confirmation("litmus_iriw_relaxed_gpu", Some(1), 1, 1_000_000),
             confirmation("litmus_iriw_relaxed_gpu", None, 5, 1_000_000),
+            // MP fenced at block scope: a kernel of its own, with its own
+            // winner, though the start showed nothing.
+            confirmation("litmus_mp_fence_acq_rel_cta", Some(2), 3, 1_000_000),
+            confirmation("litmus_mp_fence_acq_rel_cta", None, 0, 1_000_000),
             // SB: nothing showed it, so no winner.
             confirmation("litmus_sb_relaxed_gpu", Some(2), 0, 1_000_000),
             confirmation("litmus_sb_relaxed_gpu", None, 0, 1_000_000),
         ];
         let winners = winners(&round);
-        let found: Vec<(Test, &str, u64, u64)> =
-            winners.iter().map(|w| (w.test, w.found.as_str(), w.weak, w.start_weak)).collect();
-        assert_eq!(found, [(Test::Mp, "configuration #5", 30, 40), (Test::Iriw, "the starting environment", 5, 5)]);
+        let found: Vec<(Test, Variant, &str, u64, u64)> =
+            winners.iter().map(|w| (w.test, w.variant, w.found.as_str(), w.weak, w.start_weak)).collect();
+        assert_eq!(
+            found,
+            [
+                (Test::Mp, Variant::RelaxedGpu, "configuration #5", 30, 40),
+                (Test::Iriw, Variant::RelaxedGpu, "the starting environment", 5, 5),
+                (Test::Mp, Variant::FenceAcqRelCta, "configuration #3", 3, 0),
+            ]
+        );
         assert_eq!(winners[1].environment, Preset::TunedWrc.environment());
     }
 }

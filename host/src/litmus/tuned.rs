@@ -1,12 +1,13 @@
-//! The winners of a tuning search on one GPU: per test, the environment that
-//! showed its weak outcome most often per instance. `host tune` writes them
-//! to a file named after the GPU and its driver (`runs/tuned/nvidia-h200-580.159.04.json`);
-//! `host litmus --tuned` runs each test in its winner; the book reads the
-//! same file from a results folder.
+//! The winners of a tuning search on one GPU: per kernel (a test in one
+//! variant), the environment that showed its weak outcome most often per
+//! instance. `host tune` writes them to a file named after the GPU and its
+//! driver (`runs/tuned/nvidia-h200-580.159.04.json`); `host litmus --tuned`
+//! runs each kernel in its winner; the book reads the same file from a
+//! results folder.
 
 use std::path::{Path, PathBuf};
 
-use layout::litmus::Test;
+use layout::litmus::{Test, Variant};
 
 use super::Environment;
 use crate::device::DeviceInfo;
@@ -16,12 +17,15 @@ use crate::error::LabError;
 /// them when given no path: one file per GPU and driver.
 pub const DEFAULT_FOLDER: &str = "runs/tuned";
 
-/// One test's winner.
+/// One kernel's winner.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Winner {
-    /// The test.
+    /// The kernel's test.
     #[serde(with = "super::keys::one")]
     pub test: Test,
+    /// The kernel's variant.
+    #[serde(with = "super::keys::one")]
+    pub variant: Variant,
     /// The environment.
     pub environment: Environment,
     /// [`Environment::summary`], for readers that do not parse the knobs.
@@ -59,15 +63,30 @@ pub struct Winners {
     pub placements: Vec<String>,
     /// The location stride every environment had.
     pub location_stride: u32,
-    /// One per test that showed its weak outcome in some environment, in
-    /// registry order. A test with none keeps the environment it is given.
+    /// One per kernel that showed its weak outcome in some environment, in
+    /// registry order.
     pub winners: Vec<Winner>,
 }
 
 impl Winners {
-    /// The winner for `test`, if the search found one.
-    pub fn environment(&self, test: Test) -> Option<&Environment> {
-        self.winners.iter().find(|w| w.test == test).map(|w| &w.environment)
+    /// The environment for `test` in `variant`: that kernel's own winner,
+    /// or else the winner of the first variant the search ran (in `--variant`
+    /// order) that has one for `test`, since an environment that brings out
+    /// a test's weak outcome in one variant is the best guess for another.
+    /// `None` if the search found none for the test: it keeps the
+    /// environment it is given.
+    pub fn environment(&self, test: Test, variant: Variant) -> Option<&Environment> {
+        self.winner(test, variant)
+            .or_else(|| {
+                let searched = self.variants.iter().filter_map(|key| Variant::ALL.iter().find(|v| v.key() == key));
+                searched.filter_map(|&v| self.winner(test, v)).next()
+            })
+            .map(|w| &w.environment)
+    }
+
+    /// The winner of `test` in `variant` itself, if the search found one.
+    pub fn winner(&self, test: Test, variant: Variant) -> Option<&Winner> {
+        self.winners.iter().find(|w| w.test == test && w.variant == variant)
     }
 
     /// The file these winners go to in `folder`: named after the GPU and
@@ -141,6 +160,7 @@ mod tests {
             location_stride: 64,
             winners: vec![Winner {
                 test: Test::Iriw,
+                variant: Variant::RelaxedGpu,
                 summary: environment.summary(),
                 environment,
                 found: "configuration #1".to_owned(),
@@ -164,8 +184,13 @@ mod tests {
             Winners::parse(&std::fs::read_to_string(&file).unwrap(), &file, &h200())
         };
         let loaded = load(&folder, Some("580.159.04")).unwrap();
-        assert_eq!(loaded.environment(Test::Iriw), Some(&Preset::TunedWrc.environment()));
-        assert_eq!(loaded.environment(Test::Mp), None);
+        // IRIW's winner is its relaxed-gpu kernel's, and its other variants
+        // run in it too; MP has none.
+        let tuned = Some(&Preset::TunedWrc.environment());
+        assert_eq!(loaded.environment(Test::Iriw, Variant::RelaxedGpu), tuned);
+        assert_eq!(loaded.environment(Test::Iriw, Variant::FenceAcqRelCta), tuned);
+        assert!(loaded.winner(Test::Iriw, Variant::FenceAcqRelCta).is_none());
+        assert_eq!(loaded.environment(Test::Mp, Variant::RelaxedGpu), None);
         // Another driver has no file here yet.
         let missing = load(&folder, Some("590.1")).unwrap_err().to_string();
         assert!(missing.contains("run `host tune` on this GPU first"), "{missing}");

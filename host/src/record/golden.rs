@@ -384,7 +384,7 @@ fn tune() -> Record {
         })
         .collect();
     let confirm = |configuration: Option<usize>, weak: u64| Confirmation {
-        test: layout::litmus::Test::Mp,
+        kernel: options.kernels[0],
         configuration,
         environment: configuration.map_or(options.environment.clone(), |i| trials[i].environment.clone()),
         rows: vec![litmus_row(MP_RELAXED_GPU, InterBlock, false, &[(0b11, 4_000_000 - weak), (0b01, weak)])],

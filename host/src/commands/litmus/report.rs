@@ -138,10 +138,11 @@ fn heading(options: &LitmusOptions) -> String {
     let preset = options.preset.map_or("custom".to_owned(), |p| format!("{p:?}"));
     let sequential = if options.sequential { " SEQUENTIAL CONTROL: roles separated by barriers." } else { "" };
     let tuned = options.tuned.as_ref().map_or(String::new(), |t| {
-        let tests: Vec<&str> = t.winners.iter().map(|w| w.test.name()).collect();
+        let mut tests: Vec<&str> = t.winners.iter().map(|w| w.test.name()).collect();
+        tests.dedup();
         format!(
-            "Tuned: {} ran in the environment `host tune` found for each on {} (driver {}); the other tests in the one \
-             above.\n",
+            "Tuned: {} ran in the environments `host tune` found on {} (driver {}), each variant in its own winner or \
+             else its test's; the other tests in the one above.\n",
             tests.join(", "),
             t.gpu,
             t.driver.as_deref().unwrap_or("unknown")

@@ -1,8 +1,9 @@
 //! `host tune`: the litmus suite's environment, tuned for the GPU it runs on.
 //! It spends a time budget searching ([`crate::litmus::tune::search`]),
-//! keeps each test's winner in a file named after the GPU and driver
-//! ([`Winners`]), and reports the winners beside the environment it started
-//! from. `host litmus --tuned` then runs each test in its winner. It lives
+//! keeps each kernel's winner (a test in one variant) in a file named after
+//! the GPU and driver ([`Winners`]), and reports the winners beside the
+//! environment it started from. `host litmus --tuned` then runs each kernel
+//! in its winner. It lives
 //! beside `litmus` because it is that suite's step and shares its report.
 
 use std::path::PathBuf;
@@ -30,8 +31,8 @@ use crate::report::{Checks, Csv, Report};
 #[derive(Debug, Args)]
 pub struct TuneArgs {
     /// Seconds to spend: most drawing random environments, the rest running
-    /// each test's best few again, for longer, beside the starting one.
-    #[arg(long, default_value_t = 120.0, value_parser = parse_seconds)]
+    /// each kernel's best few again, for longer, beside the starting one.
+    #[arg(long, default_value_t = 180.0, value_parser = parse_seconds)]
     pub budget: f64,
 
     /// Seconds each kernel runs in each environment drawn.
@@ -42,10 +43,20 @@ pub struct TuneArgs {
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<Test>())]
     pub test: Vec<Test>,
 
-    /// The variants each environment runs, comma-separated: the winner of a
-    /// test is the environment that showed its weak outcome most often per
-    /// instance over these variants' rows the model allows.
-    #[arg(long, value_delimiter = ',', default_value = "relaxed-gpu", value_parser = keys::parser::<Variant>())]
+    /// The variants each environment runs, comma-separated: each test in
+    /// each of them that the model allows a weak outcome in is a kernel with
+    /// a winner of its own, the environment that showed its weak outcome
+    /// most often per instance. `litmus --tuned` runs a variant not searched
+    /// in its test's winner for the first of these that has one. The
+    /// default pairs the relaxed accesses at `.gpu` scope (the rows
+    /// cuda-litmus runs) with block-scoped fences across blocks, whose weak
+    /// outcomes the model allows and the hardware shows rarely.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "relaxed-gpu,fence-acq-rel-cta",
+        value_parser = keys::parser::<Variant>()
+    )]
     pub variant: Vec<Variant>,
 
     /// The placements each environment runs, comma-separated.
@@ -84,7 +95,7 @@ pub struct TunedResults {
     pub options: LitmusOptions,
     /// The environments drawn, in order.
     pub trials: Vec<Trial>,
-    /// Each test's finalists and the starting environment, run again.
+    /// Each kernel's finalists and the starting environment, run again.
     pub confirmations: Vec<Confirmation>,
     /// The winners, as saved (boxed: the largest part of the largest
     /// result).
@@ -208,8 +219,17 @@ impl Command for TuneArgs {
 }
 
 /// The columns of `tune`'s CSV: one row per confirming run.
-const HEADER: [&str; 8] =
-    ["test", "configuration", "winner", "weak", "instances", "weak_per_million", "environment", "location_stride"];
+const HEADER: [&str; 9] = [
+    "test",
+    "variant",
+    "configuration",
+    "winner",
+    "weak",
+    "instances",
+    "weak_per_million",
+    "environment",
+    "location_stride",
+];
 
 impl Report for TunedResults {
     fn validate(&self) -> Result<(), String> {
@@ -219,7 +239,7 @@ impl Report for TunedResults {
 
     fn tables(&self, device: &DeviceInfo, look: Look) -> String {
         let mut builder = Builder::default();
-        builder.push_record(["test", "winner", "weak per million", "starting environment", "ratio"]);
+        builder.push_record(["test", "variant", "winner", "weak per million", "starting environment", "ratio"]);
         for w in &self.winners.winners {
             let start = rate_per_million(w.start_weak, w.start_instances);
             let ratio = if w.start_weak == 0 {
@@ -232,27 +252,35 @@ impl Report for TunedResults {
             };
             builder.push_record([
                 w.test.name().to_owned(),
+                w.variant.key().to_owned(),
                 w.found.clone(),
                 rate_per_million(w.weak, w.instances),
                 start,
                 ratio,
             ]);
         }
-        let table = render_some(builder, look, 2..5);
+        let table = render_some(builder, look, 3..6);
         let mut list = Builder::default();
-        list.push_record(["test", "its environment"]);
+        list.push_record(["test", "variant", "its environment"]);
         for w in &self.winners.winners {
-            list.push_record([w.test.name(), &w.summary]);
+            list.push_record([w.test.name(), w.variant.key(), &w.summary]);
         }
         let list = render_some(list, look, 0..0);
-        let mut tested: Vec<Test> = self.options.kernels.iter().map(|k| k.test).collect();
-        tested.dedup();
-        let missing: Vec<&str> =
-            tested.iter().filter(|t| self.winners.environment(**t).is_none()).map(|t| t.name()).collect();
+        let missing: Vec<String> = self
+            .options
+            .kernels
+            .iter()
+            .filter(|k| self.winners.winner(k.test, k.variant).is_none())
+            .map(|k| format!("{} {}", k.test.name(), k.variant.key()))
+            .collect();
         let missing = if missing.is_empty() {
             String::new()
         } else {
-            format!("No environment showed the weak outcome of {}; they keep the one given.\n", missing.join(", "))
+            format!(
+                "No environment showed the weak outcome of {}; each runs in its test's winner for another variant, \
+                 or else in the one given.\n",
+                missing.join(", ")
+            )
         };
         let stride = if self.options.environment.location_stride == DEFAULT_LOCATION_STRIDE {
             String::new()
@@ -260,9 +288,9 @@ impl Report for TunedResults {
             format!(", {}-word slots", self.options.environment.location_stride)
         };
         format!(
-            "{}\nTuning: {} random environments in {} s ({} {}{stride}), then each test's best {} and the starting \
+            "{}\nTuning: {} random environments in {} s ({} {}{stride}), then each kernel's best {} and the starting \
              environment again; the winner shows the weak outcome most often per instance.\n{}\n\n{missing}{}\n\
-             Saved to {}; host litmus --tuned runs each test in its winner.\n",
+             Saved to {}; host litmus --tuned runs each kernel in its winner.\n",
             device_header(device, None),
             self.trials.len(),
             self.winners.budget_seconds,
@@ -281,9 +309,11 @@ impl Report for TunedResults {
             .iter()
             .map(|c| {
                 let (weak, instances) = c.counts();
-                let winner = self.winners.environment(c.test) == Some(&c.environment);
+                let winner = self.winners.winner(c.kernel.test, c.kernel.variant).map(|w| &w.environment)
+                    == Some(&c.environment);
                 vec![
-                    c.test.key().to_owned(),
+                    c.kernel.test.key().to_owned(),
+                    c.kernel.variant.key().to_owned(),
                     c.configuration.map_or("start".to_owned(), |i| (i + 1).to_string()),
                     winner.to_string(),
                     weak.to_string(),
@@ -331,9 +361,19 @@ mod tests {
         assert!(nothing.check().unwrap_err().to_string().contains("nothing to tune"));
         let forbidden = parse(&["--test", "corr"]);
         assert!(forbidden.check().unwrap_err().to_string().contains("the model allows"));
+        // Each test in each default variant whose weak outcome the model
+        // allows across blocks; CoRR's is forbidden in both.
         let kernels = parse(&["--test", "mp,iriw,corr"]).check().unwrap();
-        assert_eq!(kernels.len(), 2);
-        assert!(kernels.iter().all(|k| k.variant == Variant::RelaxedGpu));
+        let chosen: Vec<(Test, Variant)> = kernels.iter().map(|k| (k.test, k.variant)).collect();
+        assert_eq!(
+            chosen,
+            [
+                (Test::Mp, Variant::RelaxedGpu),
+                (Test::Mp, Variant::FenceAcqRelCta),
+                (Test::Iriw, Variant::RelaxedGpu),
+                (Test::Iriw, Variant::FenceAcqRelCta)
+            ]
+        );
     }
 
     #[test]
