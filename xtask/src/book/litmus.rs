@@ -163,7 +163,8 @@ pub fn tuned_coverage(path: &Path) -> Result<String, Error> {
     let (allowed, unseen) = allowed_and_unseen(&litmus.rows);
     let seconds = litmus.rows.iter().map(|r| r.counts.seconds).fold(0.0, f64::max);
     Ok(format!(
-        "The whole suite in these winners (a test without one in the default environment), about {} s a row: \
+        "The whole suite in these winners (a variant without one of its own in its test's, a test without any in \
+         the default environment), about {} s a row: \
          **{} of its {allowed}** allowed rows showed their weak outcome.",
         significant(seconds),
         allowed - unseen.len()
@@ -251,7 +252,7 @@ fn coverage_text(rows: &[LitmusRow], published: &[Coverage], tuned: Option<&[Lit
     if let Some(tuned) = tuned {
         let (of, unseen) = allowed_and_unseen(tuned);
         let sentence = format!(
-            "In the environments `host tune` found for each test on this GPU, **{} of {of}** did.",
+            "In the environments `host tune` found on this GPU, **{} of {of}** did.",
             of - unseen.len()
         );
         out = out.replacen(" showed it.", &format!(" showed it. {sentence}"), 1);
@@ -495,7 +496,7 @@ mod tests {
         let with = coverage_text(&rows, &published, Some(&rows[..1]));
         assert!(
             with.contains(
-                "showed it. In the environments `host tune` found for each test on this GPU, **1 of 1** did. For scale, cuda-litmus, whose 10 generated tests vary scopes and thread placements far \
+                "showed it. In the environments `host tune` found on this GPU, **1 of 1** did. For scale, cuda-litmus, whose 10 generated tests vary scopes and thread placements far \
                  more, saw the weak outcome in 5 of its 8 allowed tests on an A100 and 3 on a GH200 (and in none of \
                  its 2 forbidden ones on any). The lab's other 4,"
             ),
