@@ -251,10 +251,8 @@ fn coverage_text(rows: &[LitmusRow], published: &[Coverage], tuned: Option<&[Lit
     }
     if let Some(tuned) = tuned {
         let (of, unseen) = allowed_and_unseen(tuned);
-        let sentence = format!(
-            "In the environments `host tune` found on this GPU, **{} of {of}** did.",
-            of - unseen.len()
-        );
+        let sentence =
+            format!("In the environments `host tune` found on this GPU, **{} of {of}** did.", of - unseen.len());
         out = out.replacen(" showed it.", &format!(" showed it. {sentence}"), 1);
     }
     out += "| test |";
