@@ -2,7 +2,7 @@
 //! draw theirs. `host litmus --tune N` runs every chosen kernel in each of
 //! N environments and ranks them per test by weak outcomes per second.
 //! `host tune` ([`search`]) spends a time budget instead: most of it on
-//! random environments, the rest on running each test's best few again, for
+//! random environments, the rest on running each kernel's best few again, for
 //! longer, beside the environment it started from, so that the winner it
 //! keeps is the one that won a fair run rather than the luckiest short one.
 
@@ -112,7 +112,7 @@ pub fn ranking(trials: &[Trial], test: Test) -> Vec<(&Trial, f64)> {
 }
 
 /// The share of [`search`]'s budget spent drawing environments; the rest
-/// confirms each test's finalists.
+/// confirms each kernel's finalists.
 pub const SEARCH_SHARE: f64 = 0.7;
 
 /// Environments per kernel that [`search`] runs again, beside the starting
