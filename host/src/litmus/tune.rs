@@ -122,6 +122,7 @@ pub const FINALISTS: usize = 3;
 /// One kernel in one environment, run again for longer by [`search`]'s
 /// confirming round.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ConfirmationRecord")]
 pub struct Confirmation {
     /// The kernel: a test in one variant.
     pub kernel: LitmusKernel,
@@ -132,6 +133,31 @@ pub struct Confirmation {
     pub environment: Environment,
     /// The kernel's rows, one per placement.
     pub rows: Vec<LitmusRow>,
+}
+
+/// A [`Confirmation`] as JSON holds it. Records written while winners were
+/// per test name the test instead of the kernel; their search ran one
+/// variant (`relaxed-gpu`), so each confirmation's rows are one kernel's,
+/// and the rows name it.
+#[derive(serde::Deserialize)]
+struct ConfirmationRecord {
+    kernel: Option<LitmusKernel>,
+    configuration: Option<usize>,
+    environment: Environment,
+    rows: Vec<LitmusRow>,
+}
+
+impl TryFrom<ConfirmationRecord> for Confirmation {
+    type Error = String;
+    fn try_from(c: ConfirmationRecord) -> Result<Self, String> {
+        let mut kernels = c.rows.iter().map(|r| r.kernel);
+        let kernel = match (c.kernel, kernels.next()) {
+            (Some(kernel), _) => kernel,
+            (None, Some(first)) if kernels.all(|k| k == first) => first,
+            _ => return Err("a confirmation names no kernel, and its rows do not name one".to_owned()),
+        };
+        Ok(Confirmation { kernel, configuration: c.configuration, environment: c.environment, rows: c.rows })
+    }
 }
 
 impl Confirmation {
@@ -301,5 +327,24 @@ mod tests {
             ]
         );
         assert_eq!(winners[1].environment, Preset::TunedWrc.environment());
+    }
+
+    #[test]
+    fn a_record_from_when_winners_were_per_test_reads_as_its_one_kernel() {
+        let new = confirmation("litmus_iriw_relaxed_gpu", Some(1), 7, 1_000_000);
+        let text = serde_json::to_string(&new).unwrap();
+        let old = text.replacen(r#""kernel":"iriw_relaxed_gpu""#, r#""test":"iriw""#, 1);
+        assert!(old.contains(r#""test":"iriw""#), "{old}");
+        assert_eq!(serde_json::from_str::<Confirmation>(&old).unwrap(), new);
+        // With no rows there is nothing to name the kernel.
+        let empty = Confirmation { rows: Vec::new(), ..new.clone() };
+        let old =
+            serde_json::to_string(&empty).unwrap().replacen(r#""kernel":"iriw_relaxed_gpu""#, r#""test":"iriw""#, 1);
+        assert!(serde_json::from_str::<Confirmation>(&old).unwrap_err().to_string().contains("names no kernel"));
+        // An old winner, with no variant, is its test's relaxed-gpu kernel's.
+        let winner = &winners(std::slice::from_ref(&new))[0];
+        let text = serde_json::to_string(winner).unwrap().replacen(r#""variant":"relaxed-gpu","#, "", 1);
+        assert!(!text.contains("variant"), "{text}");
+        assert_eq!(&serde_json::from_str::<Winner>(&text).unwrap(), winner);
     }
 }

@@ -23,8 +23,11 @@ pub struct Winner {
     /// The kernel's test.
     #[serde(with = "super::keys::one")]
     pub test: Test,
-    /// The kernel's variant.
-    #[serde(with = "super::keys::one")]
+    /// The kernel's variant. Files written while winners were per test have
+    /// none: their searches ran `relaxed-gpu` alone (the only variant
+    /// `host tune` then ran by default, and the only one the lab's results
+    /// hold), and a test's winner was that kernel's, which the default names.
+    #[serde(with = "super::keys::one", default = "relaxed_gpu")]
     pub variant: Variant,
     /// The environment.
     pub environment: Environment,
@@ -41,6 +44,11 @@ pub struct Winner {
     pub start_weak: u64,
     /// That run's instances.
     pub start_instances: u64,
+}
+
+/// The variant of a winner that names none.
+fn relaxed_gpu() -> Variant {
+    Variant::RelaxedGpu
 }
 
 /// Every winner of one search, and where it was found.
