@@ -81,9 +81,9 @@ pub const RUNS: &[Run] = &[
     ),
     // Tuned for this GPU: a search of its own budget, whose winners (one
     // file named after the GPU and driver in DIR/tuned) the suite then runs
-    // in, row for row as the first step above, as long a row as the presets.
-    step("litmus-gpu-tune", &["tune", "--budget", "180", "--save", "@tuned"]),
-    step("litmus-gpu-tuned", &["litmus", "--tuned", "@tuned", "--seconds", "0.5"]),
+    // in, row for row as the first step above, in half its time a row.
+    step("litmus-gpu-tune", &["tune", "--budget", "120", "--save", "@tuned"]),
+    step("litmus-gpu-tuned", &["litmus", "--tuned", "@tuned", "--seconds", "0.25"]),
     step("litmus-sequential", &["litmus", "--sequential", "--instances", "1000000"]),
     // Mutation testing: every forbidden row's killable mutants, each until
     // its first weak outcome or a fifth of a second, in two environments.

@@ -32,7 +32,7 @@ use crate::report::{Checks, Csv, Report};
 pub struct TuneArgs {
     /// Seconds to spend: most drawing random environments, the rest running
     /// each kernel's best few again, for longer, beside the starting one.
-    #[arg(long, default_value_t = 180.0, value_parser = parse_seconds)]
+    #[arg(long, default_value_t = 120.0, value_parser = parse_seconds)]
     pub budget: f64,
 
     /// Seconds each kernel runs in each environment drawn.
