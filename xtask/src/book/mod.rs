@@ -480,19 +480,21 @@ fn run_name(results: &Path) -> String {
 pub fn without_machine_paths(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    // A path starts with `/` at the start of the text or of a word, and has
-    // a name after it: a `/` alone is a division ("B / A").
+    // A path starts with `/` at the start of the text or of a word, and
+    // names a folder and something in it: a `/` alone is a division ("B /
+    // A"), and one name after it a unit ("< 0.2 /M").
+    let end_of = |tail: &str| tail.find([' ', ')', '`', ',']).unwrap_or(tail.len());
     let starts = |s: &str| {
         s.char_indices().find(|&(i, c)| {
             c == '/'
                 && (i == 0 || s[..i].ends_with([' ', '(', '`', '=']))
-                && s[i + 1..].starts_with(|n: char| !n.is_whitespace())
+                && s[i + 1..i + end_of(&s[i..])].contains('/')
         })
     };
     while let Some((start, _)) = starts(rest) {
         out.push_str(&rest[..start]);
         let tail = &rest[start..];
-        let end = tail.find([' ', ')', '`', ',']).unwrap_or(tail.len());
+        let end = end_of(tail);
         let path = &tail[..end];
         out.push_str(match path.rfind("/target/") {
             Some(k) => &path[k + 1..],
@@ -773,6 +775,7 @@ mod tests {
         assert_eq!(without_machine_paths("built by /opt/cuda/bin/nvcc, 2 ms"), "built by nvcc, 2 ms");
         assert_eq!(without_machine_paths("n = 2^20, 1/2 of it"), "n = 2^20, 1/2 of it");
         assert_eq!(without_machine_paths("| B, median ms | B / A |"), "| B, median ms | B / A |");
+        assert_eq!(without_machine_paths("| 0 (< 0.00268 /M) |"), "| 0 (< 0.00268 /M) |");
     }
 
     #[test]
