@@ -191,6 +191,8 @@ fn a_litmus_selection_of_nothing_is_one_line_and_exit_2_before_any_gpu_is_looked
         (&["litmus", "--tune", "3", "--threads", "256"], "cannot be used with"),
         (&["litmus", "--tune", "3", "--preset", "tuned-wrc"], "cannot be used with"),
         (&["litmus", "--tune", "3", "--preload", "observer"], "cannot be used with"),
+        (&["litmus", "--tune", "3", "--layout-seed", "7"], "cannot be used with"),
+        (&["litmus", "--layout-seed", "-1"], "unexpected argument"),
         (&["litmus", "--location-stride", "8", "--distance", "different-lines"], "a slot of 8 words has one line"),
         (&["litmus", "--preset", "quiet", "--location-stride", "16"], "a slot of 16 words has one line"),
         (&["litmus", "--tuned", "--sequential"], "cannot be used with"),

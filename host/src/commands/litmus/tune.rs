@@ -294,7 +294,7 @@ impl Report for TunedResults {
             device_header(device, None),
             self.trials.len(),
             self.winners.budget_seconds,
-            self.winners.variants.join(","),
+            self.winners.variants.join(", "),
             self.winners.placements.join(","),
             tune::FINALISTS,
             table.trim_end(),
