@@ -3,8 +3,8 @@
 //! keeps each kernel's winner (a test in one variant) in a file named after
 //! the GPU and driver ([`Winners`]), and reports the winners beside the
 //! environment it started from. `host litmus --tuned` then runs each kernel
-//! in its winner. It lives
-//! beside `litmus` because it is that suite's step and shares its report.
+//! in its winner. It lives beside `litmus` because it is that suite's step
+//! and shares its report.
 
 use std::path::PathBuf;
 
@@ -43,14 +43,14 @@ pub struct TuneArgs {
     #[arg(long, value_delimiter = ',', value_parser = keys::parser::<Test>())]
     pub test: Vec<Test>,
 
-    /// The variants each environment runs, comma-separated: each test in
-    /// each of them that the model allows a weak outcome in is a kernel with
-    /// a winner of its own, the environment that showed its weak outcome
-    /// most often per instance. `litmus --tuned` runs a variant not searched
-    /// in its test's winner for the first of these that has one. The
-    /// default pairs the relaxed accesses at `.gpu` scope (the rows
-    /// cuda-litmus runs) with block-scoped fences across blocks, whose weak
-    /// outcomes the model allows and the hardware shows rarely.
+    /// The variants each environment runs, comma-separated. Each test in
+    /// each of them whose weak outcome the model allows is a kernel with a
+    /// winner of its own: the environment that showed that weak outcome most
+    /// often per instance. `litmus --tuned` runs a variant not searched in
+    /// its test's winner for the first of these that has one. The default
+    /// pairs the relaxed accesses at `.gpu` scope (the rows cuda-litmus runs)
+    /// with block-scoped fences across blocks, whose weak outcomes the model
+    /// allows and the hardware shows rarely.
     #[arg(
         long,
         value_delimiter = ',',
