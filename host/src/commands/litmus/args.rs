@@ -145,8 +145,9 @@ pub struct LitmusArgs {
     #[arg(long, conflicts_with = "tune")]
     pub layout_seed: Option<u64>,
 
-    /// Run each test in the environment `host tune` found for it on this
-    /// GPU: a winners file, or a folder of them, one per GPU and driver
+    /// Run each test and variant in the environment `host tune` found for
+    /// it on this GPU (or, with none, in its test's winner for another
+    /// variant): a winners file, or a folder of them, one per GPU and driver
     /// (`runs/tuned` when no path is given). A test the search found no
     /// winner for runs in the preset's environment.
     #[arg(
