@@ -86,8 +86,8 @@ impl Winners {
     pub fn environment(&self, test: Test, variant: Variant) -> Option<&Environment> {
         self.winner(test, variant)
             .or_else(|| {
-                let searched = self.variants.iter().filter_map(|key| Variant::ALL.iter().find(|v| v.key() == key));
-                searched.filter_map(|&v| self.winner(test, v)).next()
+                let searched = self.variants.iter().filter_map(|key| super::keys::from_key::<Variant>(key));
+                searched.filter_map(|v| self.winner(test, v)).next()
             })
             .map(|w| &w.environment)
     }
