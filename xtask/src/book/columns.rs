@@ -199,8 +199,17 @@ pub(super) fn each_table(markdown: &str, mut table: impl FnMut(&[&str], Table) -
 /// book's style can keep a measured table's cells on one line
 /// (`theme/wide.css`), its tables fitted ([`fit`]).
 pub fn measured(markdown: &str) -> String {
-    format!("<div class=\"measured\">\n\n{}\n</div>\n", fit(markdown))
+    let fitted = fit(markdown);
+    // A wrapping table that comes first closes the measured block before
+    // anything is in it: open none, and let the table's block come first.
+    match fitted.strip_prefix(CLOSED) {
+        Some(rest) => format!("{rest}\n</div>\n"),
+        None => format!("<div class=\"measured\">\n\n{fitted}\n</div>\n"),
+    }
 }
+
+/// What [`fit`] writes where a wrapping table leaves the measured block.
+const CLOSED: &str = "\n</div>\n";
 
 /// `markdown` (the host's export, inside a `<div class="measured">`) with
 /// every table one table a reader takes in: see the module's doc. A table
@@ -213,7 +222,7 @@ pub fn fit(markdown: &str) -> String {
         let table = table.without_empty_columns().with_keys_repeated();
         if (0..table.header.len()).map(|k| table.width(k)).sum::<f64>() > BUDGET {
             format!(
-                "\n</div>\n<div class=\"measured wrap\">\n\n{}\n</div>\n<div class=\"measured\">\n",
+                "{CLOSED}<div class=\"measured wrap\">\n\n{}\n</div>\n<div class=\"measured\">\n",
                 table.render(true)
             )
         } else if table == original {
@@ -250,6 +259,17 @@ mod tests {
         assert!(out.contains("| --- | --- | --- | ---: | ---: | ---: | ---: | --- |"), "{out}");
         // Nothing reopens a measured block after the last table.
         assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (1, 1), "{out}");
+    }
+
+    #[test]
+    fn a_wide_table_first_leaves_no_empty_measured_block_before_it() {
+        let out = measured(WIDE);
+        assert!(out.starts_with("<div class=\"measured wrap\">\n\n| variant |"), "{out}");
+        assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (1, 1), "{out}");
+        // Text before the table keeps its block.
+        let out = measured(&format!("Measured on a GPU.\n\n{WIDE}"));
+        assert!(out.starts_with("<div class=\"measured\">\n\nMeasured on a GPU."), "{out}");
+        assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (2, 2), "{out}");
     }
 
     #[test]
