@@ -191,26 +191,30 @@ fn ahead(call: &Call) -> (Vec<&'static str>, Vec<&'static str>) {
     split
 }
 
-/// One sentence per GPU: on how many of the six tests the lab tuned on it
-/// showed the weak outcome at least as often per instance as cuda-litmus's
-/// better run, and which tests trail.
+/// One sentence for every GPU: on how many of the six tests the lab, tuned
+/// on that GPU, showed the weak outcome at least as often per instance as
+/// cuda-litmus's better run, and which tests trail. Empty without a call.
 pub fn summary(calls: &[Call]) -> String {
-    let mut out = String::new();
-    for call in calls {
-        let (ahead, behind) = ahead(call);
-        let trail = match behind.split_last() {
-            None => String::new(),
-            Some((last, [])) => format!("; it trails on {last}"),
-            Some((last, rest)) => format!("; it trails on {} and {last}", rest.join(", ")),
-        };
-        out += &format!(
-            "On the {}, tuned on that GPU, the lab saw the weak outcome at least as often per instance as \
-             cuda-litmus's better run in the same call on {} of the six tests{trail}.\n",
-            call.get("gpu").unwrap_or("GPU"),
-            ahead.len()
-        );
-    }
-    out
+    let clauses: Vec<String> = calls
+        .iter()
+        .enumerate()
+        .map(|(i, call)| {
+            let (ahead, behind) = ahead(call);
+            let tests = if i == 0 { "of the six tests" } else { "of them" };
+            let trail = match behind.split_last() {
+                None => String::new(),
+                Some((last, [])) => format!(" (it trails on {last})"),
+                Some((last, rest)) => format!(" (it trails on {} and {last})", rest.join(", ")),
+            };
+            format!("on {} {tests} on the {}{trail}", ahead.len(), call.get("gpu").unwrap_or("GPU"))
+        })
+        .collect();
+    let Some((last, rest)) = clauses.split_last() else { return String::new() };
+    let clauses = if rest.is_empty() { last.clone() } else { format!("{}, and {last}", rest.join(", ")) };
+    format!(
+        "Tuned on its own GPU, the lab saw each test's weak outcome at least as often per instance as \
+         cuda-litmus's better run in the same call {clauses}.\n"
+    )
 }
 
 #[cfg(test)]
@@ -247,9 +251,18 @@ mod tests {
         let mut lab = vec![vec![None; LAB.len()]; TESTS.len()];
         lab[0][3] = Some(Count { weak: 1, instances: 1_000_000 });
         lab[2][3] = Some(Count { weak: 2_000, instances: 20_000_000 });
-        let sentence = summary(&[Call { header, lab, peer }]);
-        assert!(sentence.contains("on 1 of the six tests"), "{sentence}");
-        assert!(sentence.contains("it trails on WRC, IRIW, RWC, ISA2 and 2+2W."), "{sentence}");
+        let call = Call { header, lab, peer };
+        let sentence = summary(std::slice::from_ref(&call));
+        assert!(sentence.contains("on 1 of the six tests on the NVIDIA H100 80GB HBM3"), "{sentence}");
+        assert!(sentence.ends_with("(it trails on WRC, IRIW, RWC, ISA2 and 2+2W).\n"), "{sentence}");
+        // Two GPUs make one sentence, the second clause after the first.
+        let mut second = call.clone();
+        second.header[0].1 = "NVIDIA H200".to_owned();
+        second.lab = vec![vec![Some(Count { weak: 1, instances: 1 }); LAB.len()]; TESTS.len()];
+        let sentence = summary(&[call, second]);
+        assert_eq!(sentence.matches('.').count(), 1, "{sentence}");
+        assert!(sentence.ends_with("2+2W), and on 6 of them on the NVIDIA H200.\n"), "{sentence}");
+        assert_eq!(summary(&[]), "");
     }
 
     #[test]
