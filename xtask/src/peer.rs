@@ -200,13 +200,14 @@ pub fn summary(calls: &[Call]) -> String {
         .enumerate()
         .map(|(i, call)| {
             let (ahead, behind) = ahead(call);
-            let tests = if i == 0 { "of the six tests" } else { "of them" };
+            let count = if behind.is_empty() { "all six".to_owned() } else { format!("{} of the six", ahead.len()) };
+            let tests = if i == 0 { " tests" } else { "" };
             let trail = match behind.split_last() {
                 None => String::new(),
                 Some((last, [])) => format!(" (it trails on {last})"),
                 Some((last, rest)) => format!(" (it trails on {} and {last})", rest.join(", ")),
             };
-            format!("on {} {tests} on the {}{trail}", ahead.len(), call.get("gpu").unwrap_or("GPU"))
+            format!("on {count}{tests} on the {}{trail}", call.get("gpu").unwrap_or("GPU"))
         })
         .collect();
     let Some((last, rest)) = clauses.split_last() else { return String::new() };
@@ -261,7 +262,7 @@ mod tests {
         second.lab = vec![vec![Some(Count { weak: 1, instances: 1 }); LAB.len()]; TESTS.len()];
         let sentence = summary(&[call, second]);
         assert_eq!(sentence.matches('.').count(), 1, "{sentence}");
-        assert!(sentence.ends_with("2+2W), and on 6 of them on the NVIDIA H200.\n"), "{sentence}");
+        assert!(sentence.ends_with("2+2W), and on all six on the NVIDIA H200.\n"), "{sentence}");
         assert_eq!(summary(&[]), "");
     }
 

@@ -202,9 +202,11 @@ pub fn measured(markdown: &str) -> String {
     let fitted = fit(markdown);
     // A wrapping table that comes first closes the measured block before
     // anything is in it: open none, and let the table's block come first.
+    // The blank line after the block ends it for Markdown too, so that text
+    // right after (the next caption) is read as Markdown, not as HTML.
     match fitted.strip_prefix(CLOSED) {
-        Some(rest) => format!("{rest}\n</div>\n"),
-        None => format!("<div class=\"measured\">\n\n{fitted}\n</div>\n"),
+        Some(rest) => format!("{rest}\n</div>\n\n"),
+        None => format!("<div class=\"measured\">\n\n{fitted}\n</div>\n\n"),
     }
 }
 
@@ -270,6 +272,8 @@ mod tests {
         let out = measured(&format!("Measured on a GPU.\n\n{WIDE}"));
         assert!(out.starts_with("<div class=\"measured\">\n\nMeasured on a GPU."), "{out}");
         assert_eq!((out.matches("<div").count(), out.matches("</div>").count()), (2, 2), "{out}");
+        // A blank line ends the block, so a caption after it is Markdown.
+        assert!(out.ends_with("</div>\n\n"), "{out}");
     }
 
     #[test]
